@@ -1,0 +1,36 @@
+import type { RunOptions } from "./options.js";
+import { RunResultCollector, type RunResult } from "./run-result.js";
+import { streamToolCalls } from "./stream.js";
+import type { Tool } from "./tool.js";
+import type { ToolCall } from "./tool-call.js";
+import { describe } from "./tool-error.js";
+
+/**
+ * Run a batch of tool calls and collect one message per call, in input order, whatever
+ * happened to each. It is {@link streamToolCalls} collected: the same checks, events and
+ * policies.
+ *
+ * Rejects with a `TypeError` for invalid options or calls, with an `EngineError` when a call
+ * names an unknown tool (no tool runs), and with the signal's reason when `opts.signal` aborts.
+ *
+ * @example
+ * const { messages, halt } = await runToolCalls(
+ *   [{ id: "c1", name: "weather", arguments: { city: "Paris" } }],
+ *   [weather],
+ * );
+ * // messages: [{ role: "tool", toolCallId: "c1", name: "weather", content: '{"tempC":21}', isError: false }]
+ * // halt: undefined
+ */
+export function runToolCalls(calls: readonly ToolCall[], tools: readonly Tool[], options?: RunOptions): Promise<RunResult> {
+  return new Promise<RunResult>((resolve, reject) => {
+    if (!Array.isArray(calls)) {
+      throw new TypeError(`Expected \`calls\` to be an array of tool calls, got ${describe(calls)}`);
+    }
+    const collector = new RunResultCollector();
+    streamToolCalls(calls, tools, options).subscribe({
+      next: (event) => collector.add(event),
+      error: reject,
+      complete: () => resolve(collector.result()),
+    });
+  });
+}

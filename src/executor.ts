@@ -1,0 +1,69 @@
+import { error, isHandlerResult, isThenable, type ErrorResult, type HandlerResult } from "./results.js";
+import type { Tool } from "./tool.js";
+import type { ToolCall } from "./tool-call.js";
+import { ToolError } from "./tool-error.js";
+
+/** What a handler's second parameter carries. */
+export interface HandlerContext {
+  /** The caller's opaque value (`opts.context`, else `engine.context`, else `{}`). */
+  readonly context: unknown;
+  readonly sessionId: string | undefined;
+  readonly requestId: string | undefined;
+  /** The exact call the model emitted. */
+  readonly toolCall: ToolCall;
+  readonly engine: unknown;
+  /**
+   * Aborted when the call's deadline passes (reason: the `timeout` `ToolError`), when the
+   * stream is unsubscribed, or when `opts.signal` aborts (reason: the signal's reason).
+   */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Invokes a tool's handler. Swap it to run handlers elsewhere (a worker, a sandbox, a remote
+ * service); the runner adds deadlines, policies and encoding around whatever it returns.
+ */
+export interface ToolExecutor {
+  execute(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext): HandlerResult | Promise<HandlerResult>;
+}
+
+/**
+ * Calls `handler(args, ctx)` and returns its result unchanged, a handler's own `error`
+ * included. It never throws: a throw or rejection becomes `handler_raised`, an illegal return
+ * `invalid_return`, a missing handler `not_found`.
+ *
+ * @example
+ * await defaultExecutor.execute(weather, { city: "Paris" }, ctx); // { type: "ok", value: { tempC: 21 } }
+ */
+export const defaultExecutor: ToolExecutor = Object.freeze({
+  execute(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext): HandlerResult | Promise<HandlerResult> {
+    const toolName = tool.name;
+    const toolCallId = ctx.toolCall.id;
+    if (typeof tool.handler !== "function") {
+      return error(new ToolError("not_found", { toolName, toolCallId }));
+    }
+    let returned: unknown;
+    try {
+      returned = tool.handler(args, ctx);
+    } catch (thrown) {
+      return raised(thrown, toolName, toolCallId);
+    }
+    if (isThenable(returned)) {
+      return Promise.resolve(returned).then(
+        (value) => checked(value, toolName, toolCallId),
+        (thrown: unknown) => raised(thrown, toolName, toolCallId),
+      );
+    }
+    return checked(returned, toolName, toolCallId);
+  },
+});
+
+function checked(value: unknown, toolName: string, toolCallId: string): HandlerResult {
+  if (isHandlerResult(value)) return value;
+  return error(new ToolError("invalid_return", { toolName, toolCallId, cause: value }));
+}
+
+function raised(thrown: unknown, toolName: string, toolCallId: string): ErrorResult<ToolError> {
+  const cause = thrown instanceof Error ? thrown : { thrown };
+  return error(new ToolError("handler_raised", { toolName, toolCallId, cause }));
+}

@@ -1,0 +1,135 @@
+import { asyncScheduler, type SchedulerLike } from "rxjs";
+import { availableCores } from "./cores.js";
+import { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
+import { defaultExecutor, type ToolExecutor } from "./executor.js";
+import type { OnToolError } from "./policy.js";
+import { describe } from "./tool-error.js";
+
+/** Engine-wide defaults a batch falls back on. */
+export interface EngineLike {
+  toolExecutor?: ToolExecutor;
+  toolResultEncoder?: ToolResultEncoder;
+  context?: unknown;
+}
+
+/** Options of {@link streamToolCalls} and {@link runToolCalls}. */
+export interface RunOptions {
+  /** Defaults for executor, encoder and context; also handed to handlers as `ctx.engine`. */
+  engine?: EngineLike;
+  /** Default: `engine.toolExecutor ?? defaultExecutor`. */
+  toolExecutor?: ToolExecutor;
+  /** Default: `engine.toolResultEncoder ?? jsonEncoder`. */
+  toolResultEncoder?: ToolResultEncoder;
+  /** Default `"continue"`. */
+  onToolError?: OnToolError;
+  /** Milliseconds per call, from its handler's start; `Infinity` for none. Default `30_000`. */
+  toolTimeout?: number;
+  /** Default `max(1, min(calls.length, 2 × cores))`; `2 × cores` for an Observable of calls. */
+  maxConcurrency?: number;
+  /** Handed to handlers as `ctx.context`. Default `engine.context ?? {}`. */
+  context?: unknown;
+  sessionId?: string;
+  requestId?: string;
+  /** Aborts the whole batch: running handlers see it on `ctx.signal`, nothing new starts. */
+  signal?: AbortSignal;
+  /** Check arguments against the tool's schema before the handler runs. Default `true`. */
+  validateArguments?: boolean;
+  /** Where deadlines are scheduled. Default `asyncScheduler`; pass a `TestScheduler` for virtual time. */
+  scheduler?: SchedulerLike;
+}
+
+/** {@link RunOptions} checked, with every default filled in. */
+export interface RunEnv {
+  readonly executor: ToolExecutor;
+  readonly encoder: ToolResultEncoder;
+  readonly policy: OnToolError;
+  readonly timeout: number;
+  readonly concurrency: number;
+  readonly context: unknown;
+  readonly sessionId: string | undefined;
+  readonly requestId: string | undefined;
+  readonly engine: unknown;
+  readonly signal: AbortSignal | undefined;
+  readonly validate: boolean;
+  readonly scheduler: SchedulerLike;
+}
+
+/** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
+export const MAX_TIMEOUT = 2_147_483_647;
+
+/**
+ * Check every option and fill in the defaults. `callCount` is `undefined` for an Observable
+ * of calls, whose size is unknown.
+ *
+ * @throws {TypeError} naming the option and what it got.
+ */
+export function resolveOptions(options: RunOptions | undefined, callCount: number | undefined): RunEnv {
+  if (options === undefined) options = {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+  const { engine, onToolError = "continue", toolTimeout = 30_000, signal, validateArguments = true } = options;
+
+  if (onToolError !== "continue" && onToolError !== "halt" && !(typeof onToolError === "function" && onToolError.length <= 2)) {
+    throw new TypeError(
+      `Expected \`onToolError\` to be "continue", "halt" or a function (toolCall, error) => { continue: value } | "halt", got ${
+        typeof onToolError === "function" ? `a function of ${(onToolError as (...args: never[]) => unknown).length} parameters` : describe(onToolError)
+      }`,
+    );
+  }
+  if (engine !== undefined && (typeof engine !== "object" || engine === null || Array.isArray(engine))) {
+    throw new TypeError(`Expected \`engine\` to be an object, got ${describe(engine)}`);
+  }
+  const executor = options.toolExecutor ?? engine?.toolExecutor ?? defaultExecutor;
+  if (typeof executor?.execute !== "function") {
+    throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describe(executor)}`);
+  }
+  const encoder = options.toolResultEncoder ?? engine?.toolResultEncoder ?? jsonEncoder;
+  if (typeof encoder?.encode !== "function" || typeof encoder.encodeError !== "function") {
+    throw new TypeError(
+      `Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`,
+    );
+  }
+  if (!(toolTimeout === Infinity || (typeof toolTimeout === "number" && toolTimeout > 0 && toolTimeout <= MAX_TIMEOUT))) {
+    throw new TypeError(
+      `Expected \`toolTimeout\` to be Infinity or a positive number of milliseconds up to ${MAX_TIMEOUT}, got ${describe(toolTimeout)}`,
+    );
+  }
+  const { maxConcurrency } = options;
+  if (maxConcurrency !== undefined && !(Number.isInteger(maxConcurrency) && maxConcurrency > 0)) {
+    throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
+  }
+  if (
+    signal !== undefined &&
+    (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")
+  ) {
+    throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
+  }
+  if (typeof validateArguments !== "boolean") {
+    throw new TypeError(`Expected \`validateArguments\` to be a boolean, got ${describe(validateArguments)}`);
+  }
+  for (const key of ["sessionId", "requestId"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "string") {
+      throw new TypeError(`Expected \`${key}\` to be a string, got ${describe(value)}`);
+    }
+  }
+  const scheduler = options.scheduler ?? asyncScheduler;
+  if (typeof scheduler?.schedule !== "function" || typeof scheduler.now !== "function") {
+    throw new TypeError(`Expected \`scheduler\` to be an RxJS SchedulerLike, got ${describe(scheduler)}`);
+  }
+
+  const cap = 2 * availableCores();
+  return {
+    executor,
+    encoder,
+    policy: onToolError,
+    timeout: toolTimeout,
+    concurrency: maxConcurrency ?? (callCount === undefined ? cap : Math.max(1, Math.min(callCount, cap))),
+    context: options.context ?? engine?.context ?? {},
+    sessionId: options.sessionId,
+    requestId: options.requestId,
+    engine,
+    signal,
+    validate: validateArguments,
+    scheduler,
+  };
+}

@@ -1,0 +1,170 @@
+import type { Unsubscribable } from "rxjs";
+import { CallContext } from "./call-context.js";
+import { checkArguments, type CheckedArguments } from "./check-arguments.js";
+import type { ToolEvent } from "./events.js";
+import type { RunEnv } from "./options.js";
+import { outcomeOf } from "./outcome.js";
+import { error, isThenable } from "./results.js";
+import type { Tool } from "./tool.js";
+import type { ToolCall } from "./tool-call.js";
+import { ToolError } from "./tool-error.js";
+
+/** Where a running call reports to: the stream that owns its concurrency slot. */
+export interface CallSink {
+  /** True once the stream is unsubscribed or failed: nothing more may start. */
+  readonly closed: boolean;
+  next(event: ToolEvent): void;
+  /** The call went asynchronous: it must be cancellable from now on. */
+  track(run: CallRun): void;
+  /** The call finished (its tail event is out); `tracked` says whether `track` was called. */
+  done(run: CallRun, tracked: boolean): void;
+}
+
+/**
+ * One call from `started` to its tail event: validate, execute, enforce the deadline, apply the
+ * policy, encode. A call that finishes synchronously never allocates a timer, a controller or a
+ * closure; only the asynchronous path pays for them.
+ */
+export class CallRun {
+  readonly call: ToolCall;
+  readonly index: number;
+  readonly tool: Tool | undefined;
+  readonly env: RunEnv;
+  readonly sink: CallSink;
+  #ctx: CallContext | undefined;
+  #timer: Unsubscribable | undefined;
+  #tracked = false;
+  #finished = false;
+
+  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink) {
+    this.call = call;
+    this.index = index;
+    this.tool = tool;
+    this.env = env;
+    this.sink = sink;
+  }
+
+  /** Emit `started` and run the call as far as it goes synchronously. */
+  start(): void {
+    const { call, tool, env } = this;
+    this.sink.next({
+      type: "tool_execution_started",
+      index: this.index,
+      toolCallId: call.id,
+      toolName: call.name,
+      arguments: call.arguments,
+    });
+    if (this.sink.closed) {
+      // The consumer let go while seeing `started`: do not run a handler nobody waits for.
+      this.#finished = true;
+      return;
+    }
+    if (tool === undefined) {
+      this.#finish(error(new ToolError("not_found", { toolName: call.name, toolCallId: call.id })));
+      return;
+    }
+    if (!env.validate) {
+      this.#execute(tool, call.arguments);
+      return;
+    }
+    let checked: CheckedArguments | Promise<CheckedArguments>;
+    try {
+      checked = checkArguments(tool, call);
+    } catch (cause) {
+      this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
+      return;
+    }
+    if (isThenable(checked)) {
+      this.#goAsync();
+      checked.then(
+        (c) => this.#finished || this.#afterCheck(tool, c),
+        (cause: unknown) => this.#finished || this.#exit(cause),
+      );
+      return;
+    }
+    this.#afterCheck(tool, checked);
+  }
+
+  /** Stop waiting for this call (unsubscribe or `opts.signal`): abort its handler, emit nothing. */
+  cancel(reason: unknown): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#clearTimer();
+    if (this.#ctx !== undefined) CallContext.abort(this.#ctx, reason);
+  }
+
+  #afterCheck(tool: Tool, checked: CheckedArguments): void {
+    if (checked.ok) this.#execute(tool, checked.value);
+    else this.#finish(error(checked.error));
+  }
+
+  #execute(tool: Tool, args: Record<string, unknown>): void {
+    const ctx = (this.#ctx = new CallContext(this.call, this.env));
+    let returned: unknown;
+    try {
+      returned = this.env.executor.execute(tool, args, ctx);
+    } catch (cause) {
+      this.#exit(cause);
+      return;
+    }
+    if (!isThenable(returned)) {
+      this.#finish(returned);
+      return;
+    }
+    this.#goAsync();
+    returned.then(
+      (result) => this.#finished || this.#finish(result),
+      (cause: unknown) => this.#finished || this.#exit(cause),
+    );
+  }
+
+  /** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
+  #exit(thrown: unknown): void {
+    const { call } = this;
+    const cause = thrown instanceof Error ? thrown : { thrown };
+    this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
+  }
+
+  #goAsync(): void {
+    if (this.#tracked) return;
+    this.#tracked = true;
+    this.sink.track(this);
+    const { timeout, scheduler } = this.env;
+    if (timeout !== Infinity) this.#timer = scheduler.schedule(onDeadline, timeout, this);
+  }
+
+  /** The deadline passed: abort the handler and answer `timeout`; a late result is ignored. */
+  timedOut(): void {
+    if (this.#finished) return;
+    this.#timer = undefined;
+    const { call } = this;
+    const timeout = new ToolError("timeout", {
+      message: `tool ${call.name} timed out after ${this.env.timeout} ms`,
+      toolName: call.name,
+      toolCallId: call.id,
+      metadata: { toolTimeout: this.env.timeout },
+    });
+    if (this.#ctx !== undefined) CallContext.abort(this.#ctx, timeout);
+    this.#finish(error(timeout));
+  }
+
+  #finish(returned: unknown): void {
+    this.#finished = true;
+    this.#clearTimer();
+    const [completed, tail] = outcomeOf(returned, this.call, this.index, this.env);
+    this.sink.next(completed);
+    this.sink.next(tail);
+    this.sink.done(this, this.#tracked);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) {
+      this.#timer.unsubscribe();
+      this.#timer = undefined;
+    }
+  }
+}
+
+function onDeadline(this: unknown, run: CallRun | undefined): void {
+  run?.timedOut();
+}

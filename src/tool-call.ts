@@ -1,0 +1,46 @@
+import { describe } from "./tool-error.js";
+
+/** One tool call a model asked for. */
+export interface ToolCall {
+  /** The provider's id, echoed back as the tool message's `toolCallId`. */
+  id: string;
+  name: string;
+  /** The parsed arguments object. */
+  arguments: Record<string, unknown>;
+  /** The provider's JSON text, when there was one; text that is not valid JSON fails the call. */
+  rawArguments?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Reject a call a runner cannot answer: without an id there is no message to send back, and
+ * without an object of arguments there is nothing to validate. The message names the call's
+ * index so the bad one can be found in a large batch.
+ */
+export function assertToolCall(call: unknown, index: number): asserts call is ToolCall {
+  const where = `tool call at index ${index}`;
+  if (typeof call !== "object" || call === null || Array.isArray(call)) {
+    throw new TypeError(`Expected ${where} to be an object, got ${describe(call)}`);
+  }
+  const c = call as Record<string, unknown>;
+  if (typeof c.id !== "string" || c.id === "") {
+    throw new TypeError(`Expected \`id\` of ${where} to be a non-empty string, got ${describe(c.id)}`);
+  }
+  if (typeof c.name !== "string" || c.name === "") {
+    throw new TypeError(`Expected \`name\` of ${where} to be a non-empty string, got ${describe(c.name)}`);
+  }
+  if (!isPlainRecord(c.arguments)) {
+    throw new TypeError(`Expected \`arguments\` of ${where} to be an object, got ${describe(c.arguments)}`);
+  }
+  if (c.rawArguments !== undefined && typeof c.rawArguments !== "string") {
+    throw new TypeError(`Expected \`rawArguments\` of ${where} to be a string, got ${describe(c.rawArguments)}`);
+  }
+  if (c.metadata !== undefined && !isPlainRecord(c.metadata)) {
+    throw new TypeError(`Expected \`metadata\` of ${where} to be an object, got ${describe(c.metadata)}`);
+  }
+}
+
+/** A non-null, non-array object. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

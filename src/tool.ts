@@ -1,0 +1,131 @@
+import type { HandlerContext } from "./executor.js";
+import type { HandlerResult } from "./results.js";
+import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "./schema.js";
+import { isPlainRecord } from "./tool-call.js";
+import { describe } from "./tool-error.js";
+
+/** What a handler may return: one of the result shapes, sync or as a Promise. */
+export type HandlerReturn = HandlerResult | PromiseLike<HandlerResult>;
+
+/**
+ * A tool the model may call: serializable data plus an optional handler. A tool without a
+ * handler is a declaration (for manual use or a resolver); running it answers `not_found`.
+ */
+export interface Tool<Args = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: ToolSchema;
+  readonly manual: boolean;
+  readonly metadata: Record<string, unknown>;
+  /** Called with the validated arguments (schema output) and the call's context. */
+  handler?(args: Args, ctx: HandlerContext): HandlerReturn;
+}
+
+/** What `JSON.stringify(tool)` gives: the tool without its handler, schema as JSON Schema. */
+export interface ToolJSON {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+  manual: boolean;
+  metadata: Record<string, unknown>;
+}
+
+/** The argument of {@link defineTool}. */
+export interface ToolDefinition<S extends ToolSchema> {
+  /** Non-empty; what the model calls the tool by. */
+  name: string;
+  /** Shown to the model; `""` is allowed. */
+  description: string;
+  /** A zod v4 schema, or a JSON Schema object literal. */
+  schema: S;
+  /** At most two parameters: `(args, ctx)`. */
+  handler?: (args: InferArguments<S>, ctx: HandlerContext) => HandlerReturn;
+  /** A manual tool is one the host answers itself; default `false`. */
+  manual?: boolean;
+  /** Free-form data for the host; default `{}`. */
+  metadata?: Record<string, unknown>;
+}
+
+const compiled = new WeakMap<object, CompiledSchema>();
+
+/**
+ * Define a tool. Checks every field up front and prepares the schema once, so a bad definition
+ * fails where it is written, not when a model first calls it.
+ *
+ * @throws {TypeError} when `name`, `description` or `schema` is missing or mistyped, when
+ * `manual` is not a boolean, when `handler` is not a function of at most 2 parameters, or when
+ * the schema cannot describe an object of arguments.
+ *
+ * @example
+ * const weather = defineTool({
+ *   name: "weather",
+ *   description: "Weather by city",
+ *   schema: z.object({ city: z.string() }),
+ *   handler: async ({ city }) => ok({ city, tempC: 21 }), // city: string
+ * });
+ * JSON.stringify(weather);
+ * // {"name":"weather","description":"Weather by city","schema":{"type":"object",...},"manual":false,"metadata":{}}
+ */
+export function defineTool<const S extends ToolSchema>(definition: ToolDefinition<S>): Tool<InferArguments<S>> {
+  if (!isPlainRecord(definition)) {
+    throw new TypeError(`Expected a tool definition object, got ${describe(definition)}`);
+  }
+  const { name, description, schema, handler, manual = false, metadata = {} } = definition;
+  if (typeof name !== "string" || name === "") {
+    throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}`);
+  }
+  if (typeof description !== "string") {
+    throw new TypeError(`Expected \`description\` of tool "${name}" to be a string, got ${describe(description)}`);
+  }
+  if (schema === undefined) throw new TypeError(`Expected \`schema\` of tool "${name}" to be given`);
+  if (typeof manual !== "boolean") {
+    throw new TypeError(`Expected \`manual\` of tool "${name}" to be a boolean, got ${describe(manual)}`);
+  }
+  if (handler !== undefined && typeof handler !== "function") {
+    throw new TypeError(`Expected \`handler\` of tool "${name}" to be a function, got ${describe(handler)}`);
+  }
+  if (handler !== undefined && handler.length > 2) {
+    throw new TypeError(
+      `Expected \`handler\` of tool "${name}" to take at most 2 parameters (args, ctx), got ${handler.length}`,
+    );
+  }
+  if (!isPlainRecord(metadata)) {
+    throw new TypeError(`Expected \`metadata\` of tool "${name}" to be an object, got ${describe(metadata)}`);
+  }
+  const prepared = compileSchema(schema, name);
+  const tool: Tool<InferArguments<S>> = { name, description, schema, manual, metadata };
+  if (handler !== undefined) Object.defineProperty(tool, "handler", { value: handler, enumerable: true });
+  Object.defineProperty(tool, "toJSON", { value: toolToJSON, enumerable: false });
+  compiled.set(tool, prepared);
+  return Object.freeze(tool);
+}
+
+function toolToJSON(this: Tool): ToolJSON {
+  const { name, description, manual, metadata } = this;
+  return { name, description, schema: toolJsonSchema(this), manual, metadata };
+}
+
+/**
+ * The prepared schema of a tool. Tools written as plain objects (not through `defineTool`) are
+ * prepared on first use and cached, so the work happens once per tool, not per call.
+ */
+export function compiledSchemaOf(tool: Tool): CompiledSchema {
+  let prepared = compiled.get(tool);
+  if (prepared === undefined) {
+    prepared = compileSchema(tool.schema, tool.name);
+    compiled.set(tool, prepared);
+  }
+  return prepared;
+}
+
+/**
+ * The JSON Schema of a tool's arguments, as a model provider wants it: zod schemas converted
+ * (input side), JSON Schema objects as given.
+ *
+ * @example
+ * toolJsonSchema(weather);
+ * // { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }
+ */
+export function toolJsonSchema(tool: Tool): JsonSchema {
+  return compiledSchemaOf(tool).jsonSchema;
+}
