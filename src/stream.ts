@@ -102,7 +102,7 @@ class Pool implements CallSink {
   arrived = 0;
   active = 0;
   inputDone: boolean;
-  closed = false;
+  #closed = false;
   #draining = false;
   readonly #running = new Set<CallRun>();
   readonly #env: RunEnv;
@@ -121,6 +121,14 @@ class Pool implements CallSink {
   push(call: ToolCall): void {
     (this.#queue as ToolCall[]).push(call);
     this.drain();
+  }
+
+  /**
+   * True once the pool was failed or torn down, or the subscriber let go. The last can happen
+   * during the synchronous first drain, before RxJS has our teardown to call.
+   */
+  get closed(): boolean {
+    return this.#closed || this.#subscriber.closed;
   }
 
   /** Start work; returns the teardown that cancels whatever still runs. */
@@ -157,7 +165,7 @@ class Pool implements CallSink {
         this.#head = 0;
       }
       if (this.inputDone && this.active === 0) {
-        this.closed = true;
+        this.#closed = true;
         this.#subscriber.complete();
       }
     }
@@ -165,7 +173,7 @@ class Pool implements CallSink {
 
   /** Abort everything running, then pass `reason` on as the stream's error. */
   fail(reason: unknown): void {
-    if (this.closed) return;
+    if (this.#closed) return;
     this.#close(reason);
     this.#subscriber.error(reason);
   }
@@ -185,7 +193,7 @@ class Pool implements CallSink {
   }
 
   #close(reason: unknown): void {
-    this.closed = true;
+    this.#closed = true;
     for (const run of this.#running) run.cancel(reason);
     this.#running.clear();
     this.#queue = [];

@@ -43,3 +43,64 @@ import { streamToolCalls, type RunOptions, type Tool, type ToolEvent } from "../
 export function eventsOf(calls: readonly ToolCall[], tools: readonly Tool[], options?: RunOptions): Promise<ToolEvent[]> {
   return firstValueFrom(streamToolCalls(calls, tools, options).pipe(toArray()));
 }
+
+import type { SchedulerAction, SchedulerLike, Subscription } from "rxjs";
+
+/** A scheduler that counts timers still pending: scheduled, neither run nor cancelled. */
+export function countingScheduler(inner: SchedulerLike): SchedulerLike & { readonly live: number; readonly scheduled: number } {
+  let live = 0;
+  let scheduled = 0;
+  return {
+    now: () => inner.now(),
+    schedule<T>(work: (this: SchedulerAction<T>, state: T) => void, delay?: number, state?: T): Subscription {
+      live++;
+      scheduled++;
+      let pending = true;
+      const settle = () => {
+        if (pending) {
+          pending = false;
+          live--;
+        }
+      };
+      const subscription = inner.schedule<T>(
+        function (this: SchedulerAction<T>, s?: T) {
+          settle();
+          work.call(this, s as T);
+        },
+        delay,
+        state,
+      );
+      subscription.add(settle);
+      return subscription;
+    },
+    get live() {
+      return live;
+    },
+    get scheduled() {
+      return scheduled;
+    },
+  };
+}
+
+/** An AbortController whose signal counts the listeners added to it and still attached. */
+export function countingController(): { controller: AbortController; readonly listeners: number } {
+  const controller = new AbortController();
+  const { signal } = controller;
+  let listeners = 0;
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = ((type: string, listener: EventListener, options?: AddEventListenerOptions) => {
+    listeners++;
+    add(type, listener, options);
+  }) as typeof signal.addEventListener;
+  signal.removeEventListener = ((type: string, listener: EventListener, options?: EventListenerOptions) => {
+    listeners--;
+    remove(type, listener, options);
+  }) as typeof signal.removeEventListener;
+  return {
+    controller,
+    get listeners() {
+      return listeners;
+    },
+  };
+}
