@@ -47,7 +47,7 @@ describe("argument validation", () => {
 
     it("answers the model with that message, routed through onToolError", async () => {
       const { tool } = weatherTool();
-      const policy = vi.fn(() => "halt" as const);
+      const policy = vi.fn((_c: unknown, _e: unknown) => "halt" as const);
       const { messages, halt } = await runToolCalls([call("c1", "weather", {})], [tool], { onToolError: policy });
       expect(policy.mock.calls[0]?.[1]).toBeInstanceOf(InvalidArgumentsError);
       expect(messages[0]).toEqual({

@@ -82,7 +82,7 @@ describe("what each outcome becomes", () => {
 
   it("a handler's own error passes unchanged to the policy and becomes encodeError(reason)", async () => {
     const own = error({ code: "E_CITY" });
-    const policy = vi.fn(() => "halt" as const);
+    const policy = vi.fn((_c: unknown, _e: unknown) => "halt" as const);
     const events = await eventsOf([call("c1", "t")], [toolReturning(own)], { onToolError: policy });
     expect(policy).toHaveBeenCalledWith(call("c1", "t"), own.reason);
     expect((events[1] as { result: unknown }).result).toBe(own);
@@ -178,7 +178,7 @@ describe("onToolError", () => {
     });
 
     it("is called for runner errors too, with the ToolError", async () => {
-      const policy = vi.fn(() => ({ continue: "recovered" }));
+      const policy = vi.fn((_c: unknown, _e: unknown) => ({ continue: "recovered" }));
       const throwing = defineTool({ name: "t", description: "", schema: anyArgs, handler: () => { throw new Error("boom"); } });
       const { messages } = await runToolCalls([call("c1", "t")], [throwing], { onToolError: policy });
       expect(policy.mock.calls[0]?.[1]).toMatchObject({ reason: "handler_raised" });
@@ -218,7 +218,7 @@ describe("the encoder", () => {
 
   it("when encodeError throws, the decision stands and the content falls back to jsonEncoder, without a second policy call", async () => {
     const encoder: ToolResultEncoder = { encode: jsonEncoder.encode, encodeError: () => { throw new Error("encoder bug"); } };
-    const policy = vi.fn(() => "halt" as const);
+    const policy = vi.fn((_c: unknown, _e: unknown) => "halt" as const);
     const result = await runToolCalls([call("c1", "t")], [toolReturning(error("bad"))], { toolResultEncoder: encoder, onToolError: policy });
     expect(policy).toHaveBeenCalledTimes(1);
     expect(result).toEqual({
