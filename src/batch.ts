@@ -1,6 +1,7 @@
 import type { RunOptions } from "./options.js";
 import { RunResultCollector, type RunResult } from "./run-result.js";
 import { streamToolCalls } from "./stream.js";
+import type { ToolResolver } from "./resolver.js";
 import type { Tool } from "./tool.js";
 import type { ToolCall } from "./tool-call.js";
 import { describe } from "./tool-error.js";
@@ -21,7 +22,11 @@ import { describe } from "./tool-error.js";
  * // messages: [{ role: "tool", toolCallId: "c1", name: "weather", content: '{"tempC":21}', isError: false }]
  * // halt: undefined
  */
-export function runToolCalls(calls: readonly ToolCall[], tools: readonly Tool[], options?: RunOptions): Promise<RunResult> {
+export function runToolCalls(
+  calls: readonly ToolCall[],
+  tools: readonly Tool[] | ToolResolver,
+  options?: RunOptions,
+): Promise<RunResult> {
   return new Promise<RunResult>((resolve, reject) => {
     if (!Array.isArray(calls)) {
       throw new TypeError(`Expected \`calls\` to be an array of tool calls, got ${describe(calls)}`);

@@ -36,3 +36,15 @@ export {
 export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
 export { streamToolCalls } from "./stream.js";
 export { runToolCalls } from "./batch.js";
+export { isToolResolver, type ToolResolver } from "./resolver.js";
+export { toolResolver, type ToolResolverOptions } from "./tool-resolver.js";
+export { mergeResolvers } from "./merge-resolvers.js";
+export {
+  composeRecipeReport,
+  type Recipe,
+  type RecipePlan,
+  type RecipeResults,
+  type RecipeStep,
+  type RecipeStepEvent,
+  type ResolveAnswer,
+} from "./recipe.js";

@@ -3,6 +3,7 @@ import { availableCores } from "./cores.js";
 import { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 import { defaultExecutor, type ToolExecutor } from "./executor.js";
 import type { OnToolError } from "./policy.js";
+import type { RecipeStepEvent } from "./recipe.js";
 import { describe } from "./tool-error.js";
 
 /** Engine-wide defaults a batch falls back on. */
@@ -36,6 +37,8 @@ export interface RunOptions {
   validateArguments?: boolean;
   /** Where deadlines are scheduled. Default `asyncScheduler`; pass a `TestScheduler` for virtual time. */
   scheduler?: SchedulerLike;
+  /** Sees every recipe sub-step of a resolver's calls start and finish. Must not throw. */
+  onRecipeStep?: (event: RecipeStepEvent) => void;
 }
 
 /** {@link RunOptions} checked, with every default filled in. */
@@ -52,6 +55,9 @@ export interface RunEnv {
   readonly signal: AbortSignal | undefined;
   readonly validate: boolean;
   readonly scheduler: SchedulerLike;
+  /** Bound on a recipe's parallel steps: `maxConcurrency ?? 2 × cores`, not capped by the batch size. */
+  readonly recipeConcurrency: number;
+  readonly onRecipeStep: ((event: RecipeStepEvent) => void) | undefined;
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -117,6 +123,11 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`scheduler\` to be an RxJS SchedulerLike, got ${describe(scheduler)}`);
   }
 
+  const { onRecipeStep } = options;
+  if (onRecipeStep !== undefined && typeof onRecipeStep !== "function") {
+    throw new TypeError(`Expected \`onRecipeStep\` to be a function, got ${describe(onRecipeStep)}`);
+  }
+
   const cap = 2 * availableCores();
   return {
     executor,
@@ -131,5 +142,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     signal,
     validate: validateArguments,
     scheduler,
+    recipeConcurrency: maxConcurrency ?? cap,
+    onRecipeStep,
   };
 }

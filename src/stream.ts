@@ -7,6 +7,7 @@ import type { Tool } from "./tool.js";
 import { assertToolCall, type ToolCall } from "./tool-call.js";
 import { describe } from "./tool-error.js";
 import { toolSource, type ToolSource } from "./tool-source.js";
+import type { ToolResolver } from "./resolver.js";
 
 /**
  * Run tool calls and tell what happens as it happens. Cold and lazy: nothing runs until you
@@ -28,7 +29,7 @@ import { toolSource, type ToolSource } from "./tool-source.js";
  */
 export function streamToolCalls(
   calls: readonly ToolCall[] | Subscribable<ToolCall>,
-  tools: readonly Tool[],
+  tools: readonly Tool[] | ToolResolver,
   options?: RunOptions,
 ): Observable<ToolEvent> {
   const streamed = !Array.isArray(calls);
@@ -36,7 +37,7 @@ export function streamToolCalls(
     throw new TypeError(`Expected \`calls\` to be an array or an Observable of tool calls, got ${describe(calls)}`);
   }
   const env = resolveOptions(options, streamed ? undefined : calls.length);
-  const source = toolSource(tools);
+  const source = toolSource(tools, env);
   if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env);
   (calls as readonly unknown[]).forEach(assertToolCall);
   return batchOf(calls as readonly ToolCall[], source, env);

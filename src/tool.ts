@@ -119,6 +119,18 @@ export function compiledSchemaOf(tool: Tool): CompiledSchema {
 }
 
 /**
+ * A copy of `tool` answered by `handler` instead of its own. The copy shares the original's
+ * prepared schema, so deriving tools per batch costs no schema work.
+ */
+export function withHandler(tool: Tool, handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn): Tool {
+  const { name, description, schema, manual = false, metadata = {} } = tool;
+  const copy: Tool = { name, description, schema, manual, metadata, handler };
+  Object.defineProperty(copy, "toJSON", { value: toolToJSON, enumerable: false });
+  compiled.set(copy, compiledSchemaOf(tool));
+  return Object.freeze(copy);
+}
+
+/**
  * The JSON Schema of a tool's arguments, as a model provider wants it: zod schemas converted
  * (input side), JSON Schema objects as given.
  *
