@@ -13,6 +13,8 @@ import { ToolError } from "./tool-error.js";
 export interface CallSink {
   /** True once the stream is unsubscribed or failed: nothing more may start. */
   readonly closed: boolean;
+  /** Why the stream closed: the signal's reason, an input error, or an unsubscribe AbortError. */
+  readonly closeReason: unknown;
   next(event: ToolEvent): void;
   /** The call went asynchronous: it must be cancellable from now on. */
   track(run: CallRun): void;
@@ -104,9 +106,11 @@ export class CallRun {
     try {
       returned = this.env.executor.execute(tool, args, ctx);
     } catch (cause) {
+      if (this.#abandonIfClosed(ctx, undefined)) return;
       this.#exit(cause);
       return;
     }
+    if (this.#abandonIfClosed(ctx, returned)) return;
     if (!isThenable(returned)) {
       this.#finish(returned);
       return;
@@ -116,6 +120,18 @@ export class CallRun {
       (result) => this.#finished || this.#finish(result),
       (cause: unknown) => this.#finished || this.#exit(cause),
     );
+  }
+
+  /**
+   * The stream closed while the handler ran synchronously (it, or something it called, let go
+   * of the stream). The pool could not reach this call yet, so abort it here.
+   */
+  #abandonIfClosed(ctx: CallContext, returned: unknown): boolean {
+    if (!this.sink.closed) return false;
+    this.#finished = true;
+    CallContext.abort(ctx, this.sink.closeReason);
+    if (isThenable(returned)) returned.then(undefined, ignore);
+    return true;
   }
 
   /** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
@@ -164,6 +180,8 @@ export class CallRun {
     }
   }
 }
+
+function ignore(): void {}
 
 function onDeadline(this: unknown, run: CallRun | undefined): void {
   run?.timedOut();

@@ -104,6 +104,7 @@ class Pool implements CallSink {
   active = 0;
   inputDone: boolean;
   #closed = false;
+  #closeReason: unknown;
   #draining = false;
   readonly #running = new Set<CallRun>();
   readonly #env: RunEnv;
@@ -132,6 +133,10 @@ class Pool implements CallSink {
     return this.#closed || this.#subscriber.closed;
   }
 
+  get closeReason(): unknown {
+    return this.#closed ? this.#closeReason : unsubscribed();
+  }
+
   /** Start work; returns the teardown that cancels whatever still runs. */
   open(): () => void {
     const { signal } = this.#env;
@@ -144,7 +149,7 @@ class Pool implements CallSink {
     }
     return () => {
       signal?.removeEventListener("abort", onAbort);
-      this.#close(new DOMException("The tool stream was unsubscribed", "AbortError"));
+      this.#close(unsubscribed());
     };
   }
 
@@ -194,10 +199,15 @@ class Pool implements CallSink {
   }
 
   #close(reason: unknown): void {
+    if (!this.#closed) this.#closeReason = reason;
     this.#closed = true;
     for (const run of this.#running) run.cancel(reason);
     this.#running.clear();
     this.#queue = [];
     this.#head = 0;
   }
+}
+
+function unsubscribed(): DOMException {
+  return new DOMException("The tool stream was unsubscribed", "AbortError");
 }

@@ -309,3 +309,31 @@ describe("a custom executor", () => {
     expect(await run(async () => ({ type: "nope" }) as never)).toMatchObject({ result: { reason: { reason: "invalid_return" } } });
   });
 });
+
+describe("cancellation from inside a running handler", () => {
+  it("a handler that aborts opts.signal itself has its ctx.signal aborted and leaves no deadline timer", async () => {
+    const scheduler = countingScheduler(asyncScheduler);
+    const controller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const first = defineTool({ name: "first", description: "", schema: anyArgs, handler: async () => ok(1) });
+    const stopper = defineTool({
+      name: "stopper",
+      description: "",
+      schema: anyArgs,
+      handler: (_a, ctx) => {
+        signal = ctx.signal;
+        controller.abort(new Error("stop"));
+        return new Promise<HandlerResult>(() => {});
+      },
+    });
+    const done = runToolCalls([call("c0", "first"), call("c1", "stopper")], [first, stopper], {
+      maxConcurrency: 1,
+      scheduler,
+      signal: controller.signal,
+    });
+    await expect(done).rejects.toThrow("stop");
+    expect(signal?.aborted).toBe(true);
+    expect((signal?.reason as Error).message).toBe("stop");
+    expect(scheduler.live).toBe(0);
+  });
+});
