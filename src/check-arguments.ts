@@ -1,7 +1,7 @@
 import { InvalidArgumentsError } from "./invalid-arguments-error.js";
 import type { Validation } from "./schema.js";
 import { compiledSchemaOf, type Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
+import { isPlainRecord, type ToolCall } from "./tool-call.js";
 import { isThenable } from "./results.js";
 
 /** Valid arguments (the schema's output), or the error to answer the model with. */
@@ -16,19 +16,9 @@ export type CheckedArguments =
 export function checkArguments(tool: Tool, call: ToolCall): CheckedArguments | Promise<CheckedArguments> {
   const raw = call.rawArguments;
   if (raw !== undefined && raw.trim() !== "") {
-    try {
-      JSON.parse(raw);
-    } catch (e) {
-      return {
-        ok: false,
-        error: new InvalidArgumentsError(call.name, [
-          {
-            code: "invalid_json",
-            path: [],
-            message: `the arguments were not valid JSON (${e instanceof Error ? e.message : String(e)})`,
-          },
-        ]),
-      };
+    const problem = rawProblem(raw);
+    if (problem !== undefined) {
+      return { ok: false, error: new InvalidArgumentsError(call.name, [{ code: "invalid_json", path: [], message: problem }]) };
     }
   }
   const validation = compiledSchemaOf(tool).validate(call.arguments);
@@ -37,4 +27,15 @@ export function checkArguments(tool: Tool, call: ToolCall): CheckedArguments | P
 
 function checked(validation: Validation, call: ToolCall): CheckedArguments {
   return validation.ok ? validation : { ok: false, error: new InvalidArgumentsError(call.name, validation.issues) };
+}
+
+/** Why the provider's text cannot be a call's arguments, if it cannot. */
+function rawProblem(raw: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    return `the arguments were not valid JSON (${e instanceof Error ? e.message : String(e)})`;
+  }
+  return isPlainRecord(parsed) ? undefined : "the arguments were not valid JSON: expected an object";
 }

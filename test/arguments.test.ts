@@ -118,6 +118,15 @@ describe("argument validation", () => {
       expect(reason.message).toMatch(/Invalid arguments for tool "weather": the arguments were not valid JSON/);
     });
 
+    it("answers the same when the JSON is valid but not an object", async () => {
+      const { tool, handler } = weatherTool();
+      for (const raw of ["[1, 2]", "null", '"Paris"']) {
+        const reason = (await reasonOf({ id: "c1", name: "weather", arguments: {}, rawArguments: raw }, tool)).reason as InvalidArgumentsError;
+        expect(reason.issues).toEqual([{ code: "invalid_json", path: [], message: "the arguments were not valid JSON: expected an object" }]);
+      }
+      expect(handler).not.toHaveBeenCalled();
+    });
+
     it("accepts valid raw JSON, and empty raw text as no arguments", async () => {
       const { tool, handler } = weatherTool();
       await runToolCalls([{ id: "c1", name: "weather", arguments: { city: "Oslo" }, rawArguments: '{"city":"Oslo"}' }], [tool]);
