@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { askUser, defineTool, error, ok, type ToolCall } from "../../src/index.js";
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
+    const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+
+/** The tools of the scripted turn: each one shows a different state in the timeline. */
+export const tools = [
+  defineTool({
+    name: "weather",
+    description: "Weather by city",
+    schema: z.object({ city: z.string() }),
+    handler: async ({ city }, ctx) => {
+      await sleep(city === "Reykjavik" ? 900 : 250, ctx.signal);
+      return ok({ city, tempC: city === "Reykjavik" ? 3 : 18 });
+    },
+  }),
+  defineTool({
+    name: "book_flight",
+    description: "Book a flight",
+    schema: z.object({ to: z.string() }),
+    handler: async ({ to }, ctx) => {
+      await sleep(350, ctx.signal);
+      return error(`no seats left to ${to}`);
+    },
+  }),
+  defineTool({
+    name: "choose_hotel",
+    description: "Ask the traveller which hotel",
+    schema: z.object({ city: z.string() }),
+    handler: async ({ city }, ctx) => {
+      await sleep(200, ctx.signal);
+      return askUser(`Which hotel in ${city}?`, { choices: ["Harbour View", "Old Town Inn"] });
+    },
+  }),
+];
+
+/** The calls a scripted model asks for in one turn. */
+export const calls: ToolCall[] = [
+  { id: "call_1", name: "weather", arguments: { city: "Lisbon" } },
+  { id: "call_2", name: "weather", arguments: { city: "Reykjavik" } },
+  { id: "call_3", name: "book_flight", arguments: { to: "Lisbon" } },
+  { id: "call_4", name: "choose_hotel", arguments: { city: "Lisbon" } },
+  { id: "call_5", name: "weather", arguments: { city: 42 } },
+];
