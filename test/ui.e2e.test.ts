@@ -1,30 +1,17 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../examples/ui/server.js";
-
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const flags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { chromiumLaunchOptions } from "./browser.js";
 
 describe("the UI example in a real browser", () => {
   let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
 
   beforeAll(async () => {
-    if (!existsSync(executablePath)) {
-      throw new Error(`no Chromium at ${executablePath}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH`);
-    }
     server = await startServer(0);
-    browser = await chromium.launch({ executablePath, args: flags });
+    const { executablePath, args } = await chromiumLaunchOptions();
+    browser = await chromium.launch({ executablePath, args });
   }, 60_000);
 
   afterAll(async () => {
