@@ -20,6 +20,7 @@ test("openai Responses: output items go in, function_call_output items come out"
   openai.parseResponseOutput(response.output);
   expectTypeOf(openai.toFunctionCallOutputs(result)).toExtend<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]>();
   expectTypeOf(openai.toFunctionCallOutputs(result)).toExtend<OpenAI.Responses.ResponseInput>();
+  expectTypeOf(openai.toResponsesTools(tools)).toExtend<OpenAI.Responses.Tool[]>();
 });
 
 test("anthropic Messages: a Message goes in, a MessageParam and Tool[] come out", () => {

@@ -73,6 +73,18 @@ describe("openai (Responses API)", () => {
     ]);
   });
 
+  it("describes tools as flat function tools", () => {
+    expect(openai.toResponsesTools([weather])).toEqual([
+      {
+        type: "function",
+        name: "weather",
+        description: "Weather by city",
+        parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        strict: false,
+      },
+    ]);
+  });
+
   it("round trip: output in, function_call_output items out", async () => {
     const result = await runToolCalls(openai.parseResponseOutput(output), [weather, free]);
     expect(openai.toFunctionCallOutputs(result)).toEqual([

@@ -80,6 +80,16 @@ export function parseResponseOutput(output: readonly ResponseOutputItem[]): Tool
   return calls;
 }
 
+/**
+ * Responses API: the `tools` request parameter (function tools are flat there, not nested
+ * under `function`). `strict` stays off: strict mode demands schemas toolrx cannot promise.
+ */
+export function toResponsesTools(
+  tools: readonly Tool[],
+): { type: "function"; name: string; description: string; parameters: Record<string, unknown>; strict: false }[] {
+  return tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, parameters: toolJsonSchema(tool), strict: false }));
+}
+
 /** Responses API: `function_call_output` input items answering the calls. */
 export function toFunctionCallOutputs(
   messages: readonly ToolMessage[] | RunResult,
