@@ -77,7 +77,7 @@ export class CallRun {
       return;
     }
     if (isThenable(checked)) {
-      this.#goAsync();
+      this.#goAsync(false);
       checked.then(
         (c) => this.#finished || this.#afterCheck(tool, c),
         (cause: unknown) => this.#finished || this.#exit(cause),
@@ -115,7 +115,7 @@ export class CallRun {
       this.#finish(returned);
       return;
     }
-    this.#goAsync();
+    this.#goAsync(true);
     returned.then(
       (result) => this.#finished || this.#finish(result),
       (cause: unknown) => this.#finished || this.#exit(cause),
@@ -141,12 +141,17 @@ export class CallRun {
     this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
   }
 
-  #goAsync(): void {
-    if (this.#tracked) return;
-    this.#tracked = true;
-    this.sink.track(this);
+  /**
+   * The call went asynchronous: make it cancellable, and when its handler is what runs, start
+   * the deadline (it counts from the handler's start, so async validation is not on its clock).
+   */
+  #goAsync(handlerRunning: boolean): void {
+    if (!this.#tracked) {
+      this.#tracked = true;
+      this.sink.track(this);
+    }
     const { timeout, scheduler } = this.env;
-    if (timeout !== Infinity) this.#timer = scheduler.schedule(onDeadline, timeout, this);
+    if (handlerRunning && timeout !== Infinity) this.#timer = scheduler.schedule(onDeadline, timeout, this);
   }
 
   /** The deadline passed: abort the handler and answer `timeout`; a late result is ignored. */

@@ -45,9 +45,10 @@ const reasons: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
 export class ToolError extends Error {
   override readonly name = "ToolError";
   readonly reason: ToolErrorReason;
-  readonly toolName?: string;
-  readonly toolCallId?: string;
-  override readonly cause?: unknown;
+  // Declared, not defined: an ES2022 class field would create these keys even when absent.
+  declare readonly toolName?: string;
+  declare readonly toolCallId?: string;
+  declare readonly cause?: unknown;
   readonly metadata: Record<string, unknown>;
 
   constructor(reason: ToolErrorReason, options: ToolErrorOptions = {}) {

@@ -46,3 +46,13 @@ describe("EngineError", () => {
     expect(e.metadata).toEqual({ toolName: "wether" });
   });
 });
+
+describe("ToolError's optional fields", () => {
+  it("are absent unless given, so `\"cause\" in error` tells whether there is a cause", () => {
+    const bare = new ToolError("timeout");
+    expect(Object.keys(bare).sort()).toEqual(["metadata", "name", "reason"]);
+    expect("cause" in bare).toBe(false);
+    expect("toolName" in bare).toBe(false);
+    expect("cause" in new ToolError("handler_raised", { cause: undefined })).toBe(true);
+  });
+});

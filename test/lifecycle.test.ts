@@ -13,6 +13,7 @@ import {
   type ToolEvent,
   type ToolExecutor,
 } from "../src/index.js";
+import { z } from "zod";
 import { anyArgs, call, countingController, countingScheduler, deferred, eventsOf, flushMicrotasks } from "./helpers.js";
 
 /** A tool whose calls wait for the test to settle them, recording each one's ctx. */
@@ -334,6 +335,30 @@ describe("cancellation from inside a running handler", () => {
     await expect(done).rejects.toThrow("stop");
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).message).toBe("stop");
+    expect(scheduler.live).toBe(0);
+  });
+});
+
+describe("the deadline and async validation", () => {
+  it("starts the clock when the handler starts, not while async refinements run", async () => {
+    const scheduler = countingScheduler(asyncScheduler);
+    const check = deferred<boolean>();
+    const handler = vi.fn(() => new Promise<HandlerResult>(() => {}));
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: z.object({ name: z.string().refine(() => check.promise, "taken") }),
+      handler,
+    });
+    const subscription = streamToolCalls([call("c0", "t", { name: "x" })], [tool], { scheduler, toolTimeout: 1_000 }).subscribe();
+    await flushMicrotasks();
+    expect(handler).not.toHaveBeenCalled();
+    expect(scheduler.scheduled).toBe(0);
+    check.resolve(true);
+    await flushMicrotasks();
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(scheduler.live).toBe(1);
+    subscription.unsubscribe();
     expect(scheduler.live).toBe(0);
   });
 });

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Pack smoke test: install the packed tarball into a clean project, as a user would, and use it
+# from ESM, from CommonJS, and from TypeScript (node16 and bundler resolution, ESM and CJS types).
+# Needs a build (`npm run build`). Exits non-zero on any failure.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tsc="$root/node_modules/.bin/tsc"
+work="$(mktemp -d "${TMPDIR:-/tmp}/toolrx-smoke.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+start=$SECONDS
+
+if [[ ! -f "$root/dist/index.js" || ! -f "$root/dist/index.cjs" ]]; then
+  echo "smoke-pack: no build in $root/dist; run \`npm run build\` first" >&2
+  exit 1
+fi
+
+echo "smoke-pack: packing into $work"
+tarball="$(cd "$root" && npm pack --pack-destination "$work" --json --silent | node -e '
+  let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s)[0].filename));
+')"
+tarball="$(basename "$tarball")"
+echo "smoke-pack: $tarball ($(du -k "$work/$tarball" | cut -f1) kB)"
+
+cd "$work"
+# A user's project: the tarball, plus the peers at the newest versions its ranges admit.
+node -e '
+  const [tarball, manifest] = process.argv.slice(1);
+  const { peerDependencies } = require(manifest);
+  const dependencies = { toolrx: `file:./${tarball}`, ...peerDependencies };
+  console.log(JSON.stringify({ name: "toolrx-smoke", private: true, type: "module", dependencies }, null, 2));
+' "$tarball" "$root/package.json" > manifest.tmp
+mv manifest.tmp package.json
+npm install --prefer-offline --no-audit --no-fund --loglevel=error
+
+# (a) ESM
+cat > esm.mjs <<'JS'
+import { defineTool, ok, runToolCalls } from "toolrx";
+import { openai } from "toolrx/providers";
+import { z } from "zod";
+
+const weather = defineTool({
+  name: "weather",
+  description: "Weather by city",
+  schema: z.object({ city: z.string() }),
+  handler: ({ city }) => ok({ city, tempC: 21 }),
+});
+const echo = defineTool({
+  name: "echo",
+  description: "Echo",
+  schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  handler: ({ text }) => ok(text),
+});
+const { messages } = await runToolCalls(
+  [
+    { id: "c1", name: "weather", arguments: { city: "Lisbon" } },
+    { id: "c2", name: "echo", arguments: { text: 42 } },
+  ],
+  [weather, echo],
+);
+const content = messages.map((m) => m.content).join(" ");
+console.log(`esm: ${content}`);
+if (!/^\{"city":"Lisbon","tempC":21\} \{"error":"Invalid arguments for tool \\"echo\\": text: /.test(content)) {
+  throw new Error(`esm: unexpected content ${content}`);
+}
+if (openai.toTools([weather])[0]?.function.name !== "weather") throw new Error("esm: toolrx/providers is broken");
+JS
+node esm.mjs
+
+# (b) CommonJS
+cat > cjs.cjs <<'JS'
+const { defineTool, ok, runToolCalls } = require("toolrx");
+const { anthropic } = require("toolrx/providers");
+const { z } = require("zod");
+
+const weather = defineTool({
+  name: "weather",
+  description: "Weather by city",
+  schema: z.object({ city: z.string() }),
+  handler: ({ city }) => ok({ city, tempC: 21 }),
+});
+const echo = defineTool({
+  name: "echo",
+  description: "Echo",
+  schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  handler: ({ text }) => ok(text),
+});
+const calls = [
+  { id: "c1", name: "weather", arguments: { city: "Oslo" } },
+  { id: "c2", name: "echo", arguments: { text: "hi" } },
+];
+runToolCalls(calls, [weather, echo]).then(({ messages }) => {
+  const content = messages.map((m) => m.content).join(" ");
+  console.log(`cjs: ${content}`);
+  if (content !== '{"city":"Oslo","tempC":21} hi') throw new Error(`cjs: unexpected content ${content}`);
+  if (anthropic.toTools([weather])[0]?.name !== "weather") throw new Error("cjs: toolrx/providers is broken");
+});
+JS
+node cjs.cjs
+
+# (c) TypeScript: handler arguments are inferred from a zod schema and from a JSON Schema `as const`.
+# A `@ts-expect-error` that is not needed is itself an error, so the check fails if inference
+# degrades to `any`; assigning to `string` fails if it degrades to `unknown`.
+cat > check.ts <<'TS'
+import { z } from "zod";
+import { defineTool, ok, runToolCalls, type RunResult, type ToolEvent } from "toolrx";
+import { openai } from "toolrx/providers";
+
+const fromZod = defineTool({
+  name: "weather",
+  description: "Weather by city",
+  schema: z.object({ city: z.string(), days: z.number().int().default(1) }),
+  handler: (args, ctx) => {
+    const city: string = args.city;
+    const days: number = args.days;
+    const signal: AbortSignal = ctx.signal;
+    // @ts-expect-error `country` is not in the schema
+    args.country;
+    return ok({ city, days, aborted: signal.aborted });
+  },
+});
+
+const fromJsonSchema = defineTool({
+  name: "read_file",
+  description: "Read a file",
+  schema: {
+    type: "object",
+    properties: { path: { type: "string" }, lines: { type: "integer" } },
+    required: ["path"],
+    additionalProperties: false,
+  } as const,
+  handler: (args) => {
+    const path: string = args.path;
+    const lines: number | undefined = args.lines;
+    // @ts-expect-error `path` is a string, not a number
+    const wrong: number = args.path;
+    // @ts-expect-error `lines` is optional
+    const required: number = args.lines;
+    return ok({ path, lines, wrong, required });
+  },
+});
+
+export const result: Promise<RunResult> = runToolCalls([], [fromZod, fromJsonSchema]);
+export const describeEvent = (e: ToolEvent): string => e.type;
+export const tools = openai.toTools([fromZod, fromJsonSchema]);
+TS
+cp check.ts check-cjs.cts
+
+tsconfig() { # module, moduleResolution, skipLibCheck, files...
+  node -e '
+    const [module, moduleResolution, skipLibCheck, ...files] = process.argv.slice(1);
+    console.log(JSON.stringify({ compilerOptions: {
+      target: "ES2022", lib: ["ES2022", "DOM"], module, moduleResolution, strict: true,
+      noEmit: true, skipLibCheck: skipLibCheck === "true", types: [] }, files }, null, 2));
+  ' "$@"
+}
+# The node16 run also checks the shipped .d.ts and .d.cts files themselves (no skipLibCheck).
+tsconfig node16 node16 false check.ts check-cjs.cts > tsconfig.node16.json
+tsconfig esnext bundler true check.ts > tsconfig.bundler.json
+"$tsc" -p tsconfig.node16.json
+echo "tsc: node16 resolution, ESM and CJS types: ok"
+"$tsc" -p tsconfig.bundler.json
+echo "tsc: bundler resolution: ok"
+
+# (d) The lowest versions the peer ranges admit: the runtime checks again.
+min_peers="$(node -e '
+  const { peerDependencies } = require("./node_modules/toolrx/package.json");
+  console.log(Object.entries(peerDependencies).map(([name, range]) => {
+    if (!/^\^?\d+\.\d+\.\d+$/.test(range)) throw new Error(`cannot take the minimum of ${name}@${range}`);
+    return `${name}@${range.replace(/^\^/, "")}`;
+  }).join(" "));
+')"
+echo "smoke-pack: minimum peers: $min_peers"
+# shellcheck disable=SC2086 # one word per package
+npm install --no-save --prefer-offline --no-audit --no-fund --loglevel=error $min_peers
+node esm.mjs
+node cjs.cjs
+
+echo "smoke-pack: ok ($((SECONDS - start)) s)"
