@@ -24,17 +24,11 @@ import {
   type ToolCall,
   type ToolEvent,
 } from "../src/index.js";
+import { sleep } from "./sleep.js";
 
 const t0 = performance.now();
 const log = (line: string) => console.log(`[${String(Math.round(performance.now() - t0)).padStart(4)} ms] ${line}`);
 
-/** Resolves after `ms`, or rejects as soon as `signal` aborts (and clears its timer). */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 
 // ── The tools ────────────────────────────────────────────────────────────────────────────
 

@@ -7,13 +7,8 @@
  */
 import { z } from "zod";
 import { defineTool, error, ok, runToolCalls, toolResolver, type RecipeStepEvent } from "../src/index.js";
+import { sleep } from "./sleep.js";
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 
 const search = defineTool({
   name: "search",

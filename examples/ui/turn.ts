@@ -1,12 +1,7 @@
 import { z } from "zod";
 import { askUser, defineTool, error, ok, type ToolCall } from "../../src/index.js";
+import { sleep } from "../sleep.js";
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 
 /** The tools of the scripted turn: each one shows a different state in the timeline. */
 export const tools = [
