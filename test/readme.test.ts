@@ -2,14 +2,18 @@
  * Every ```ts block of README.md compiles, and runs. Each block is written to its own module
  * with `toolrx` mapped to the source, type-checked with the project's compiler options, then
  * imported: blocks that declare tests (they import vitest) register them in this file, the
- * others run with their console output silenced. Blocks that call a provider's API over the
- * network are only type-checked.
+ * others run with their console output silenced. Blocks that call a provider's API through its
+ * SDK (`openai`, `@anthropic-ai/sdk`) run unchanged against a local fake provider
+ * (fake-providers.ts) that the SDKs are pointed at through their environment variables; their
+ * top-level bindings are exported so the tests can check what they computed as well as what
+ * they sent.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { FAKE_IDS, setEnv, startFakeProviders, type FakeProviders } from "./fake-providers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -19,12 +23,17 @@ interface Block {
   readonly number: number;
   /** README line of the block's first line of code. */
   readonly line: number;
+  /** Text of the last heading before the block. */
+  readonly section: string;
   readonly code: string;
   readonly file: string;
 }
 
 /** Packages whose use in a block means talking to a real service. */
 const NETWORK = ["openai", "@anthropic-ai/sdk"];
+
+/** The README sections whose blocks use a NETWORK package: each is run against the fake provider below. */
+const PROVIDER_SECTIONS = ["OpenAI Chat Completions", "OpenAI Responses", "Anthropic Messages"];
 
 // Inside the project, so that the blocks' own imports (zod, rxjs, vitest) resolve from node_modules.
 const tmp = join(root, ".tmp");
@@ -45,8 +54,29 @@ for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
   const number = blocks.length + 1;
   const line = readme.slice(0, match.index).split("\n").length + 1;
   const file = join(dir, `block-${String(number).padStart(2, "0")}.ts`);
-  writeFileSync(file, `${mapImports(code)}\nexport {};\n`);
-  blocks.push({ number, line, code, file });
+  const exported = importsAny(code, NETWORK) ? topLevelBindings(code) : [];
+  writeFileSync(file, `${mapImports(code)}\nexport { ${exported.join(", ")} };\n`);
+  blocks.push({ number, line, section: headingBefore(match.index), code, file });
+}
+
+function headingBefore(offset: number): string {
+  let heading = "";
+  let fenced = false;
+  for (const text of readme.slice(0, offset).split("\n")) {
+    if (text.startsWith("```")) fenced = !fenced;
+    else if (!fenced) heading = /^#{1,6}\s+(.*)$/.exec(text)?.[1]?.trim() ?? heading;
+  }
+  return heading;
+}
+
+/** Names the block's top-level `const`/`let` statements declare (plain identifiers only). */
+function topLevelBindings(code: string): string[] {
+  const source = ts.createSourceFile("block.ts", code, ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) =>
+    ts.isVariableStatement(statement)
+      ? statement.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []))
+      : [],
+  );
 }
 
 /** `toolrx` and `toolrx/providers` resolve to the source, as they would to the built package. */
@@ -102,10 +132,7 @@ describe("README.md blocks run", () => {
   for (const block of blocks) {
     if (importsAny(block.code, ["vitest"])) continue;
     const name = `block #${block.number} (README.md:${block.line})`;
-    if (importsAny(block.code, NETWORK)) {
-      it.skip(`${name} calls a provider over the network`, () => {});
-      continue;
-    }
+    if (importsAny(block.code, NETWORK)) continue; // run against the fake provider below
     it(`${name} runs without throwing`, async () => {
       const log = vi.spyOn(console, "log").mockImplementation(() => {});
       try {
@@ -115,4 +142,92 @@ describe("README.md blocks run", () => {
       }
     });
   }
+});
+
+describe("README.md provider blocks", () => {
+  const weatherSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+  const weatherResult = '{"city":"Paris","tempC":21}';
+  const providerBlocks = blocks.filter((b) => importsAny(b.code, NETWORK));
+
+  it("every block that uses openai or @anthropic-ai/sdk is one of the round trips run against the fake provider", () => {
+    expect(providerBlocks.map((b) => b.section)).toEqual(PROVIDER_SECTIONS);
+  });
+
+  describe("run unchanged against a local fake provider", () => {
+    let fake: FakeProviders;
+    beforeEach(async () => {
+      fake = await startFakeProviders();
+      const restoreEnv = setEnv(fake.env);
+      return async () => {
+        restoreEnv();
+        await fake.close();
+      };
+    });
+
+    const named = (section: string) => {
+      const block = providerBlocks.find((b) => b.section === section);
+      return `${section} (README.md:${block?.line ?? "?"})`;
+    };
+    /** Runs the block of `section` and returns its top-level bindings. */
+    async function run(section: string): Promise<Record<string, unknown>> {
+      const block = providerBlocks.find((b) => b.section === section);
+      if (!block) throw new Error(`README.md has no provider block under "${section}"`);
+      return (await import(block.file)) as Record<string, unknown>;
+    }
+    const received = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+
+    it(`${named("OpenAI Chat Completions")}: sends the weather tool, then appends a tool message answering the model's call`, async () => {
+      const { history } = await run("OpenAI Chat Completions");
+
+      expect(received()).toEqual(["POST /v1/chat/completions"]);
+      expect(fake.requests[0]?.body).toEqual({
+        model: "gpt-4.1",
+        messages: [{ role: "user", content: "Weather in Paris?" }],
+        tools: [{ type: "function", function: { name: "weather", description: "Weather by city", parameters: weatherSchema } }],
+      });
+      expect(history).toEqual([
+        { role: "user", content: "Weather in Paris?" },
+        expect.objectContaining({ role: "assistant", tool_calls: [expect.objectContaining({ id: FAKE_IDS.chatToolCall })] }),
+        { role: "tool", tool_call_id: FAKE_IDS.chatToolCall, content: weatherResult },
+      ]);
+    });
+
+    it(`${named("OpenAI Responses")}: answers the function_call with a function_call_output on the follow-up request`, async () => {
+      await run("OpenAI Responses");
+
+      expect(received()).toEqual(["POST /v1/responses", "POST /v1/responses"]);
+      const tools = [{ type: "function", name: "weather", description: "Weather by city", parameters: weatherSchema, strict: false }];
+      const [first, followUp] = fake.requests;
+      expect(first?.body).toEqual({ model: "gpt-4.1", input: "Weather in Paris?", tools });
+      expect(followUp?.body).toEqual({
+        model: "gpt-4.1",
+        previous_response_id: FAKE_IDS.response,
+        input: [{ type: "function_call_output", call_id: FAKE_IDS.responsesToolCall, output: weatherResult }],
+        tools,
+      });
+    });
+
+    it(`${named("Anthropic Messages")}: sends the weather tool, then appends a tool_result message answering the tool_use`, async () => {
+      const { messages } = await run("Anthropic Messages");
+
+      expect(received()).toEqual(["POST /v1/messages"]);
+      expect(fake.requests[0]?.body).toEqual({
+        model: "claude-sonnet-4-6",
+        max_tokens: 1024,
+        messages: [{ role: "user", content: "Weather in Paris?" }],
+        tools: [{ name: "weather", description: "Weather by city", input_schema: weatherSchema }],
+      });
+      expect(messages).toEqual([
+        { role: "user", content: "Weather in Paris?" },
+        {
+          role: "assistant",
+          content: [
+            expect.objectContaining({ type: "text" }),
+            expect.objectContaining({ type: "tool_use", id: FAKE_IDS.anthropicToolUse, name: "weather", input: { city: "Paris" } }),
+          ],
+        },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: FAKE_IDS.anthropicToolUse, content: weatherResult, is_error: false }] },
+      ]);
+    });
+  });
 });
