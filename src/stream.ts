@@ -149,7 +149,8 @@ class Pool implements CallSink {
     }
     return () => {
       signal?.removeEventListener("abort", onAbort);
-      this.#close(unsubscribed());
+      // A completed or failed pool is already closed; only a consumer letting go needs a reason.
+      if (!this.#closed) this.#close(unsubscribed());
     };
   }
 

@@ -24,13 +24,18 @@ export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): 
     throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describe(tools)}`);
   }
   let byName: Map<string, Tool> | undefined;
+  // Batches repeat names; the last answer saves a hash lookup per call on the hot path.
+  let lastName: string | undefined;
+  let lastTool: Tool | undefined;
   return {
     lookup(name) {
+      if (name === lastName) return lastTool;
       if (byName === undefined) {
         byName = new Map();
         for (const tool of list()) if (!byName.has(tool.name)) byName.set(tool.name, tool);
       }
-      return byName.get(name);
+      lastName = name;
+      return (lastTool = byName.get(name));
     },
   };
 }
