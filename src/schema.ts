@@ -89,9 +89,22 @@ function validateWith(schema: ZodSchema, args: Record<string, unknown>): Validat
     return toValidation(core.safeParse(schema, args));
   } catch (e) {
     // Async refinements cannot run synchronously; only then pay for a promise.
-    if (e instanceof core.$ZodAsyncError) return core.safeParseAsync(schema, args).then(toValidation);
+    if (isZodAsyncError(e)) return core.safeParseAsync(schema, args).then(toValidation);
     throw e;
   }
+}
+
+/**
+ * Whether zod refused to parse synchronously. A schema from the user's own copy of zod throws
+ * that copy's `$ZodAsyncError`, which is not an instance of ours; it has no name of its own, so
+ * it is known by its class name or its fixed message.
+ */
+function isZodAsyncError(e: unknown): boolean {
+  return (
+    e instanceof core.$ZodAsyncError ||
+    (e instanceof Error &&
+      (e.constructor.name === "$ZodAsyncError" || e.message.startsWith("Encountered Promise during synchronous parse")))
+  );
 }
 
 function toValidation(result: core.util.SafeParseResult<unknown>): Validation {
