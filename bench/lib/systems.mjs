@@ -1,0 +1,22 @@
+/**
+ * The systems in the order the table shows them. Peers are loaded lazily and by name, so one
+ * that fails to load is reported as a row with the reason instead of stopping the run.
+ */
+export const SYSTEM_NAMES = ["floor", "p-limit", "toolrx-stream", "toolrx-batch", "ai-sdk", "langgraph", "openai-agents"];
+
+const loaders = {
+  floor: async () => (await import("../systems/floor.mjs")).system,
+  "p-limit": async () => (await import("../systems/p-limit.mjs")).system,
+  "toolrx-stream": async () => (await import("../systems/toolrx.mjs")).stream,
+  "toolrx-batch": async () => (await import("../systems/toolrx.mjs")).batch,
+  "ai-sdk": async () => (await import("../systems/ai-sdk.mjs")).system,
+  langgraph: async () => (await import("../systems/langgraph.mjs")).system,
+  "openai-agents": async () => (await import("../systems/openai-agents.mjs")).system,
+};
+
+/** @returns {Promise<import("./system.mjs").System>} */
+export function loadSystem(name) {
+  const load = loaders[name];
+  if (load === undefined) throw new Error(`unknown system ${name}; known: ${SYSTEM_NAMES.join(", ")}`);
+  return load();
+}

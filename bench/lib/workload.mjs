@@ -1,0 +1,53 @@
+/**
+ * The calls and handlers every system runs. Handlers count their invocations and how many run
+ * at once, so a run that skipped, repeated or overlapped calls beyond its limit is caught.
+ */
+
+/** `n` calls to the one tool, `work`, with `{ i }` as arguments. */
+export function makeCalls(n) {
+  return Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: "work", arguments: { i } }));
+}
+
+/** The same calls made one at a time as they are consumed, so the input itself holds no memory. */
+export function streamCalls(n) {
+  return {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < n; i++) yield { id: `call_${i}`, name: "work", arguments: { i } };
+    },
+  };
+}
+
+/** A handler plus what it saw: invocations, peak concurrency, start time of each call. */
+export function instrumented(kind, { sleepMs = 20 } = {}) {
+  const probe = { calls: 0, running: 0, peak: 0, startedAt: [] };
+  const handlers = {
+    // The tool does nothing, so what is measured is the runner.
+    trivial: ({ i }) => {
+      probe.calls++;
+      return { i };
+    },
+    sleep: ({ i }) => {
+      probe.calls++;
+      if (++probe.running > probe.peak) probe.peak = probe.running;
+      return new Promise((resolve) =>
+        setTimeout(() => {
+          probe.running--;
+          resolve({ i });
+        }, sleepMs),
+      );
+    },
+    // Never settles: only a deadline ends it.
+    never: ({ i }) => {
+      probe.calls++;
+      probe.startedAt[i] = performance.now();
+      return new Promise(() => {});
+    },
+  };
+  probe.reset = () => {
+    probe.calls = 0;
+    probe.running = 0;
+    probe.peak = 0;
+    probe.startedAt = [];
+  };
+  return { handler: handlers[kind], probe };
+}

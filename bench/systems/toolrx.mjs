@@ -1,0 +1,72 @@
+/**
+ * toolrx, both ways a user runs it: `streamToolCalls` consumed event by event, and
+ * `runToolCalls` collected into ordered messages. The tool validates its arguments with zod and
+ * every result is encoded to its message content, as in real use; nothing is switched off.
+ */
+import { from } from "rxjs";
+import { defineTool, ok, runToolCalls, streamToolCalls } from "../../dist/index.js";
+import { z } from "zod";
+
+function workTool(handler) {
+  return defineTool({
+    name: "work",
+    description: "The benchmark's shared handler",
+    schema: z.object({ i: z.number() }),
+    handler: (args) => {
+      const value = handler(args);
+      return typeof value?.then === "function" ? value.then(ok) : ok(value);
+    },
+  });
+}
+
+function options({ concurrency, deadlineMs }) {
+  return { maxConcurrency: concurrency, toolTimeout: deadlineMs ?? Infinity };
+}
+
+/** @type {import("../lib/system.mjs").System} */
+export const stream = {
+  name: "toolrx-stream",
+  limitsConcurrency: true,
+  perToolDeadline: true,
+  streams: true,
+  note: undefined,
+  async prepare(setup) {
+    const tools = [workTool(setup.handler)];
+    const opts = options(setup);
+    const { onSettled } = setup;
+    return {
+      // An array is a batch (checked up front); anything else is streamed in as an Observable.
+      run: (calls) =>
+        new Promise((resolve, reject) => {
+          let results = 0;
+          streamToolCalls(Array.isArray(calls) ? calls : from(calls), tools, opts).subscribe({
+            next(event) {
+              if (event.type === "tool_execution_completed") {
+                results++;
+                onSettled?.(event.index);
+              }
+            },
+            error: reject,
+            complete: () => resolve(results),
+          });
+        }),
+    };
+  },
+};
+
+/** @type {import("../lib/system.mjs").System} */
+export const batch = {
+  name: "toolrx-batch",
+  limitsConcurrency: true,
+  perToolDeadline: true,
+  reportsEachCall: false,
+  streams: false,
+  note: undefined,
+  async prepare(setup) {
+    const tools = [workTool(setup.handler)];
+    const opts = options(setup);
+    return {
+      run: async (calls) => (await runToolCalls(calls, tools, opts)).messages.length,
+    };
+  },
+};
