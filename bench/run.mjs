@@ -5,6 +5,7 @@
  *   npm run bench               full run (scaling up to 1,000,000 calls, more repetitions)
  *   npm run bench -- --quick    under a minute on a 2-core machine
  *   npm run bench -- --only overhead,deadline
+ *   npm run bench -- --out results.json   (default: bench/results.json)
  *
  * Overhead, concurrency and deadline run every system in this one process. The floor runs a
  * second time alone in a process of its own (`floor-alone`): a library that runs first can make
@@ -18,7 +19,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { concurrencyScenario, deadline, maxCalls, overhead, scalingJob, SETTINGS } from "./lib/scenarios.mjs";
@@ -74,7 +75,8 @@ async function main(argv) {
   }
   addRatios(rows);
   printTable(rows);
-  const file = join(here, "results.json");
+  const outAt = argv.indexOf("--out");
+  const file = outAt === -1 ? join(here, "results.json") : resolve(argv[outAt + 1]);
   writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
   console.log(`\n${rows.length} rows written to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
