@@ -17,7 +17,7 @@
  * Writes a table to stdout and the rows to bench/results.json.
  */
 import { execFile } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,7 @@ async function main(argv) {
   printTable(rows);
   const outAt = argv.indexOf("--out");
   const file = outAt === -1 ? join(here, "results.json") : resolve(argv[outAt + 1]);
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
   console.log(`\n${rows.length} rows written to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
