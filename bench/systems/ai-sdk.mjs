@@ -25,16 +25,12 @@ import { generateText, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 
-/**
- * @typedef {{ id: string, name: "work", arguments: { i: number } }} Call
- * @typedef {(args: { i: number }, signal?: AbortSignal) => unknown} Handler
- */
-
 const ZERO_USAGE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };
 
+/** @type {import("../lib/system.mjs").System} */
 export const system = {
   name: "ai-sdk",
   framework: true,
@@ -44,10 +40,7 @@ export const system = {
   perToolDeadline: false,
   note: "runs every tool call of a step at once (Promise.all), no concurrency limit; result assembly is quadratic in the calls per step",
 
-  /**
-   * @param {{ handler: Handler, concurrency?: number, deadlineMs?: number,
-   *           onSettled?: (i: number) => void }} options
-   */
+  /** @param {import("../lib/system.mjs").Setup} setup */
   async prepare({ handler, onSettled }) {
     /** Tool-call parts for each pending run, keyed by the prompt that run sends. */
     const pending = new Map();
@@ -80,7 +73,7 @@ export const system = {
       : undefined;
 
     return {
-      /** @param {Call[]} calls */
+      /** @param {import("../lib/system.mjs").Call[]} calls */
       async run(calls) {
         const key = `run-${seq++}`;
         pending.set(

@@ -39,11 +39,7 @@ for (const name of ["LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2", "LANGSMITH_T
   process.env[name] = "false";
 }
 
-/**
- * @typedef {{ id: string, name: "work", arguments: { i: number } }} Call
- * @typedef {(args: { i: number }, signal?: AbortSignal) => unknown} Handler
- */
-
+/** @type {import("../lib/system.mjs").System} */
 export const system = {
   name: "langgraph",
   framework: true,
@@ -53,10 +49,7 @@ export const system = {
   perToolDeadline: true,
   note: "ToolNode runs every tool call at once (Promise.all), no concurrency limit; the deadline is @langchain/core's per-invocation timeout (AbortSignal.timeout)",
 
-  /**
-   * @param {{ handler: Handler, concurrency?: number, deadlineMs?: number,
-   *           onSettled?: (i: number) => void }} options
-   */
+  /** @param {import("../lib/system.mjs").Setup} setup */
   async prepare({ handler, deadlineMs, onSettled }) {
     const work = tool((input, config) => handler(input, config?.signal), {
       name: "work",
@@ -86,7 +79,7 @@ export const system = {
     };
 
     return {
-      /** @param {Call[]} calls */
+      /** @param {import("../lib/system.mjs").Call[]} calls */
       async run(calls) {
         const message = new AIMessage({
           content: "",

@@ -40,11 +40,6 @@ import { z } from "zod";
 setTraceProcessors([]);
 setTracingDisabled(true);
 
-/**
- * @typedef {{ id: string, name: "work", arguments: { i: number } }} Call
- * @typedef {(args: { i: number }, signal?: AbortSignal) => unknown} Handler
- */
-
 const FINAL_MESSAGE = {
   type: "message",
   role: "assistant",
@@ -75,6 +70,7 @@ class LocalModel {
   }
 }
 
+/** @type {import("../lib/system.mjs").System} */
 export const system = {
   name: "openai-agents",
   framework: true,
@@ -84,10 +80,7 @@ export const system = {
   perToolDeadline: true,
   note: "run-state bookkeeping after each turn is quadratic in the number of tool calls (~30 ms per call at 1,000 calls); includes the loop's second model turn",
 
-  /**
-   * @param {{ handler: Handler, concurrency?: number, deadlineMs?: number,
-   *           onSettled?: (i: number) => void }} options
-   */
+  /** @param {import("../lib/system.mjs").Setup} setup */
   async prepare({ handler, concurrency, deadlineMs, onSettled }) {
     const model = new LocalModel();
     const work = tool({
@@ -113,7 +106,7 @@ export const system = {
     let seq = 0;
 
     return {
-      /** @param {Call[]} calls */
+      /** @param {import("../lib/system.mjs").Call[]} calls */
       async run(calls) {
         const key = `run-${seq++}`;
         model.pending.set(
