@@ -1,0 +1,113 @@
+import type { ObservableInput } from "rxjs";
+import type { ToolEvent } from "../events.js";
+import type { RunOptions } from "../options.js";
+import type { ToolResolver } from "../resolver.js";
+import type { ToolMessage } from "../run-result.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+
+/**
+ * What the loop asks the model for on each turn. `signal` aborts when the run is unsubscribed,
+ * cancelled, or the turn is abandoned: pass it on to the provider's SDK.
+ */
+export interface ModelRequest {
+  /** The whole conversation so far, this run's earlier turns included. */
+  readonly messages: readonly Message[];
+  /** The tools the model may call (a resolver's `availableTools()`). */
+  readonly tools: readonly Tool[];
+  /** Numbered from 0 in each run. */
+  readonly turn: number;
+  readonly signal: AbortSignal;
+}
+
+/** Why a model stopped, in the provider-neutral words of §9. */
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "error";
+
+/** What a model emits while it streams: text as it comes, each tool call once complete, how it finished. */
+export type ModelEvent =
+  | { readonly type: "text_delta"; readonly text: string }
+  | { readonly type: "tool_call"; readonly call: ToolCall }
+  | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown };
+
+/**
+ * A model: called once per turn, it streams {@link ModelEvent}s. Any `ObservableInput` works (an
+ * Observable, an async iterable, a promise of an array), so an async generator is a model.
+ */
+export type Model = (request: ModelRequest) => ObservableInput<ModelEvent>;
+
+/** A system prompt or a user's words. */
+export interface TextMessage {
+  readonly role: "system" | "user";
+  readonly content: string;
+}
+
+/**
+ * The model's turn: its text, and the tool calls it asked for in the order it emitted them.
+ * `metadata.askUser` marks the question of an `ask_user` halt, appended by the loop.
+ */
+export interface AssistantMessage {
+  readonly role: "assistant";
+  readonly content: string;
+  readonly toolCalls?: readonly ToolCall[];
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * The host's decision on a call that needed approval (`approval_required` halt). It is host
+ * bookkeeping, never shown to a model: provider converters skip it. On resume the loop runs an
+ * approved call once, answers a denied one with a text the model can read, and honours a
+ * decision only for a call actually pending in the conversation.
+ */
+export interface ApprovalMessage {
+  readonly role: "approval";
+  readonly toolCallId: string;
+  readonly approved: boolean;
+  /** Why, for a denial: shown to the model in the denied call's tool message. */
+  readonly reason?: string;
+}
+
+/** One message of a conversation, as the loop reads and writes it. */
+export type Message = TextMessage | AssistantMessage | ToolMessage | ApprovalMessage;
+
+/** One turn, as `haltWhen` sees it. */
+export interface TurnResult {
+  readonly turn: number;
+  readonly assistant: AssistantMessage;
+  readonly toolMessages: readonly ToolMessage[];
+}
+
+/** What the loop tells as it runs; `agent_halted` is always the last event. */
+export type AgentEvent =
+  | { readonly type: "turn_started"; readonly turn: number }
+  | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
+  | { readonly type: "tool_event"; readonly turn: number; readonly event: ToolEvent }
+  /** What this turn added to the conversation. */
+  | { readonly type: "turn_completed"; readonly turn: number; readonly messages: readonly Message[] }
+  | {
+      readonly type: "agent_halted";
+      readonly haltedReason: string;
+      readonly metadata: Record<string, unknown>;
+      /** The whole conversation, input included. */
+      readonly messages: readonly Message[];
+    };
+
+/** Options of {@link streamAgent} and {@link runAgent}: every {@link RunOptions} applies to each turn's tool calls. */
+export interface AgentOptions extends RunOptions {
+  readonly model: Model;
+  readonly tools: readonly Tool[] | ToolResolver;
+  /** The conversation so far. */
+  readonly messages: readonly Message[];
+  /** Model calls at most in this run. Default 8. */
+  readonly maxTurns?: number;
+  /** Checked after each turn that did not already end the loop. */
+  readonly haltWhen?: (turn: TurnResult) => boolean;
+  /** `"manual"`: no tool runs; the model's calls are handed to the host. Default `"auto"`. */
+  readonly mode?: "auto" | "manual";
+}
+
+/** A finished run: why it ended, the details, and the whole conversation. */
+export interface AgentResult {
+  readonly haltedReason: string;
+  readonly metadata: Record<string, unknown>;
+  readonly messages: readonly Message[];
+}
