@@ -1,0 +1,35 @@
+import type { runToolCalls } from "../batch.js";
+import type { streamToolCalls } from "../stream.js";
+import { resolveTelemetry, type TelemetryOptions } from "./telemetry-options.js";
+import { tracedRunToolCalls, tracedStreamToolCalls } from "./traced-tool-calls.js";
+
+/** toolrx's runners, traced: the same functions, signatures and behaviour, plus spans and metrics. */
+export interface Telemetry {
+  /** `streamToolCalls` with an `execute_tool` span per call. */
+  readonly streamToolCalls: typeof streamToolCalls;
+  /** `runToolCalls` with an `execute_tool` span per call. */
+  readonly runToolCalls: typeof runToolCalls;
+}
+
+/**
+ * Turn on OpenTelemetry for toolrx: returns the runners, traced. Each call gets an
+ * `execute_tool {tool}` span (GenAI semantic conventions) under the span active when you
+ * subscribe, its handler runs inside it (so an HTTP call or a DB query it makes nests under it),
+ * and the call's duration, queue wait, timeouts and the calls in flight go to metrics. Spans and
+ * metrics go to the global providers unless you pass your own. The core never imports
+ * `@opentelemetry/api`: code that does not use this subpath pays nothing.
+ *
+ * @throws {TypeError} naming the option, for invalid options.
+ *
+ * @example
+ * import { telemetry } from "toolrx/otel";
+ *
+ * const { runToolCalls } = telemetry({ recordContent: { maxLength: 500 } });
+ * await runToolCalls([{ id: "c1", name: "weather", arguments: { city: "Oslo" } }], [weather]);
+ * // one span: "execute_tool weather" { gen_ai.operation.name: "execute_tool", gen_ai.tool.name: "weather", ... }
+ */
+export function telemetry(options?: TelemetryOptions): Telemetry {
+  const config = resolveTelemetry(options);
+  const stream = tracedStreamToolCalls(config);
+  return Object.freeze({ streamToolCalls: stream, runToolCalls: tracedRunToolCalls(stream) });
+}

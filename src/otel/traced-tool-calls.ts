@@ -1,0 +1,89 @@
+import { context } from "@opentelemetry/api";
+import { defer, Observable, tap, type Subscribable } from "rxjs";
+import { runToolCalls as coreRunToolCalls } from "../batch.js";
+import type { ToolEvent } from "../events.js";
+import { defaultExecutor } from "../executor.js";
+import type { RunOptions } from "../options.js";
+import type { ToolResolver } from "../resolver.js";
+import { RunResultCollector, type RunResult } from "../run-result.js";
+import { streamToolCalls as coreStreamToolCalls } from "../stream.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import { CallRegistry } from "./call-registry.js";
+import { CallSpans } from "./call-spans.js";
+import { instrumentsOf } from "./instruments.js";
+import type { TelemetryConfig } from "./telemetry-options.js";
+
+/**
+ * The options a traced run hands the core: the user's, with the executor wrapped so handlers
+ * run inside their call's span, and a policy function wrapped so the span knows what it was
+ * asked about. Everything else passes through untouched.
+ */
+export function tracedOptions(options: RunOptions | undefined, registry: CallRegistry): RunOptions {
+  const given = options ?? {};
+  const executor = given.toolExecutor ?? given.engine?.toolExecutor ?? defaultExecutor;
+  const { onToolError } = given;
+  return {
+    ...given,
+    toolExecutor: registry.executor(executor),
+    onToolError: typeof onToolError === "function" ? registry.policy(onToolError) : onToolError,
+  };
+}
+
+/** `streamToolCalls` with a span per call. Same checks, events and errors as the core's. */
+export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStreamToolCalls {
+  return function streamToolCalls(
+    calls: readonly ToolCall[] | Subscribable<ToolCall>,
+    tools: readonly Tool[] | ToolResolver,
+    options?: RunOptions,
+  ): Observable<ToolEvent> {
+    // The core's own call-time checks, so bad input throws here exactly as it does untraced.
+    coreStreamToolCalls(calls, tools, options);
+    const streamed = !Array.isArray(calls);
+    return defer(() => {
+      const registry = new CallRegistry();
+      // The span active when the user subscribes is the parent of every call's span.
+      const spans = new CallSpans(config, instrumentsOf(config.meter()), registry, context.active(), streamed ? undefined : performance.now());
+      const input = streamed ? arrivals(calls as Subscribable<ToolCall>, spans) : calls;
+      return coreStreamToolCalls(input, tools, tracedOptions(options, registry)).pipe(
+        tap({
+          next: (event) => spans.observe(event),
+          error: (e: unknown) => spans.abandon(e),
+          unsubscribe: () => spans.abandon(undefined),
+        }),
+      );
+    });
+  };
+}
+
+/** `runToolCalls` with a span per call: the traced stream, collected as the core collects it. */
+export function tracedRunToolCalls(stream: typeof coreStreamToolCalls): typeof coreRunToolCalls {
+  return function runToolCalls(calls: readonly ToolCall[], tools: readonly Tool[] | ToolResolver, options?: RunOptions): Promise<RunResult> {
+    return new Promise<RunResult>((resolve, reject) => {
+      if (!Array.isArray(calls)) {
+        throw new TypeError(`Expected \`calls\` to be an array of tool calls, got ${describe(calls)}`);
+      }
+      const collector = new RunResultCollector();
+      stream(calls, tools, options).subscribe({
+        next: (event) => collector.add(event),
+        error: reject,
+        complete: () => resolve(collector.result()),
+      });
+    });
+  };
+}
+
+/** The streamed calls, noting when each arrives: its queue wait runs from then to its start. */
+function arrivals(calls: Subscribable<ToolCall>, spans: CallSpans): Observable<ToolCall> {
+  return new Observable<ToolCall>((subscriber) =>
+    calls.subscribe({
+      next(call) {
+        spans.arrived();
+        subscriber.next(call);
+      },
+      error: (e: unknown) => subscriber.error(e),
+      complete: () => subscriber.complete(),
+    }),
+  );
+}
