@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Histogram } from "@opentelemetry/sdk-metrics";
 import { firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
@@ -386,6 +386,23 @@ describe("telemetry()", () => {
       expect(() => traced.streamToolCalls([], [], { maxConcurrency: 0 })).toThrow(/`maxConcurrency`/);
       return expect(traced.runToolCalls("nope" as never, [])).rejects.toThrow(/`calls`/);
     });
+  });
+
+  it("runs calls unchanged with no SDK set up (the API's no-ops)", async () => {
+    const traced = telemetry({ tracerProvider: new ProxyTracerProvider() });
+    let active: unknown = "unset";
+    const probe = defineTool({
+      name: "probe",
+      description: "",
+      schema: z.object({}),
+      handler: () => {
+        active = trace.getActiveSpan();
+        return ok("fine");
+      },
+    });
+    const calls = [call("c1", "probe"), call("c2", "weather", { city: 1 })];
+    expect(await traced.runToolCalls(calls, [probe, weather])).toEqual(await coreRunToolCalls(calls, [probe, weather]));
+    expect(active).toBeUndefined();
   });
 
   it("does not touch the global providers when given its own", async () => {

@@ -6,8 +6,8 @@ import { GEN_AI_TOOL_DESCRIPTION } from "./semconv.js";
 /** One call's span while it runs, from `started` to its tail event. */
 export interface CallRecord {
   readonly span: Span;
-  /** The parent's context with this call's span set: what the handler runs in. */
-  readonly context: Context;
+  /** The parent's context with this call's span set: what the handler runs in (none: as is). */
+  readonly context: Context | undefined;
   readonly toolCallId: string;
   readonly toolName: string;
   /** `performance.now()` at `started`. */
@@ -76,7 +76,9 @@ export class CallRegistry {
         if (typeof description === "string" && description !== "" && record.span.isRecording()) {
           record.span.setAttribute(GEN_AI_TOOL_DESCRIPTION, description);
         }
-        return context.with(record.context, inner.execute, inner, tool, args, ctx);
+        const { context: callContext } = record;
+        if (callContext === undefined) return inner.execute(tool, args, ctx);
+        return context.with(callContext, inner.execute, inner, tool, args, ctx);
       },
     };
   }

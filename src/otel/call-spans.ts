@@ -1,32 +1,16 @@
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context } from "@opentelemetry/api";
+import { INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import type { ToolEvent } from "../events.js";
 import { isToolError } from "../tool-error.js";
 import type { CallRecord, CallRegistry } from "./call-registry.js";
+import { epochOf } from "./clock.js";
 import { contentText, errorMessageOf, errorTypeOf } from "./error-type.js";
 import type { Instruments } from "./instruments.js";
-import {
-  ERROR_CANCELLED,
-  ERROR_TYPE,
-  EVENT_ASK_USER,
-  EVENT_CANCELLED,
-  GEN_AI_AGENT_NAME,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_TOOL_CALL_ARGUMENTS,
-  GEN_AI_TOOL_CALL_ID,
-  GEN_AI_TOOL_CALL_RESULT,
-  GEN_AI_TOOL_NAME,
-  GEN_AI_TOOL_TYPE,
-  OPERATION_EXECUTE_TOOL,
-  TOOLRX_CALL_INDEX,
-  TOOLRX_CALL_OUTCOME,
-  TOOLRX_CALL_QUEUE_WAIT_MS,
-  TOOLRX_DEADLINE_MS,
-  TOOLRX_HALT_REASON,
-  TOOLRX_POLICY_DECISION,
-  TOOLRX_TURN,
-  type CallOutcome,
-} from "./semconv.js";
+import { ERROR_CANCELLED, EVENT_ASK_USER, EVENT_CANCELLED, type CallOutcome } from "./semconv.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
+
+// Attribute names are written out as literals on this path (see semconv.ts for what each
+// means): V8 builds an object literal with literal keys from a template, one with computed keys
+// property by property.
 
 /** A call's record, with what its `completed` event said. */
 interface RunningCall extends CallRecord {
@@ -41,6 +25,9 @@ interface RunningCall extends CallRecord {
  * opens at `started` (the call took its slot), under `parent`, and ends at the call's tail event,
  * carrying what the events tell: the outcome, the policy's decision, a halt, a timeout's deadline.
  * Whatever is still open when the stream lets go ends as `cancelled`, so no span stays open.
+ *
+ * A span the tracer does not record (no SDK, or sampled out) costs no attributes; metrics are
+ * recorded either way.
  */
 export class CallSpans {
   readonly #config: TelemetryConfig;
@@ -70,13 +57,15 @@ export class CallSpans {
   }
 
   observe(event: ToolEvent): void {
+    if (event.type === "tool_execution_started") {
+      this.#start(event.index, event.toolCallId, event.toolName, event.arguments);
+      return;
+    }
+    const call = this.#running.get(event.index);
+    if (call === undefined) return;
+    const { maxContent } = this.#config;
     switch (event.type) {
-      case "tool_execution_started":
-        this.#start(event.index, event.toolCallId, event.toolName, event.arguments);
-        return;
       case "tool_execution_completed": {
-        const call = this.#running.get(event.index);
-        if (call === undefined) return;
         const { result } = event;
         if (result.type === "error") {
           call.failed = true;
@@ -89,34 +78,22 @@ export class CallSpans {
         return;
       }
       case "tool_result_encoded": {
-        const call = this.#running.get(event.index);
-        if (call === undefined) return;
+        if (!call.span.isRecording()) return this.#end(call, event.isError ? "error" : "ok", undefined);
         const attributes: Attributes = {};
-        if (call.failed) attributes[TOOLRX_POLICY_DECISION] = event.isError ? "continue" : "continue_with_value";
-        if (!event.isError && this.#config.maxContent > 0) {
-          attributes[GEN_AI_TOOL_CALL_RESULT] = contentText(event.content, this.#config.maxContent);
+        if (call.failed) attributes["toolrx.policy.decision"] = event.isError ? "continue" : "continue_with_value";
+        if (!event.isError && maxContent > 0) attributes["gen_ai.tool.call.result"] = contentText(event.content, maxContent);
+        return this.#end(call, event.isError ? "error" : "ok", attributes);
+      }
+      case "ask_user_requested":
+        if (call.span.isRecording()) {
+          call.span.addEvent(EVENT_ASK_USER, maxContent > 0 ? { question: contentText(event.question, maxContent) } : undefined);
         }
-        this.#end(call, event.isError ? "error" : "ok", attributes);
-        return;
-      }
-      case "ask_user_requested": {
-        const call = this.#running.get(event.index);
-        if (call === undefined) return;
-        call.span.addEvent(EVENT_ASK_USER, this.#config.maxContent > 0 ? { question: contentText(event.question, this.#config.maxContent) } : undefined);
-        this.#end(call, "ask_user", {});
-        return;
-      }
+        return this.#end(call, "ask_user", {});
       case "tool_halt": {
-        const call = this.#running.get(event.index);
-        if (call === undefined) return;
-        if (call.failed) {
-          this.#end(call, "error", { [TOOLRX_POLICY_DECISION]: "halt" });
-          return;
-        }
-        const attributes: Attributes = { [TOOLRX_HALT_REASON]: event.reason };
-        if (this.#config.maxContent > 0) attributes[GEN_AI_TOOL_CALL_RESULT] = contentText(event.content, this.#config.maxContent);
-        this.#end(call, "halt", attributes);
-        return;
+        if (call.failed) return this.#end(call, "error", { "toolrx.policy.decision": "halt" });
+        const attributes: Attributes = { "toolrx.halt.reason": event.reason };
+        if (maxContent > 0) attributes["gen_ai.tool.call.result"] = contentText(event.content, maxContent);
+        return this.#end(call, "halt", attributes);
       }
     }
   }
@@ -127,8 +104,8 @@ export class CallSpans {
     for (const call of this.#running.values()) {
       call.span.addEvent(EVENT_CANCELLED);
       call.failed = true;
-      call.errorTerm = undefined;
-      this.#end(call, "cancelled", { [ERROR_TYPE]: ERROR_CANCELLED }, reason);
+      call.errorTerm = reason;
+      this.#end(call, "cancelled", {});
     }
     this.#running.clear();
   }
@@ -141,27 +118,32 @@ export class CallSpans {
       this.#arrivals.delete(index);
     }
     const waited = now - queuedAt;
-    const attributes: Attributes = {
-      [GEN_AI_OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
-      [GEN_AI_TOOL_NAME]: toolName,
-      [GEN_AI_TOOL_CALL_ID]: toolCallId,
-      [GEN_AI_TOOL_TYPE]: "function",
-      [TOOLRX_CALL_INDEX]: index,
-      [TOOLRX_CALL_QUEUE_WAIT_MS]: waited,
-    };
-    const { agentName, maxContent } = this.#config;
-    if (agentName !== undefined) attributes[GEN_AI_AGENT_NAME] = agentName;
-    if (this.#turn !== undefined) attributes[TOOLRX_TURN] = this.#turn;
-    if (maxContent > 0) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = contentText(args, maxContent);
+    const parent = this.#parent;
+    // What a sampler may decide on, at creation, as the conventions ask; the rest only if recorded.
     const span = this.#config.tracer.startSpan(
-      `${OPERATION_EXECUTE_TOOL} ${toolName}`,
-      { kind: SpanKind.INTERNAL, attributes, startTime: performance.timeOrigin + now },
-      this.#parent,
+      `execute_tool ${toolName}`,
+      { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": toolName }, startTime: epochOf(now) },
+      parent,
     );
+    const recording = span.isRecording();
+    if (recording) {
+      const { agentName, maxContent } = this.#config;
+      const attributes: Attributes = {
+        "gen_ai.tool.call.id": toolCallId,
+        "gen_ai.tool.type": "function",
+        "toolrx.call.index": index,
+        "toolrx.call.queue_wait_ms": waited,
+      };
+      if (agentName !== undefined) attributes["gen_ai.agent.name"] = agentName;
+      if (this.#turn !== undefined) attributes["toolrx.turn"] = this.#turn;
+      if (maxContent > 0) attributes["gen_ai.tool.call.arguments"] = contentText(args, maxContent);
+      span.setAttributes(attributes);
+    }
     const call: RunningCall = {
       index,
       span,
-      context: trace.setSpan(this.#parent, span),
+      // A span with no valid context (no SDK) has nothing to hand down: the handler keeps the parent's.
+      context: recording || isValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined,
       toolCallId,
       toolName,
       start: now,
@@ -174,37 +156,48 @@ export class CallSpans {
     };
     this.#running.set(index, call);
     this.#registry.add(call);
-    const metric = { [GEN_AI_TOOL_NAME]: toolName };
-    this.#instruments.activeCalls.add(1, metric);
-    this.#instruments.queueWait.record(waited / 1000, metric);
+    const { activeCalls, queueWait } = this.#instruments;
+    activeCalls.set(toolName, (activeCalls.get(toolName) ?? 0) + 1);
+    queueWait.record(waited / 1000, { "gen_ai.tool.name": toolName });
   }
 
-  #end(call: RunningCall, outcome: CallOutcome, attributes: Attributes, cancelReason?: unknown): void {
+  /** End the span with `attributes` (undefined: not recording) and record the call's metrics. */
+  #end(call: RunningCall, outcome: CallOutcome, attributes: Attributes | undefined): void {
     const now = performance.now();
     const { span, toolName } = call;
-    const metric: Attributes = { [GEN_AI_OPERATION_NAME]: OPERATION_EXECUTE_TOOL, [GEN_AI_TOOL_NAME]: toolName, [TOOLRX_CALL_OUTCOME]: outcome };
-    attributes[TOOLRX_CALL_OUTCOME] = outcome;
+    const metric: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": toolName, "toolrx.call.outcome": outcome };
     if (call.failed) {
-      const term = outcome === "cancelled" ? cancelReason : call.errorTerm;
+      const term = call.errorTerm;
       const errorType = outcome === "cancelled" ? ERROR_CANCELLED : errorTypeOf(term);
-      attributes[ERROR_TYPE] = errorType;
-      metric[ERROR_TYPE] = errorType;
-      if (isToolError(term)) {
-        if (term.reason === "timeout") {
+      metric["error.type"] = errorType;
+      const timedOut = isToolError(term) && term.reason === "timeout";
+      if (timedOut) this.#instruments.timeouts.add(1, { "gen_ai.tool.name": toolName });
+      if (attributes !== undefined && span.isRecording()) {
+        attributes["error.type"] = errorType;
+        if (timedOut) {
           const deadline = term.metadata.toolTimeout;
-          if (typeof deadline === "number") attributes[TOOLRX_DEADLINE_MS] = deadline;
-          this.#instruments.timeouts.add(1, { [GEN_AI_TOOL_NAME]: toolName });
-        } else if ((term.reason === "handler_raised" || term.reason === "handler_exit") && term.cause instanceof Error) {
-          span.recordException(term.cause, performance.timeOrigin + now);
+          if (typeof deadline === "number") attributes["toolrx.deadline.ms"] = deadline;
+        } else if (isToolError(term) && (term.reason === "handler_raised" || term.reason === "handler_exit") && term.cause instanceof Error) {
+          span.recordException(term.cause, epochOf(now));
         }
+        span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(term, this.#config.maxContent) });
       }
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(term, this.#config.maxContent) });
     }
-    span.setAttributes(attributes);
-    span.end(performance.timeOrigin + now);
+    if (attributes !== undefined && span.isRecording()) {
+      attributes["toolrx.call.outcome"] = outcome;
+      span.setAttributes(attributes);
+    }
+    span.end(epochOf(now));
     this.#running.delete(call.index);
     this.#registry.remove(call);
-    this.#instruments.activeCalls.add(-1, { [GEN_AI_TOOL_NAME]: toolName });
-    this.#instruments.toolDuration.record((now - call.start) / 1000, metric);
+    const { activeCalls, toolDuration } = this.#instruments;
+    activeCalls.set(toolName, (activeCalls.get(toolName) ?? 1) - 1);
+    toolDuration.record((now - call.start) / 1000, metric);
   }
+}
+
+/** Whether a non-recording span carries a context worth handing down (a sampled-out trace does). */
+function isValid(spanContext: ReturnType<Span["spanContext"]>): boolean {
+  // The API's no-op spans share this object; skip the regex checks for them.
+  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
 }

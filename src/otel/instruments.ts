@@ -1,12 +1,16 @@
-import type { Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
+import type { Counter, Histogram, Meter } from "@opentelemetry/api";
 import { METRIC_ACTIVE_CALLS, METRIC_AGENT_DURATION, METRIC_QUEUE_WAIT, METRIC_TIMEOUTS, METRIC_TOOL_DURATION } from "./semconv.js";
 
 /** The metric instruments toolrx records to. */
 export interface Instruments {
   /** `gen_ai.execute_tool.duration`: seconds from a call's start to its message, by tool and outcome. */
   readonly toolDuration: Histogram;
-  /** `toolrx.execute_tool.active`: calls running now (holding a slot), by tool. */
-  readonly activeCalls: UpDownCounter;
+  /**
+   * Calls running now (holding a slot), by tool: reported as `toolrx.execute_tool.active` when
+   * metrics are collected, rather than added to on every call, which would cost two attribute
+   * lookups in the SDK per call for a number read once a minute.
+   */
+  readonly activeCalls: Map<string, number>;
   /** `toolrx.execute_tool.queue_wait`: seconds a call waited for a slot, by tool. */
   readonly queueWait: Histogram;
   /** `toolrx.execute_tool.timeouts`: calls answered `timeout`, by tool. */
@@ -33,10 +37,7 @@ export function instrumentsOf(meter: Meter): Instruments {
         unit: "s",
         advice: { explicitBucketBoundaries: TOOL_BUCKETS },
       }),
-      activeCalls: meter.createUpDownCounter(METRIC_ACTIVE_CALLS, {
-        description: "Tool calls running now: started and not yet answered.",
-        unit: "{call}",
-      }),
+      activeCalls: new Map(),
       queueWait: meter.createHistogram(METRIC_QUEUE_WAIT, {
         description: "How long a tool call waited for a concurrency slot before it started.",
         unit: "s",
@@ -52,6 +53,15 @@ export function instrumentsOf(meter: Meter): Instruments {
         advice: { explicitBucketBoundaries: AGENT_BUCKETS },
       }),
     };
+    const { activeCalls } = instruments;
+    meter
+      .createObservableUpDownCounter(METRIC_ACTIVE_CALLS, {
+        description: "Tool calls running now: started and not yet answered.",
+        unit: "{call}",
+      })
+      .addCallback((result) => {
+        for (const [toolName, count] of activeCalls) result.observe(count, { "gen_ai.tool.name": toolName });
+      });
     cache.set(meter, instruments);
   }
   return instruments;
