@@ -5,6 +5,7 @@ import type { CallRecord, CallRegistry } from "./call-registry.js";
 import { epochOf } from "./clock.js";
 import { contentText, errorMessageOf, errorTypeOf } from "./error-type.js";
 import type { Instruments } from "./instruments.js";
+import type { QueueClock } from "./queue-clock.js";
 import { ERROR_CANCELLED, EVENT_ASK_USER, EVENT_CANCELLED, type CallOutcome } from "./semconv.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
 
@@ -35,25 +36,21 @@ export class CallSpans {
   readonly #registry: CallRegistry;
   readonly #parent: Context;
   readonly #turn: number | undefined;
-  /** When a batch was subscribed: every call of it was queued then. */
-  readonly #queuedAt: number | undefined;
-  /** When each streamed-in call arrived, by arrival index, until it starts. */
-  readonly #arrivals = new Map<number, number>();
-  #arrived = 0;
+  readonly #clock: QueueClock;
   readonly #running = new Map<number, RunningCall>();
 
-  constructor(config: TelemetryConfig, instruments: Instruments, registry: CallRegistry, parent: Context, queuedAt: number | undefined, turn?: number) {
+  constructor(config: TelemetryConfig, instruments: Instruments, registry: CallRegistry, parent: Context, clock: QueueClock, turn?: number) {
     this.#config = config;
     this.#instruments = instruments;
     this.#registry = registry;
     this.#parent = parent;
-    this.#queuedAt = queuedAt;
+    this.#clock = clock;
     this.#turn = turn;
   }
 
-  /** A call came in on a streamed input; its index is its arrival order. */
-  arrived(): void {
-    this.#arrivals.set(this.#arrived++, performance.now());
+  /** Whether a call's span is still open. */
+  get open(): boolean {
+    return this.#running.size > 0;
   }
 
   observe(event: ToolEvent): void {
@@ -112,12 +109,7 @@ export class CallSpans {
 
   #start(index: number, toolCallId: string, toolName: string, args: Record<string, unknown>): void {
     const now = performance.now();
-    let queuedAt = this.#queuedAt;
-    if (queuedAt === undefined) {
-      queuedAt = this.#arrivals.get(index) ?? now;
-      this.#arrivals.delete(index);
-    }
-    const waited = now - queuedAt;
+    const waited = now - this.#clock.queuedAt(index, toolCallId, now);
     const parent = this.#parent;
     // What a sampler may decide on, at creation, as the conventions ask; the rest only if recorded.
     const span = this.#config.tracer.startSpan(

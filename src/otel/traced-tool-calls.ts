@@ -13,6 +13,7 @@ import { describe } from "../tool-error.js";
 import { CallRegistry } from "./call-registry.js";
 import { CallSpans } from "./call-spans.js";
 import { instrumentsOf } from "./instruments.js";
+import { Arrivals, queuedAtOnce } from "./queue-clock.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
 
 /**
@@ -44,8 +45,10 @@ export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStrea
     return defer(() => {
       const registry = new CallRegistry();
       // The span active when the user subscribes is the parent of every call's span.
-      const spans = new CallSpans(config, instrumentsOf(config.meter()), registry, context.active(), streamed ? undefined : performance.now());
-      const input = streamed ? arrivals(calls as Subscribable<ToolCall>, spans) : calls;
+      const arrivals = streamed ? new Arrivals<number>(false) : undefined;
+      const clock = arrivals ?? queuedAtOnce(performance.now());
+      const spans = new CallSpans(config, instrumentsOf(config.meter()), registry, context.active(), clock);
+      const input = arrivals === undefined ? calls : noteArrivals(calls as Subscribable<ToolCall>, arrivals);
       return coreStreamToolCalls(input, tools, tracedOptions(options, registry)).pipe(
         tap({
           next: (event) => spans.observe(event),
@@ -75,11 +78,11 @@ export function tracedRunToolCalls(stream: typeof coreStreamToolCalls): typeof c
 }
 
 /** The streamed calls, noting when each arrives: its queue wait runs from then to its start. */
-function arrivals(calls: Subscribable<ToolCall>, spans: CallSpans): Observable<ToolCall> {
+function noteArrivals(calls: Subscribable<ToolCall>, arrivals: Arrivals<number>): Observable<ToolCall> {
   return new Observable<ToolCall>((subscriber) =>
     calls.subscribe({
       next(call) {
-        spans.arrived();
+        arrivals.arrived();
         subscriber.next(call);
       },
       error: (e: unknown) => subscriber.error(e),
