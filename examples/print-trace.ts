@@ -13,6 +13,7 @@ const SHOWN: readonly [string, string][] = [
   ["toolrx.halt.reason", "halt"],
   ["toolrx.deadline.ms", "deadline ms"],
   ["toolrx.agent.halted_reason", "halted"],
+  ["gen_ai.conversation.id", "conversation"],
   ["gen_ai.response.finish_reasons", "finish"],
 ];
 
@@ -39,10 +40,14 @@ export function printTrace(spans: readonly ReadableSpan[], print: (line: string)
     for (const event of span.events) details.push(`event ${event.name}`);
     const at = `+${Math.round(startOf(span) - t0)}`.padStart(6);
     const took = `${Math.round(ms(span))} ms`.padStart(8);
-    print(`${at} ${took}  ${prefix}${branch}${span.name}${details.length > 0 ? `  (${details.join(", ")})` : ""}`);
+    const turn = span.name === "turn" ? ` ${String(span.attributes["toolrx.turn"])}` : "";
+    print(`${at} ${took}  ${prefix}${branch}${span.name}${turn}${details.length > 0 ? `  (${details.join(", ")})` : ""}`);
     const kids = children.get(span.spanContext().spanId) ?? [];
     kids.forEach((kid, i) => line(kid, root ? "" : `${prefix}${last ? "   " : "│  "}`, i === kids.length - 1, false));
   };
   print("start ms  took     span");
-  for (const root of children.get(undefined) ?? []) line(root, "", true, true);
+  for (const root of children.get(undefined) ?? []) {
+    print(`trace ${root.spanContext().traceId}`);
+    line(root, "", true, true);
+  }
 }
