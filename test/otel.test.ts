@@ -1,5 +1,6 @@
 import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Histogram } from "@opentelemetry/sdk-metrics";
+import { AlwaysOffSampler, AlwaysOnSampler, BasicTracerProvider, ParentBasedSampler } from "@opentelemetry/sdk-trace-base";
 import { firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -403,6 +404,32 @@ describe("telemetry()", () => {
     const calls = [call("c1", "probe"), call("c2", "weather", { city: 1 })];
     expect(await traced.runToolCalls(calls, [probe, weather])).toEqual(await coreRunToolCalls(calls, [probe, weather]));
     expect(active).toBeUndefined();
+  });
+
+  it("records no span but still metrics when the trace is sampled out, and the handler's spans follow", async () => {
+    const otel = otelHarness();
+    const sampledOut = new BasicTracerProvider({ sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), spanProcessors: [] });
+    const traced = telemetry({ tracerProvider: sampledOut, meterProvider: otel.meterProvider });
+    // The handler's tracer would record a root span: only the sampled-out parent it inherits stops it.
+    const handlerTracer = new BasicTracerProvider({ sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }) }).getTracer("http");
+    let handlerSpanRecorded: boolean | undefined;
+    const probe = defineTool({
+      name: "probe",
+      description: "",
+      schema: z.object({}),
+      handler: async () => {
+        await Promise.resolve();
+        return handlerTracer.startActiveSpan("GET", (span) => {
+          handlerSpanRecorded = span.isRecording();
+          span.end();
+          return ok(1);
+        });
+      },
+    });
+    await traced.runToolCalls([call("c1", "probe")], [probe]);
+    expect(handlerSpanRecorded).toBe(false);
+    const [point] = await otel.points("gen_ai.execute_tool.duration");
+    expect((point?.value as Histogram).count).toBe(1);
   });
 
   it("does not touch the global providers when given its own", async () => {

@@ -1,7 +1,6 @@
 import { context, type Context, type Span } from "@opentelemetry/api";
 import type { ToolExecutor } from "../executor.js";
 import type { OnToolError } from "../policy.js";
-import { GEN_AI_TOOL_DESCRIPTION } from "./semconv.js";
 
 /** One call's span while it runs, from `started` to its tail event. */
 export interface CallRecord {
@@ -74,7 +73,7 @@ export class CallRegistry {
         record.executed = true;
         const { description } = tool;
         if (typeof description === "string" && description !== "" && record.span.isRecording()) {
-          record.span.setAttribute(GEN_AI_TOOL_DESCRIPTION, description);
+          record.span.setAttribute("gen_ai.tool.description", description);
         }
         const { context: callContext } = record;
         if (callContext === undefined) return inner.execute(tool, args, ctx);

@@ -5,6 +5,7 @@
  */
 let origin: number | undefined;
 
+/** `now` (a `performance.now()` reading) in epoch milliseconds, as span timestamps are. */
 export function epochOf(now: number): number {
   return (origin ??= performance.timeOrigin) + now;
 }
