@@ -216,6 +216,42 @@ describe("telemetry()", () => {
     });
   });
 
+  describe("hostile values", () => {
+    it("never changes a call's answer, and still ends its span, when reading an error throws", async () => {
+      const { otel, traced } = setup();
+      class Hostile extends Error {
+        override get name(): string {
+          throw new Error("no name for you");
+        }
+      }
+      const nope = defineTool({
+        name: "nope",
+        description: "",
+        schema: z.object({}),
+        handler: () => {
+          throw new Hostile("down");
+        },
+      });
+      const untraced = await coreRunToolCalls([call("c1", "nope")], [nope]);
+      expect(await traced.runToolCalls([call("c1", "nope")], [nope])).toEqual(untraced);
+      expect(otel.span("execute_tool nope").status.code).toBe(SpanStatusCode.ERROR);
+      expect(otel.openSpans()).toBe(0);
+    });
+
+    it("runs the handler even when the tool's description getter throws", async () => {
+      const { otel, traced } = setup();
+      const tool = { ...weather };
+      Object.defineProperty(tool, "description", {
+        get() {
+          throw new Error("no description");
+        },
+      });
+      const { messages } = await traced.runToolCalls([call("c1", "weather", { city: "Oslo" })], [tool as Tool]);
+      expect(messages[0]?.isError).toBe(false);
+      expect(otel.openSpans()).toBe(0);
+    });
+  });
+
   describe("when a call times out", () => {
     it("sets error.type timeout and the deadline that fired, and counts it", async () => {
       const { otel, traced } = setup();

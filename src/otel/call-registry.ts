@@ -1,6 +1,8 @@
 import { context, type Context, type Span } from "@opentelemetry/api";
 import type { ToolExecutor } from "../executor.js";
 import type { OnToolError } from "../policy.js";
+import type { Tool } from "../tool.js";
+import { guarded } from "./guard.js";
 
 /** One call's span while it runs, from `started` to its tail event. */
 export interface CallRecord {
@@ -71,10 +73,7 @@ export class CallRegistry {
         const record = this.find(ctx.toolCall.id, notExecuted);
         if (record === undefined) return inner.execute(tool, args, ctx);
         record.executed = true;
-        const { description } = tool;
-        if (typeof description === "string" && description !== "" && record.span.isRecording()) {
-          record.span.setAttribute("gen_ai.tool.description", description);
-        }
+        if (record.span.isRecording()) describeTool(record.span, tool);
         const { context: callContext } = record;
         if (callContext === undefined) return inner.execute(tool, args, ctx);
         return context.with(callContext, inner.execute, inner, tool, args, ctx);
@@ -94,6 +93,12 @@ export class CallRegistry {
     };
   }
 }
+
+/** The tool's description on its span; a resolver's tool is the user's object, whose getter may throw. */
+const describeTool = guarded((span: Span, tool: Tool) => {
+  const { description } = tool;
+  if (typeof description === "string" && description !== "") span.setAttribute("gen_ai.tool.description", description);
+});
 
 function notExecuted(record: CallRecord): boolean {
   return !record.executed;

@@ -158,34 +158,42 @@ export class CallSpans {
     const now = performance.now();
     const { span, toolName } = call;
     const metric: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": toolName, "toolrx.call.outcome": outcome };
-    if (call.failed) {
-      const term = call.errorTerm;
-      const errorType = outcome === "cancelled" ? ERROR_CANCELLED : errorTypeOf(term);
-      metric["error.type"] = errorType;
-      const timedOut = isToolError(term) && term.reason === "timeout";
-      if (timedOut) this.#instruments.timeouts.add(1, { "gen_ai.tool.name": toolName });
+    try {
+      if (call.failed) this.#failed(call, outcome, attributes, metric, now);
       if (attributes !== undefined && span.isRecording()) {
-        attributes["error.type"] = errorType;
-        if (timedOut) {
-          const deadline = term.metadata.toolTimeout;
-          if (typeof deadline === "number") attributes["toolrx.deadline.ms"] = deadline;
-        } else if (isToolError(term) && (term.reason === "handler_raised" || term.reason === "handler_exit") && term.cause instanceof Error) {
-          span.recordException(term.cause, epochOf(now));
-        }
-        span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(term, this.#config.maxContent) });
+        attributes["toolrx.call.outcome"] = outcome;
+        span.setAttributes(attributes);
       }
+    } finally {
+      // Whatever a user value did above, the span ends and the call is counted.
+      span.end(epochOf(now));
+      this.#running.delete(call.index);
+      this.#registry.remove(call);
+      const { activeCalls, toolDuration } = this.#instruments;
+      activeCalls.set(toolName, (activeCalls.get(toolName) ?? 1) - 1);
+      toolDuration.record((now - call.start) / 1000, metric);
     }
-    if (attributes !== undefined && span.isRecording()) {
-      attributes["toolrx.call.outcome"] = outcome;
-      span.setAttributes(attributes);
-    }
-    span.end(epochOf(now));
-    this.#running.delete(call.index);
-    this.#registry.remove(call);
-    const { activeCalls, toolDuration } = this.#instruments;
-    activeCalls.set(toolName, (activeCalls.get(toolName) ?? 1) - 1);
-    toolDuration.record((now - call.start) / 1000, metric);
   }
+
+  /** What a failed call's span and metrics say: error.type, the deadline that fired, the exception. */
+  #failed(call: RunningCall, outcome: CallOutcome, attributes: Attributes | undefined, metric: Attributes, now: number): void {
+    const { span, toolName } = call;
+    const term = call.errorTerm;
+    const errorType = outcome === "cancelled" ? ERROR_CANCELLED : errorTypeOf(term);
+    metric["error.type"] = errorType;
+    const timedOut = isToolError(term) && term.reason === "timeout";
+    if (timedOut) this.#instruments.timeouts.add(1, { "gen_ai.tool.name": toolName });
+    if (attributes === undefined || !span.isRecording()) return;
+    attributes["error.type"] = errorType;
+    span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(term, this.#config.maxContent) });
+    if (timedOut) {
+      const deadline = term.metadata.toolTimeout;
+      if (typeof deadline === "number") attributes["toolrx.deadline.ms"] = deadline;
+    } else if (isToolError(term) && (term.reason === "handler_raised" || term.reason === "handler_exit") && term.cause instanceof Error) {
+      span.recordException(term.cause, epochOf(now));
+    }
+  }
+
 }
 
 /** Whether a non-recording span carries a context worth handing down (a sampled-out trace does). */

@@ -7,8 +7,12 @@ import { ERROR_OTHER } from "./semconv.js";
  * handler's own non-Error reason such as `error("no station")`, whose text is not low-cardinality.
  */
 export function errorTypeOf(reason: unknown): string {
-  if (isToolError(reason)) return reason.reason;
-  if (reason instanceof Error) return reason.name || ERROR_OTHER;
+  try {
+    if (isToolError(reason)) return reason.reason;
+    if (reason instanceof Error && typeof reason.name === "string" && reason.name !== "") return reason.name;
+  } catch {
+    // A getter that throws: the error has no name we can read.
+  }
   return ERROR_OTHER;
 }
 
@@ -17,7 +21,11 @@ export function errorTypeOf(reason: unknown): string {
  * is recorded (it may hold anything). Truncated to `max` characters, `max` 0 meaning none.
  */
 export function errorMessageOf(reason: unknown, maxContent: number): string | undefined {
-  if (reason instanceof Error) return truncate(reason.message, Math.max(maxContent, 256));
+  try {
+    if (reason instanceof Error) return typeof reason.message === "string" ? truncate(reason.message, Math.max(maxContent, 256)) : undefined;
+  } catch {
+    return undefined;
+  }
   if (maxContent > 0) return contentText(reason, maxContent);
   return undefined;
 }

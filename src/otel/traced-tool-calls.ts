@@ -12,6 +12,7 @@ import type { ToolCall } from "../tool-call.js";
 import { describe } from "../tool-error.js";
 import { CallRegistry } from "./call-registry.js";
 import { CallSpans } from "./call-spans.js";
+import { guarded } from "./guard.js";
 import { instrumentsOf } from "./instruments.js";
 import { Arrivals, queuedAtOnce } from "./queue-clock.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
@@ -51,9 +52,9 @@ export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStrea
       const input = arrivals === undefined ? calls : noteArrivals(calls as Subscribable<ToolCall>, arrivals);
       return coreStreamToolCalls(input, tools, tracedOptions(options, registry)).pipe(
         tap({
-          next: (event) => spans.observe(event),
-          error: (e: unknown) => spans.abandon(e),
-          unsubscribe: () => spans.abandon(undefined),
+          next: guarded((event: ToolEvent) => spans.observe(event)),
+          error: guarded((e: unknown) => spans.abandon(e)),
+          unsubscribe: guarded(() => spans.abandon(undefined)),
         }),
       );
     });
