@@ -4,6 +4,7 @@ import { isToolError } from "../tool-error.js";
 import type { CallRecord, CallRegistry } from "./call-registry.js";
 import { epochOf } from "./clock.js";
 import { contentText, errorMessageOf, errorTypeOf } from "./error-type.js";
+import { guarded } from "./guard.js";
 import type { Instruments } from "./instruments.js";
 import type { QueueClock } from "./queue-clock.js";
 import { ERROR_CANCELLED, EVENT_ASK_USER, EVENT_CANCELLED, type CallOutcome } from "./semconv.js";
@@ -190,11 +191,14 @@ export class CallSpans {
       const deadline = term.metadata.toolTimeout;
       if (typeof deadline === "number") attributes["toolrx.deadline.ms"] = deadline;
     } else if (isToolError(term) && (term.reason === "handler_raised" || term.reason === "handler_exit") && term.cause instanceof Error) {
-      span.recordException(term.cause, epochOf(now));
+      recordException(span, term.cause, epochOf(now));
     }
   }
 
 }
+
+/** The SDK reads the error's fields, which may be getters that throw. */
+const recordException = guarded((span: Span, error: Error, at: number) => span.recordException(error, at));
 
 /** Whether a non-recording span carries a context worth handing down (a sampled-out trace does). */
 function isValid(spanContext: ReturnType<Span["spanContext"]>): boolean {
