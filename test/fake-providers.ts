@@ -5,6 +5,12 @@
  * `tsc`. Requests without the fake API key are refused (401), like the real APIs would. The
  * model it plays always wants the weather in Paris.
  *
+ * Streaming requests (`stream: true`) are answered in the APIs' real Server-Sent Events format
+ * (fake-streams.ts): by default the same weather turn (a tool call, or once the conversation
+ * ends with the tool's answer, the text "It is 21°C in Paris."), or by the script a test queued
+ * with `queueStream`. The server records when a client closes a stream before its end, so tests
+ * can check that an abort reaches the wire.
+ *
  * Paths are the real ones: the OpenAI SDK appends `/chat/completions` and `/responses` to its
  * base URL, whose default (`https://api.openai.com/v1`) includes `/v1`; the Anthropic SDK
  * appends `/v1/messages` to a base URL without it (`https://api.anthropic.com`). So `env`
@@ -14,6 +20,19 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from "node:net";
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
+import {
+  anthropicEvents,
+  anthropicTextTurn,
+  CHAT_DONE,
+  chatChunk,
+  chatTextTurn,
+  chatToolDelta,
+  responses,
+  responsesTextTurn,
+  sseText,
+  type SseFrame,
+  type StreamScript,
+} from "./fake-streams.js";
 
 /** The ids the fake model gives its calls and responses, for the tests to look for. */
 export const FAKE_IDS = {
@@ -42,11 +61,30 @@ interface RequestBody {
   model?: string;
   tools?: unknown[];
   previous_response_id?: string;
+  stream?: boolean;
+  /** Chat Completions and Anthropic. */
+  messages?: { role?: string; content?: unknown }[];
+  /** Responses. */
+  input?: { type?: string; role?: string }[] | string;
+}
+
+/** The three streaming endpoints, as `queueStream` names them. */
+export type StreamingApi = "chat" | "responses" | "anthropic";
+
+/** One streamed response the fake sent. */
+export interface StreamRecord {
+  readonly api: StreamingApi;
+  /** Resolves when the client closed the connection before the fake ended the stream. */
+  readonly closedByClient: Promise<void>;
 }
 
 export interface FakeProviders {
   /** Every request received, in arrival order. */
   readonly requests: readonly RecordedRequest[];
+  /** Every streamed response, in arrival order. */
+  readonly streams: readonly StreamRecord[];
+  /** Answer the next streaming request to `api` with `script` (in queue order), instead of the default weather turn. */
+  queueStream(api: StreamingApi, script: StreamScript): void;
   /** The environment that points `new OpenAI()` and `new Anthropic()` at this server. */
   readonly env: Readonly<Record<string, string>>;
   close(): Promise<void>;
@@ -56,12 +94,22 @@ const WEATHER_ARGUMENTS = { city: "Paris" };
 
 export async function startFakeProviders(): Promise<FakeProviders> {
   const requests: RecordedRequest[] = [];
+  const streams: StreamRecord[] = [];
+  const queues: Record<StreamingApi, StreamScript[]> = { chat: [], responses: [], anthropic: [] };
+  const streamer = (api: StreamingApi, res: ServerResponse, fallback: () => readonly SseFrame[]) => {
+    const script = queues[api].shift() ?? { frames: fallback() };
+    if ("status" in script) return fail(res, script.status, script.error.type, script.error.message);
+    streams.push({ api, closedByClient: new Promise((resolve) => res.once("close", () => !res.writableEnded && resolve())) });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write(sseText(script.frames));
+    if (!script.hang) res.end();
+  };
   const server = createServer((req, res) => {
     readJson(req).then(
       (body) => {
         const request: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body };
         requests.push(request);
-        route(request, res);
+        route(request, res, streamer);
       },
       (error: unknown) => fail(res, 400, "invalid_request_error", `body is not JSON: ${String(error)}`),
     );
@@ -74,6 +122,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   const origin = `http://127.0.0.1:${port}`;
   return {
     requests,
+    streams,
+    queueStream: (api, script) => void queues[api].push(script),
     env: {
       OPENAI_API_KEY: KEYS.openai,
       OPENAI_BASE_URL: `${origin}/v1`,
@@ -100,23 +150,79 @@ export function setEnv(vars: Readonly<Record<string, string>>): () => void {
   };
 }
 
-function route(request: RecordedRequest, res: ServerResponse): void {
+type Streamer = (api: StreamingApi, res: ServerResponse, fallback: () => readonly SseFrame[]) => void;
+
+function route(request: RecordedRequest, res: ServerResponse, stream: Streamer): void {
   const endpoint = `${request.method} ${request.path.split("?")[0]}`;
   const body = (request.body ?? {}) as RequestBody;
   const key = endpoint === "POST /v1/messages" ? KEYS.anthropic : KEYS.openai;
   if (!carriesKey(request.headers, key)) return fail(res, 401, "authentication_error", "the request does not carry the fake API key");
   switch (endpoint) {
     case "POST /v1/chat/completions":
+      if (body.stream === true) return stream("chat", res, () => chatWeatherTurn(body));
       return send(res, 200, chatCompletion(body));
     case "POST /v1/responses":
+      if (body.stream === true) return stream("responses", res, () => responsesWeatherTurn(body));
       if (body.previous_response_id === undefined) return send(res, 200, functionCallResponse(body));
       if (body.previous_response_id === FAKE_IDS.response) return send(res, 200, messageResponse(body));
       return fail(res, 400, "invalid_request_error", `unknown previous_response_id ${body.previous_response_id}`);
     case "POST /v1/messages":
+      if (body.stream === true) return stream("anthropic", res, () => anthropicWeatherTurn(body));
       return send(res, 200, toolUseMessage(body));
     default:
       return fail(res, 404, "not_found_error", `the fake provider has no ${endpoint}`);
   }
+}
+
+/** The fake model's answer once it has the weather, streamed in these two deltas. */
+export const WEATHER_ANSWER_DELTAS = ["It is 21°C ", "in Paris."] as const;
+
+/** Whether the conversation ends with the answer to a tool call, in any of the three formats. */
+function answered(body: RequestBody): boolean {
+  const last = Array.isArray(body.input) ? body.input.at(-1) : body.messages?.at(-1);
+  if (last === undefined) return false;
+  if ("type" in last && last.type === "function_call_output") return true;
+  if ("role" in last && last.role === "tool") return true;
+  const content = (last as { content?: unknown }).content;
+  return Array.isArray(content) && content.some((block: { type?: string }) => block.type === "tool_result");
+}
+
+/** Streamed Chat Completions weather turn: the call (its arguments in two deltas), or the answer. */
+function chatWeatherTurn(body: RequestBody): SseFrame[] {
+  if (answered(body)) return chatTextTurn(WEATHER_ANSWER_DELTAS);
+  const args = JSON.stringify(WEATHER_ARGUMENTS);
+  return [
+    chatChunk({ role: "assistant", content: null }),
+    chatToolDelta(0, args.slice(0, 5), { id: FAKE_IDS.chatToolCall, name: "weather" }),
+    chatToolDelta(0, args.slice(5)),
+    chatChunk({}, "tool_calls"),
+    CHAT_DONE,
+  ];
+}
+
+function responsesWeatherTurn(body: RequestBody): SseFrame[] {
+  if (answered(body)) return responsesTextTurn(WEATHER_ANSWER_DELTAS);
+  const args = JSON.stringify(WEATHER_ARGUMENTS);
+  const [id, name] = [FAKE_IDS.responsesToolCall, "weather"];
+  return [responses.created(), responses.callAdded(0, id, name), responses.argsDelta(0, args), responses.callDone(0, id, name, args), responses.completed()];
+}
+
+function anthropicWeatherTurn(body: RequestBody): SseFrame[] {
+  if (answered(body)) return anthropicTextTurn(WEATHER_ANSWER_DELTAS);
+  const e = anthropicEvents;
+  const args = JSON.stringify(WEATHER_ARGUMENTS);
+  return [
+    e.start(),
+    e.textStart(0),
+    e.text(0, "Let me check the weather."),
+    e.stop(0),
+    e.toolStart(1, FAKE_IDS.anthropicToolUse, "weather"),
+    e.json(1, args.slice(0, 5)),
+    e.json(1, args.slice(5)),
+    e.stop(1),
+    e.delta("tool_use"),
+    e.messageStop(),
+  ];
 }
 
 /** Chat Completions: the assistant calls `weather` for Paris. */
