@@ -120,6 +120,16 @@ describe("openai.chatModel", () => {
     });
   });
 
+  describe("when the request's signal is already aborted", () => {
+    it("errors with its reason and sends nothing", async () => {
+      const { request, controller } = requestFor();
+      controller.abort("too late");
+
+      expect(await errorOf(model(), request)).toBe("too late");
+      expect(fake.server.requests).toEqual([]);
+    });
+  });
+
   describe("when the provider answers with an error status", () => {
     it("errors with the SDK's APIError, status and message kept", async () => {
       fake.server.queueStream("chat", { status: 400, error: { type: "invalid_request_error", message: "messages: too long" } });

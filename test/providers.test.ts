@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, runToolCalls } from "../src/index.js";
+import { defineTool, ok, runToolCalls, toolJsonSchema } from "../src/index.js";
 import { anthropic, openai } from "../src/providers/index.js";
 
 const weather = defineTool({
@@ -174,5 +174,24 @@ describe("anthropic (Messages API)", () => {
       { name: "weather", description: "Weather by city", input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
       { name: "now", description: "The time", input_schema: { type: "object", properties: {} } },
     ]);
+  });
+});
+
+describe("tool descriptions of tools that are not from defineTool", () => {
+  const withDefaults = defineTool({
+    name: "forecast",
+    description: "Forecast",
+    schema: z.object({ city: z.string(), days: z.number().int().default(1) }),
+  });
+
+  it("a spread tool (which loses the non-enumerable toJSON) is described as the tool itself, zod defaults still optional", () => {
+    expect(openai.toTools([{ ...withDefaults }])).toEqual(openai.toTools([withDefaults]));
+    expect(anthropic.toTools([{ ...withDefaults }])).toEqual(anthropic.toTools([withDefaults]));
+    expect(openai.toResponsesTools([{ ...withDefaults }])[0]?.parameters).toEqual(toolJsonSchema(withDefaults));
+  });
+
+  it("a plain-object tool with a JSON Schema is described with that schema", () => {
+    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
+    expect(openai.toTools([{ name: "search", description: "Search", schema, manual: false, metadata: {} }])[0]?.function.parameters).toEqual(schema);
   });
 });
