@@ -191,7 +191,7 @@ describe("tool descriptions of tools that are not from defineTool", () => {
   });
 
   it("a plain-object tool with a JSON Schema is described with that schema", () => {
-    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
+    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] } as const;
     expect(openai.toTools([{ name: "search", description: "Search", schema, manual: false, metadata: {} }])[0]?.function.parameters).toEqual(schema);
   });
 });
