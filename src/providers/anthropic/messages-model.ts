@@ -66,6 +66,10 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
  * (an error status, an `error` event such as `overloaded_error`) errors the Observable with the
  * SDK's `APIError`; the loop ends with `error`.
  *
+ * Thinking blocks are not kept: toolrx's conversation has no place for them, and the API wants
+ * them back on a turn that used tools with extended `thinking` on, so leave `thinking` off when
+ * the model has tools.
+ *
  * @example
  * import Anthropic from "@anthropic-ai/sdk";
  * const model = anthropic.messagesModel({ client: new Anthropic(), model: "claude-sonnet-4-6", max_tokens: 1024 });

@@ -55,6 +55,8 @@ export interface ResponsesModelOptions {
  * Unsubscribing, or aborting the request's `signal`, aborts the HTTP stream. A provider error
  * (an error status, an `error` event, a `failed` response) errors the Observable (the SDK's
  * error, or an `Error` with the response's `code` and `message`); the loop ends with `error`.
+ * Reasoning items are not sent back (the conversation has no place for them); function calls
+ * are sent without their item ids, which the API accepts without the reasoning items.
  *
  * @example
  * const model = openai.responsesModel({ client: new OpenAI(), model: "gpt-4.1", instructions: "Be brief." });
