@@ -77,6 +77,23 @@ describe("openai.chatModel", () => {
     });
   });
 
+  it("takes a name repeated on every delta, as some compatible servers send, once; skips usage-only chunks", async () => {
+    fake.server.queueStream("chat", {
+      frames: [
+        chatToolDelta(0, '{"city"', { id: "call_a", name: "weather" }),
+        chatToolDelta(0, ':"Paris"}', { id: "call_a", name: "weather" }),
+        chatChunk({}, "tool_calls"),
+        { data: { id: "chatcmpl_fake_stream", object: "chat.completion.chunk", created: 1, model: "gpt-fake", choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } },
+        CHAT_DONE,
+      ],
+    });
+
+    expect(await collect(model())).toEqual([
+      { type: "tool_call", call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } },
+      { type: "finish", reason: "tool_calls" },
+    ]);
+  });
+
   describe("finish_reason", () => {
     it.each([
       ["stop", "stop"],

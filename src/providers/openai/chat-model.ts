@@ -95,7 +95,8 @@ class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
   private finish: string | undefined;
 
   read(chunk: ChatCompletionChunkLike): ModelEvent[] {
-    const choice = chunk.choices.find((c) => c.index === 0);
+    // A usage-only chunk has no choices; the loop asks for one choice, index 0.
+    const choice = chunk.choices?.find((c) => c.index === 0);
     if (choice === undefined) return [];
     const events: ModelEvent[] = [];
     const { content, tool_calls } = choice.delta;
@@ -104,7 +105,9 @@ class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
       let call = this.calls.get(delta.index);
       if (call === undefined) this.calls.set(delta.index, (call = { id: "", name: "", text: "" }));
       if (delta.id) call.id = delta.id;
-      if (delta.function?.name) call.name += delta.function.name;
+      // OpenAI names a call once; some compatible servers repeat the whole name on every delta.
+      const name = delta.function?.name;
+      if (name && name !== call.name) call.name += name;
       if (delta.function?.arguments) call.text += delta.function.arguments;
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined && this.finish === undefined) {
