@@ -3,7 +3,7 @@
  * Completions streaming wire format.
  */
 import OpenAI from "openai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Message } from "../src/agent/types.js";
 import { openai } from "../src/providers/index.js";
 import { CHAT_DONE, chatChunk, chatTextTurn, chatToolDelta } from "./fake-streams.js";
@@ -135,6 +135,18 @@ describe("openai.chatModel", () => {
       expect(await errored).toBe(reason);
       await fake.server.streams[0]?.closedByClient;
     });
+  });
+
+  it("leaves no listener on the request's signal once the turn ends, so one long-lived signal can serve every turn", async () => {
+    const { request } = requestFor();
+    const added = vi.spyOn(request.signal, "addEventListener");
+    const removed = vi.spyOn(request.signal, "removeEventListener");
+
+    await collect(model(), request);
+    await collect(model(), request);
+
+    expect(added).toHaveBeenCalledTimes(2);
+    expect(removed.mock.calls.map(([type, listener]) => [type, listener])).toEqual(added.mock.calls.map(([type, listener]) => [type, listener]));
   });
 
   describe("when the request's signal is already aborted", () => {
