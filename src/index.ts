@@ -34,8 +34,8 @@ export {
   type ToolTailEvent,
 } from "./events.js";
 export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
-export { streamToolCalls } from "./stream.js";
-export { runToolCalls } from "./batch.js";
+export { streamToolCalls } from "./run/stream.js";
+export { runToolCalls } from "./run/batch.js";
 export { isToolResolver, type ToolResolver } from "./resolver.js";
 export { toolResolver, type ToolResolverOptions } from "./tool-resolver.js";
 export { mergeResolvers } from "./merge-resolvers.js";

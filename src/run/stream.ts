@@ -1,13 +1,13 @@
 import { Observable, type Subscribable, type Subscriber } from "rxjs";
-import { EngineError } from "./engine-error.js";
-import type { ToolEvent } from "./events.js";
-import { resolveOptions, type RunEnv, type RunOptions } from "./options.js";
+import { EngineError } from "../engine-error.js";
+import type { ToolEvent } from "../events.js";
+import { resolveOptions, type RunEnv, type RunOptions } from "../options.js";
 import { CallRun, type CallSink } from "./run-one.js";
-import type { Tool } from "./tool.js";
-import { assertToolCall, type ToolCall } from "./tool-call.js";
-import { describe } from "./tool-error.js";
-import { toolSource, type ToolSource } from "./tool-source.js";
-import type { ToolResolver } from "./resolver.js";
+import type { Tool } from "../tool.js";
+import { assertToolCall, type ToolCall } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import { toolSource, type ToolSource } from "../tool-source.js";
+import type { ToolResolver } from "../resolver.js";
 
 /**
  * Run tool calls and tell what happens as it happens. Cold and lazy: nothing runs until you

@@ -1,6 +1,6 @@
-import type { HandlerContext } from "./executor.js";
-import type { RunEnv } from "./options.js";
-import type { ToolCall } from "./tool-call.js";
+import type { HandlerContext } from "../executor.js";
+import type { RunEnv } from "../options.js";
+import type { ToolCall } from "../tool-call.js";
 
 /**
  * The `ctx` a handler receives. Its `AbortController` is made only when a handler first reads

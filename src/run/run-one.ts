@@ -1,13 +1,13 @@
 import type { Unsubscribable } from "rxjs";
 import { CallContext } from "./call-context.js";
-import { checkArguments, type CheckedArguments } from "./check-arguments.js";
-import type { ToolEvent } from "./events.js";
-import type { RunEnv } from "./options.js";
-import { outcomeOf } from "./outcome.js";
-import { error, isThenable } from "./results.js";
-import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
-import { ToolError } from "./tool-error.js";
+import { checkArguments, type CheckedArguments } from "../check-arguments.js";
+import type { ToolEvent } from "../events.js";
+import type { RunEnv } from "../options.js";
+import { outcomeOf } from "../outcome.js";
+import { error, isThenable } from "../results.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import { ToolError } from "../tool-error.js";
 
 /** Where a running call reports to: the stream that owns its concurrency slot. */
 export interface CallSink {
