@@ -21,7 +21,20 @@ export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-e
 export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
 export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./policy.js";
-export type { EngineLike, RunOptions } from "./options.js";
+export type { CallCancellation, EngineLike, RunOptions } from "./options.js";
+export { CallCancelledError } from "./call-cancelled-error.js";
+export type {
+  AttemptFailedReport,
+  CallReport,
+  CallReportBase,
+  LateSettlementReport,
+  ProgressReport,
+  ProgressUpdate,
+  RecipeStepFields,
+  RecipeStepReport,
+} from "./run/call-report.js";
+export type { RetryPolicy, RetryableReason } from "./run/retry.js";
+export type { ToolControl } from "./run/tool-control.js";
 export {
   AWAITING_USER_RESPONSE,
   type AskUserRequested,
@@ -45,6 +58,5 @@ export {
   type RecipePlan,
   type RecipeResults,
   type RecipeStep,
-  type RecipeStepEvent,
   type ResolveAnswer,
 } from "./recipe.js";

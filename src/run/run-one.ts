@@ -1,5 +1,5 @@
 import type { Unsubscribable } from "rxjs";
-import { CallContext } from "./call-context.js";
+import { CallCancelledError } from "../call-cancelled-error.js";
 import { checkArguments, type CheckedArguments } from "../check-arguments.js";
 import type { ToolEvent } from "../events.js";
 import type { RunEnv } from "../options.js";
@@ -8,42 +8,92 @@ import { error, isThenable } from "../results.js";
 import type { Tool } from "../tool.js";
 import type { ToolCall } from "../tool-call.js";
 import { ToolError } from "../tool-error.js";
+import { CallContext, type ReportBody, type ReportTarget } from "./call-context.js";
+import { deliver, type ProgressUpdate } from "./call-report.js";
+import type { Deadlines, Timed } from "./deadlines.js";
+import { backoff, isRetryable, type RetryPlan } from "./retry.js";
+import { withAttempts } from "./with-attempts.js";
 
-/** Where a running call reports to: the stream that owns its concurrency slot. */
+/** Where a running call reports to: the pool that owns its concurrency slot. */
 export interface CallSink {
   /** True once the stream is unsubscribed or failed: nothing more may start. */
   readonly closed: boolean;
   /** Why the stream closed: the signal's reason, an input error, or an unsubscribe AbortError. */
   readonly closeReason: unknown;
+  readonly deadlines: Deadlines;
+  /** Scheduler time at a handler's start, possibly a reading microseconds old. */
+  startClock(): number;
+  /** Scheduler time now, when a handler returned or settled. */
+  endClock(): number;
   next(event: ToolEvent): void;
   /** The call went asynchronous: it must be cancellable from now on. */
   track(run: CallRun): void;
   /** The call finished (its tail event is out); `tracked` says whether `track` was called. */
   done(run: CallRun, tracked: boolean): void;
+  /** Call `run.graceOver(abandoned)` after `settleGrace`, unless the stream is torn down first. */
+  watch(run: CallRun, abandoned: Abandoned): Unsubscribable;
 }
 
+/** An attempt the runner stopped waiting for while its handler still ran. */
+export interface Abandoned {
+  readonly ctx: CallContext;
+  readonly at: number;
+  readonly why: "timeout" | "cancelled";
+  grace: Unsubscribable | undefined;
+  reported: boolean;
+}
+
+/** Which deadline fired, as `metadata.deadline` of the `timeout` error says. */
+type Deadline = "toolTimeout" | "toolIdleTimeout" | "totalTimeout";
+
+const IDLE = 0;
+const VALIDATING = 1;
+const RUNNING = 2;
+const BACKOFF = 3;
+const DONE = 4;
+
 /**
- * One call from `started` to its tail event: validate, execute, enforce the deadline, apply the
- * policy, encode. A call that finishes synchronously never allocates a timer, a controller or a
- * closure; only the asynchronous path pays for them.
+ * One call from `started` to its tail event: validate, run each attempt under its deadlines,
+ * retry per its plan, apply the policy, encode. A call that finishes synchronously never
+ * allocates a timer, a controller or a closure; only the asynchronous path pays for them.
  */
-export class CallRun {
+export class CallRun implements Timed, ReportTarget {
   readonly call: ToolCall;
   readonly index: number;
   readonly tool: Tool | undefined;
   readonly env: RunEnv;
   readonly sink: CallSink;
+  /** The pool's bookkeeping: the per-tool or per-group lane whose slot this call holds. */
+  readonly lane: unknown;
+  due = 0;
+  slot = -1;
+  readonly #retry: RetryPlan | undefined;
+  /** Whether any deadline applies: only then is the clock read. */
+  readonly #clocked: boolean;
+  #phase = IDLE;
   #ctx: CallContext | undefined;
-  #timer: Unsubscribable | undefined;
+  #args: Record<string, unknown> | undefined;
   #tracked = false;
-  #finished = false;
+  #attemptStart = 0;
+  #lastActive = 0;
+  #firstStart = 0;
+  #total = Infinity;
+  #abandoned: Abandoned[] | undefined;
 
-  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink) {
+  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
     this.call = call;
     this.index = index;
     this.tool = tool;
     this.env = env;
     this.sink = sink;
+    this.lane = lane;
+    this.#retry = retry;
+    if (retry !== undefined) this.#total = retry.totalTimeout ?? Math.min(retry.attempts * env.timeout, Infinity);
+    this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || this.#total !== Infinity;
+  }
+
+  get finished(): boolean {
+    return this.#phase === DONE;
   }
 
   /** Emit `started` and run the call as far as it goes synchronously. */
@@ -58,7 +108,7 @@ export class CallRun {
     });
     if (this.sink.closed) {
       // The consumer let go while seeing `started`: do not run a handler nobody waits for.
-      this.#finished = true;
+      this.#phase = DONE;
       return;
     }
     if (tool === undefined) {
@@ -66,60 +116,267 @@ export class CallRun {
       return;
     }
     if (!env.validate) {
-      this.#execute(tool, call.arguments);
+      this.#attempt(tool, call.arguments);
       return;
     }
     let checked: CheckedArguments | Promise<CheckedArguments>;
     try {
       checked = checkArguments(tool, call);
     } catch (cause) {
-      this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
+      this.#finish(exitResult(call, cause));
       return;
     }
     if (isThenable(checked)) {
-      this.#goAsync(false);
+      // No call waits longer than its deadline for anything, its own validation included.
+      this.#phase = VALIDATING;
+      this.#track();
+      if (env.timeout !== Infinity) this.sink.deadlines.add(this, this.sink.deadlines.now() + env.timeout);
       checked.then(
-        (c) => this.#finished || this.#afterCheck(tool, c),
-        (cause: unknown) => this.#finished || this.#exit(cause),
+        (c) => this.#phase === VALIDATING && this.#afterCheck(tool, c),
+        (cause: unknown) => this.#phase === VALIDATING && this.#finish(exitResult(call, cause)),
       );
       return;
     }
     this.#afterCheck(tool, checked);
   }
 
+  /** Answer a call cancelled while it waited in the queue: `started`, then its cancellation. */
+  answerCancelled(reason: string | undefined): void {
+    const { call } = this;
+    this.sink.next({ type: "tool_execution_started", index: this.index, toolCallId: call.id, toolName: call.name, arguments: call.arguments });
+    if (this.sink.closed) return;
+    this.#finish(error(new CallCancelledError(call.name, call.id, false, reason)));
+  }
+
+  /** Cancel this call alone (`RunOptions.cancel`): abort its handler and answer it. */
+  cancelById(reason: string | undefined): void {
+    if (this.#phase === DONE) return;
+    const ctx = this.#ctx;
+    const cancelled = new CallCancelledError(this.call.name, this.call.id, ctx !== undefined, reason);
+    if (ctx !== undefined && this.#phase === RUNNING) {
+      CallContext.abort(ctx, cancelled);
+      this.#abandon(ctx, "cancelled");
+    }
+    this.#finish(error(cancelled));
+  }
+
   /** Stop waiting for this call (unsubscribe or `opts.signal`): abort its handler, emit nothing. */
   cancel(reason: unknown): void {
-    if (this.#finished) return;
-    this.#finished = true;
-    this.#clearTimer();
+    if (this.#phase === DONE) return;
+    this.#phase = DONE;
+    this.sink.deadlines.remove(this);
     if (this.#ctx !== undefined) CallContext.abort(this.#ctx, reason);
   }
 
+  /** A deadline or a backoff is due. */
+  wake(now: number): void {
+    if (this.#phase === VALIDATING) {
+      const { call } = this;
+      this.#finish(
+        error(
+          new ToolError("timeout", {
+            message: `the arguments of tool ${call.name} were still being validated after ${this.env.timeout} ms`,
+            toolName: call.name,
+            toolCallId: call.id,
+            metadata: { toolTimeout: this.env.timeout, deadline: "toolTimeout", settled: false },
+          }),
+        ),
+      );
+    } else if (this.#phase === BACKOFF) {
+      this.#attempt(this.tool as Tool, this.#args as Record<string, unknown>);
+    } else if (this.#phase === RUNNING) {
+      const fired = this.#expired(now);
+      if (fired === undefined) this.sink.deadlines.add(this, this.#nextDue());
+      else this.#timeout(fired, false);
+    }
+  }
+
+  progressed(ctx: CallContext, update: ProgressUpdate): void {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) return;
+    if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
+    const listener = this.env.onReport;
+    if (listener === undefined) return;
+    deliver(listener, {
+      type: "progress",
+      index: this.index,
+      toolCallId: this.call.id,
+      toolName: this.call.name,
+      attempt: ctx.attempt,
+      progress: update.progress,
+      total: update.total,
+      message: update.message,
+      data: update.data,
+    });
+  }
+
+  reported(ctx: CallContext, body: ReportBody): void {
+    const listener = this.env.onReport;
+    if (listener === undefined || ctx !== this.#ctx || this.#phase !== RUNNING) return;
+    deliver(listener, { index: this.index, toolCallId: this.call.id, toolName: this.call.name, ...body } as Parameters<typeof listener>[0]);
+  }
+
+  /** The grace period after abandoning an attempt passed, and it has not settled. */
+  graceOver(abandoned: Abandoned): void {
+    if (abandoned.reported) return;
+    abandoned.reported = true;
+    abandoned.grace = undefined;
+    const listener = this.env.onReport;
+    if (listener === undefined) return;
+    deliver(listener, {
+      type: "late_settlement",
+      index: this.index,
+      toolCallId: this.call.id,
+      toolName: this.call.name,
+      attempt: abandoned.ctx.attempt,
+      abandoned: abandoned.why,
+      settled: false,
+      grace: this.env.settleGrace,
+    });
+  }
+
   #afterCheck(tool: Tool, checked: CheckedArguments): void {
-    if (checked.ok) this.#execute(tool, checked.value);
+    this.sink.deadlines.remove(this);
+    if (checked.ok) this.#attempt(tool, checked.value);
     else this.#finish(error(checked.error));
   }
 
-  #execute(tool: Tool, args: Record<string, unknown>): void {
-    const ctx = (this.#ctx = new CallContext(this.call, this.env));
+  #attempt(tool: Tool, args: Record<string, unknown>): void {
+    const attempt = this.#ctx === undefined ? 1 : this.#ctx.attempt + 1;
+    const ctx = (this.#ctx = new CallContext(this.call, this.env, this, attempt));
+    this.#phase = RUNNING;
+    if (this.#retry !== undefined) this.#args = args;
+    if (this.#clocked) {
+      const now = this.sink.startClock();
+      this.#attemptStart = this.#lastActive = now;
+      if (attempt === 1) this.#firstStart = now;
+    }
     let returned: unknown;
     try {
       returned = this.env.executor.execute(tool, args, ctx);
     } catch (cause) {
       if (this.#abandonIfClosed(ctx, undefined)) return;
-      this.#exit(cause);
+      this.#settled(ctx, exitResult(this.call, cause));
       return;
     }
     if (this.#abandonIfClosed(ctx, returned)) return;
     if (!isThenable(returned)) {
-      this.#finish(returned);
+      this.#settled(ctx, returned);
       return;
     }
-    this.#goAsync(true);
+    this.#track();
+    if (this.#clocked && this.#phase === RUNNING) this.sink.deadlines.add(this, this.#nextDue());
     returned.then(
-      (result) => this.#finished || this.#finish(result),
-      (cause: unknown) => this.#finished || this.#exit(cause),
+      (result) => this.#settled(ctx, result),
+      (cause: unknown) => this.#settled(ctx, exitResult(this.call, cause)),
     );
+  }
+
+  /** An attempt's handler returned or settled: unless a deadline passed meanwhile, that is its result. */
+  #settled(ctx: CallContext, result: unknown): void {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) {
+      this.#late(ctx, result);
+      return;
+    }
+    if (this.#clocked) {
+      this.sink.deadlines.remove(this);
+      // A handler that blocked the event loop past its deadline returns before the timer can fire.
+      const fired = this.#expired(this.sink.endClock());
+      if (fired !== undefined) {
+        this.#timeout(fired, true);
+        return;
+      }
+    }
+    this.#outcome(result);
+  }
+
+  /** Retry the failed attempt when the plan allows and time remains; otherwise answer. */
+  #outcome(result: unknown): void {
+    const plan = this.#retry;
+    if (plan !== undefined) {
+      const attempt = (this.#ctx as CallContext).attempt;
+      const term = errorTerm(result);
+      if (term !== NO_ERROR) {
+        if (attempt < plan.attempts && isRetryable(plan, term, attempt)) {
+          const wait = backoff(plan, attempt);
+          const now = this.sink.deadlines.now();
+          if (now + wait < this.#firstStart + this.#total) {
+            this.#phase = BACKOFF;
+            this.#track();
+            const listener = this.env.onReport;
+            if (listener !== undefined) {
+              const { call } = this;
+              deliver(listener, { type: "attempt_failed", index: this.index, toolCallId: call.id, toolName: call.name, attempt, error: term, retryIn: wait });
+            }
+            if (this.#phase === BACKOFF) this.sink.deadlines.add(this, now + wait);
+            return;
+          }
+        }
+        result = withAttempts(result, term, attempt);
+      }
+    }
+    this.#finish(result);
+  }
+
+  #expired(now: number): Deadline | undefined {
+    const { env } = this;
+    if (now - this.#attemptStart >= env.timeout) return "toolTimeout";
+    if (now - this.#lastActive >= env.idleTimeout) return "toolIdleTimeout";
+    if (now - this.#firstStart >= this.#total) return "totalTimeout";
+    return undefined;
+  }
+
+  #nextDue(): number {
+    const { env } = this;
+    return Math.min(this.#attemptStart + env.timeout, this.#lastActive + env.idleTimeout, this.#firstStart + this.#total);
+  }
+
+  /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
+  #timeout(fired: Deadline, settled: boolean): void {
+    const { call, env } = this;
+    const ctx = this.#ctx as CallContext;
+    const metadata: Record<string, unknown> = { toolTimeout: env.timeout, deadline: fired, settled };
+    let message: string;
+    if (fired === "toolTimeout") message = `tool ${call.name} timed out after ${env.timeout} ms`;
+    else if (fired === "toolIdleTimeout") {
+      metadata.toolIdleTimeout = env.idleTimeout;
+      message = `tool ${call.name} timed out: no progress reported for ${env.idleTimeout} ms`;
+    } else {
+      metadata.totalTimeout = this.#total;
+      message = `tool ${call.name} timed out: its retries did not finish within ${this.#total} ms`;
+    }
+    const timeout = new ToolError("timeout", { message, toolName: call.name, toolCallId: call.id, metadata });
+    CallContext.abort(ctx, timeout);
+    if (!settled) this.#abandon(ctx, "timeout");
+    if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
+    else this.#outcome(error(timeout));
+  }
+
+  #abandon(ctx: CallContext, why: "timeout" | "cancelled"): void {
+    if (this.env.onReport === undefined) return;
+    const abandoned: Abandoned = { ctx, at: this.sink.deadlines.now(), why, grace: undefined, reported: false };
+    (this.#abandoned ??= []).push(abandoned);
+    abandoned.grace = this.sink.watch(this, abandoned);
+  }
+
+  /** An attempt settled after the runner stopped waiting for it: report it, once. */
+  #late(ctx: CallContext, result: unknown): void {
+    const abandoned = this.#abandoned?.find((a) => a.ctx === ctx);
+    const listener = this.env.onReport;
+    if (abandoned === undefined || abandoned.reported || listener === undefined) return;
+    abandoned.reported = true;
+    abandoned.grace?.unsubscribe();
+    abandoned.grace = undefined;
+    deliver(listener, {
+      type: "late_settlement",
+      index: this.index,
+      toolCallId: this.call.id,
+      toolName: this.call.name,
+      attempt: ctx.attempt,
+      abandoned: abandoned.why,
+      settled: true,
+      result,
+      lateBy: this.sink.deadlines.now() - abandoned.at,
+    });
   }
 
   /**
@@ -128,66 +385,47 @@ export class CallRun {
    */
   #abandonIfClosed(ctx: CallContext, returned: unknown): boolean {
     if (!this.sink.closed) return false;
-    this.#finished = true;
+    this.#phase = DONE;
     CallContext.abort(ctx, this.sink.closeReason);
     if (isThenable(returned)) returned.then(undefined, ignore);
     return true;
   }
 
-  /** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
-  #exit(thrown: unknown): void {
-    const { call } = this;
-    const cause = thrown instanceof Error ? thrown : { thrown };
-    this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
-  }
-
-  /**
-   * The call went asynchronous: make it cancellable, and when its handler is what runs, start
-   * the deadline (it counts from the handler's start, so async validation is not on its clock).
-   */
-  #goAsync(handlerRunning: boolean): void {
+  #track(): void {
     if (!this.#tracked) {
       this.#tracked = true;
       this.sink.track(this);
     }
-    const { timeout, scheduler } = this.env;
-    if (handlerRunning && timeout !== Infinity) this.#timer = scheduler.schedule(onDeadline, timeout, this);
-  }
-
-  /** The deadline passed: abort the handler and answer `timeout`; a late result is ignored. */
-  timedOut(): void {
-    if (this.#finished) return;
-    this.#timer = undefined;
-    const { call } = this;
-    const timeout = new ToolError("timeout", {
-      message: `tool ${call.name} timed out after ${this.env.timeout} ms`,
-      toolName: call.name,
-      toolCallId: call.id,
-      metadata: { toolTimeout: this.env.timeout },
-    });
-    if (this.#ctx !== undefined) CallContext.abort(this.#ctx, timeout);
-    this.#finish(error(timeout));
   }
 
   #finish(returned: unknown): void {
-    this.#finished = true;
-    this.#clearTimer();
+    this.#phase = DONE;
+    if (this.slot >= 0) this.sink.deadlines.remove(this);
     const [completed, tail] = outcomeOf(returned, this.call, this.index, this.env);
     this.sink.next(completed);
     this.sink.next(tail);
     this.sink.done(this, this.#tracked);
   }
+}
 
-  #clearTimer(): void {
-    if (this.#timer !== undefined) {
-      this.#timer.unsubscribe();
-      this.#timer = undefined;
+const NO_ERROR = Symbol("no error");
+
+/** The error term of a result, if it is an error result; hostile shapes count as no error here. */
+function errorTerm(result: unknown): unknown {
+  try {
+    if (typeof result === "object" && result !== null && (result as { type?: unknown }).type === "error") {
+      return (result as { reason?: unknown }).reason;
     }
+  } catch {
+    // outcomeOf judges the shape; a retry needs a readable one
   }
+  return NO_ERROR;
+}
+
+/** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
+function exitResult(call: ToolCall, thrown: unknown): unknown {
+  const cause = thrown instanceof Error ? thrown : { thrown };
+  return error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause }));
 }
 
 function ignore(): void {}
-
-function onDeadline(this: unknown, run: CallRun | undefined): void {
-  run?.timedOut();
-}

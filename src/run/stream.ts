@@ -1,8 +1,8 @@
-import { Observable, type Subscribable, type Subscriber } from "rxjs";
+import { Observable, type Subscribable } from "rxjs";
 import { EngineError } from "../engine-error.js";
 import type { ToolEvent } from "../events.js";
 import { resolveOptions, type RunEnv, type RunOptions } from "../options.js";
-import { CallRun, type CallSink } from "./run-one.js";
+import { Pool } from "./pool.js";
 import type { Tool } from "../tool.js";
 import { assertToolCall, type ToolCall } from "../tool-call.js";
 import { describe } from "../tool-error.js";
@@ -89,126 +89,4 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
       teardown();
     };
   });
-}
-
-/**
- * The bounded merge behind both inputs: at most `concurrency` calls at once, queued calls
- * started in order as slots free up. It drains in a loop rather than by recursion, so a long
- * run of synchronous handlers behind slow ones cannot overflow the stack.
- */
-class Pool implements CallSink {
-  /** Calls not started yet, from `head` on; a batch's own array is read, never written. */
-  #queue: readonly ToolCall[];
-  #head = 0;
-  arrived = 0;
-  active = 0;
-  inputDone: boolean;
-  #closed = false;
-  #closeReason: unknown;
-  #draining = false;
-  readonly #running = new Set<CallRun>();
-  readonly #env: RunEnv;
-  readonly #source: ToolSource;
-  readonly #subscriber: Subscriber<ToolEvent>;
-
-  /** `batch` is the whole input when it is known up front; otherwise calls are `push`ed. */
-  constructor(env: RunEnv, source: ToolSource, subscriber: Subscriber<ToolEvent>, batch: readonly ToolCall[] | undefined) {
-    this.#env = env;
-    this.#source = source;
-    this.#subscriber = subscriber;
-    this.#queue = batch ?? [];
-    this.inputDone = batch !== undefined;
-  }
-
-  push(call: ToolCall): void {
-    (this.#queue as ToolCall[]).push(call);
-    this.drain();
-  }
-
-  /**
-   * True once the pool was failed or torn down, or the subscriber let go. The last can happen
-   * during the synchronous first drain, before RxJS has our teardown to call.
-   */
-  get closed(): boolean {
-    return this.#closed || this.#subscriber.closed;
-  }
-
-  get closeReason(): unknown {
-    return this.#closed ? this.#closeReason : unsubscribed();
-  }
-
-  /** Start work; returns the teardown that cancels whatever still runs. */
-  open(): () => void {
-    const { signal } = this.#env;
-    const onAbort = () => this.fail(signal?.reason);
-    if (signal?.aborted) {
-      this.fail(signal.reason);
-    } else {
-      signal?.addEventListener("abort", onAbort);
-      this.drain();
-    }
-    return () => {
-      signal?.removeEventListener("abort", onAbort);
-      // A completed or failed pool is already closed; only a consumer letting go needs a reason.
-      if (!this.#closed) this.#close(unsubscribed());
-    };
-  }
-
-  drain(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    const limit = this.#env.concurrency;
-    while (!this.closed && this.active < limit && this.#head < this.#queue.length) {
-      const call = this.#queue[this.#head++] as ToolCall;
-      this.active++;
-      new CallRun(call, this.arrived++, this.#source.lookup(call.name), this.#env, this).start();
-    }
-    this.#draining = false;
-    if (this.closed) return;
-    if (this.#head === this.#queue.length) {
-      // Everything queued has started; let go of the calls so a long run does not hold them.
-      if (this.#head > 0) {
-        this.#queue = [];
-        this.#head = 0;
-      }
-      if (this.inputDone && this.active === 0) {
-        this.#closed = true;
-        this.#subscriber.complete();
-      }
-    }
-  }
-
-  /** Abort everything running, then pass `reason` on as the stream's error. */
-  fail(reason: unknown): void {
-    if (this.#closed) return;
-    this.#close(reason);
-    this.#subscriber.error(reason);
-  }
-
-  next(event: ToolEvent): void {
-    this.#subscriber.next(event);
-  }
-
-  track(run: CallRun): void {
-    this.#running.add(run);
-  }
-
-  done(run: CallRun, tracked: boolean): void {
-    if (tracked) this.#running.delete(run);
-    this.active--;
-    if (!this.#draining) this.drain();
-  }
-
-  #close(reason: unknown): void {
-    if (!this.#closed) this.#closeReason = reason;
-    this.#closed = true;
-    for (const run of this.#running) run.cancel(reason);
-    this.#running.clear();
-    this.#queue = [];
-    this.#head = 0;
-  }
-}
-
-function unsubscribed(): DOMException {
-  return new DOMException("The tool stream was unsubscribed", "AbortError");
 }
