@@ -14,8 +14,8 @@ export class CallCancelledError extends Error {
   readonly toolCallId: string;
   /** Whether the call had started (its handler may have done part of its work). */
   readonly started: boolean;
-  /** What the canceller said, if anything. */
-  readonly reason: string | undefined;
+  /** What the canceller said, if anything. (Not `reason`: that name means a `ToolError` reason elsewhere.) */
+  readonly cancelReason: string | undefined;
 
   constructor(toolName: string, toolCallId: string, started: boolean, reason?: string) {
     const why = reason === undefined || reason === "" ? "" : ` (${reason})`;
@@ -27,6 +27,6 @@ export class CallCancelledError extends Error {
     this.toolName = toolName;
     this.toolCallId = toolCallId;
     this.started = started;
-    this.reason = reason;
+    this.cancelReason = reason;
   }
 }
