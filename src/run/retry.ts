@@ -25,7 +25,10 @@ export interface RetryPolicy {
    * arguments are never retried, whatever the predicate says.
    */
   retryOn?: readonly RetryableReason[] | ((error: unknown, attempt: number) => boolean);
-  /** Bound on the whole call, backoffs included, from its first attempt; default `attempts × toolTimeout`. */
+  /**
+   * Bound on the whole call, backoffs included, from its first attempt's start. Default
+   * `attempts × toolTimeout + (attempts − 1) × maxDelay`: room for every attempt and backoff.
+   */
   totalTimeout?: number;
   /** Retry even a tool not declared `idempotent`. Default false. */
   nonIdempotent?: boolean;

@@ -88,7 +88,8 @@ export class CallRun implements Timed, ReportTarget {
     this.sink = sink;
     this.lane = lane;
     this.#retry = retry;
-    if (retry !== undefined) this.#total = retry.totalTimeout ?? Math.min(retry.attempts * env.timeout, Infinity);
+    // By default every attempt may use its whole deadline and every backoff its cap.
+    if (retry !== undefined) this.#total = retry.totalTimeout ?? retry.attempts * env.timeout + (retry.attempts - 1) * retry.maxDelay;
     this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || this.#total !== Infinity;
   }
 
