@@ -211,8 +211,11 @@ export class CallRun implements Timed, ReportTarget {
   }
 
   reported(ctx: CallContext, body: ReportBody): void {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) return;
+    // A recipe's sub-steps are its progress: they restart the idle deadline too.
+    if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
     const listener = this.env.onReport;
-    if (listener === undefined || ctx !== this.#ctx || this.#phase !== RUNNING) return;
+    if (listener === undefined) return;
     deliver(listener, { index: this.index, toolCallId: this.call.id, toolName: this.call.name, ...body } as Parameters<typeof listener>[0]);
   }
 
