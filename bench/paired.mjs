@@ -77,26 +77,29 @@ const after = builds.at(-1).lib;
 const reports = 100;
 const probe = after.defineTool({ name: "work", description: "", schema, handler: (_a, ctx) => after.ok(typeof ctx.progress) });
 const hasProgress = await new Promise((res) =>
-  after.streamToolCalls(calls.slice(0, 1), [probe]).subscribe((e) => e.type === "tool_result_encoded" && res(e.content === '"function"')),
+  after.streamToolCalls(calls.slice(0, 1), [probe]).subscribe((e) => e.type === "tool_result_encoded" && res(e.content === "function")),
 );
 if (hasProgress) {
-  const withReports = [];
-  const without = [];
   let seen = 0;
   const onCallReport = () => seen++;
-  for (let r = 0; r < rounds + 3; r++) {
-    const a = await measure(() =>
-      run(after, (_args, ctx) => {
-        for (let k = 0; k < reports; k++) ctx.progress({ progress: k, total: reports });
-        return after.ok(1);
-      }, { onCallReport }),
-    );
-    const b = await measure(() => run(after, () => after.ok(1), { onCallReport }));
-    if (r >= 3) {
-      withReports.push(a);
-      without.push(b);
+  for (const [label, extra] of [["listener", { onCallReport }], ["listener + toolIdleTimeout", { onCallReport, toolIdleTimeout: 60_000 }]]) {
+    const withReports = [];
+    const without = [];
+    for (let r = 0; r < rounds + 3; r++) {
+      const a = await measure(() =>
+        run(after, (_args, ctx) => {
+          for (let k = 0; k < reports; k++) ctx.progress({ progress: k, total: reports });
+          return after.ok(1);
+        }, extra),
+      );
+      const b = await measure(() => run(after, () => after.ok(1), extra));
+      if (r >= 3) {
+        withReports.push(a);
+        without.push(b);
+      }
     }
+    const perReport = (median(withReports) - median(without)) / reports;
+    console.log(`progress (${label}): ${(perReport * 1000).toFixed(0)} ns per report (${reports} reports per call)`);
   }
-  const perReport = (median(withReports) - median(without)) / reports;
-  console.log(`progress: ${(perReport * 1000).toFixed(0)} ns per report (${reports} reports per call, listener counting them; ${seen} delivered)`);
+  if (seen === 0) throw new Error("no report reached the listener");
 }
