@@ -268,7 +268,12 @@ export class CallRun implements Timed, ReportTarget {
       return;
     }
     this.#track();
-    if (this.#clocked && this.#phase === RUNNING) this.sink.deadlines.add(this, this.#nextDue());
+    if (this.#clocked && this.#phase === RUNNING) {
+      // Read the clock as the handler hands back its promise: this keeps the reading that the
+      // next handler of this drain pass starts on fresh, so its deadline is not cut short.
+      this.sink.endClock();
+      this.sink.deadlines.add(this, this.#nextDue());
+    }
     returned.then(
       (result) => this.#settled(ctx, result),
       (cause: unknown) => this.#settled(ctx, exitResult(this.call, cause)),
@@ -348,7 +353,7 @@ export class CallRun implements Timed, ReportTarget {
       metadata.totalTimeout = this.#total;
       message = `tool ${call.name} timed out: its retries did not finish within ${this.#total} ms`;
     }
-    const timeout = new ToolError("timeout", { message, toolName: call.name, toolCallId: call.id, metadata });
+    const timeout = stackless(() => new ToolError("timeout", { message, toolName: call.name, toolCallId: call.id, metadata }));
     CallContext.abort(ctx, timeout);
     if (!settled) this.#abandon(ctx, "timeout");
     if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
@@ -413,6 +418,24 @@ export class CallRun implements Timed, ReportTarget {
 }
 
 const NO_ERROR = Symbol("no error");
+
+type ErrorWithLimit = { stackTraceLimit?: number };
+
+/**
+ * Build an error without capturing a stack: a deadline's stack is the timer callback's, useless
+ * to anyone, and capturing it was half of a timeout's cost (issue 14). `stackTraceLimit` is V8's
+ * (and SpiderMonkey's); elsewhere setting it does nothing.
+ */
+function stackless<E>(make: () => E): E {
+  const limit = (Error as ErrorWithLimit).stackTraceLimit;
+  (Error as ErrorWithLimit).stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    if (limit === undefined) delete (Error as ErrorWithLimit).stackTraceLimit;
+    else (Error as ErrorWithLimit).stackTraceLimit = limit;
+  }
+}
 
 /** The error term of a result, if it is an error result; hostile shapes count as no error here. */
 function errorTerm(result: unknown): unknown {
