@@ -6,24 +6,10 @@ import type { ToolCall } from "../tool-call.js";
 import { describe } from "../tool-error.js";
 import type { ToolSource } from "../tool-source.js";
 import { Deadlines } from "./deadlines.js";
-import { CallRun, type Abandoned, type CallSink } from "./run-one.js";
+import type { Abandoned, CallSink } from "./call-sink.js";
+import { CallRun } from "./run-one.js";
+import { Lanes, type Lane } from "./lanes.js";
 import { controlOf, retryPlanOf } from "./tool-control.js";
-
-/** Calls of one tool, or of one group of tools, that share a concurrency limit. */
-interface Lane {
-  readonly key: string;
-  readonly limit: number;
-  active: number;
-  /** Calls waiting for this lane, in input order, from `head` on. */
-  waiting: Parked[];
-  head: number;
-}
-
-interface Parked {
-  readonly call: ToolCall;
-  readonly index: number;
-  readonly tool: Tool;
-}
 
 /** Compact a streamed queue once this many started calls sit before its head. */
 const COMPACT_AT = 1_024;
@@ -56,8 +42,7 @@ export class Pool implements CallSink {
   readonly #env: RunEnv;
   readonly #source: ToolSource;
   readonly #subscriber: Subscriber<ToolEvent>;
-  #lanes: Map<string, Lane> | undefined;
-  #parked = 0;
+  #lanes: Lanes | undefined;
   /** Indices of queued calls already answered as cancelled. */
   #skip: Set<number> | undefined;
   #watched: Set<Abandoned> | undefined;
@@ -117,7 +102,13 @@ export class Pool implements CallSink {
     this.#draining = true;
     const limit = this.#env.concurrency;
     while (!this.closed && this.active < limit) {
-      if (this.#parked > 0 && this.#startParked()) continue;
+      if (this.#lanes !== undefined && this.#lanes.parked > 0) {
+        const ready = this.#lanes.takeReady();
+        if (ready !== undefined) {
+          this.#start(ready[0].call, ready[0].index, ready[0].tool, ready[1]);
+          continue;
+        }
+      }
       if (this.#head >= this.#queue.length) break;
       const index = this.#base + this.#head;
       const call = this.#queue[this.#head++] as ToolCall;
@@ -127,19 +118,15 @@ export class Pool implements CallSink {
         this.#start(call, index, tool, undefined);
         continue;
       }
+      const lanes = (this.#lanes ??= new Lanes());
       let lane: Lane | undefined;
       try {
-        lane = this.#laneOf(tool);
+        lane = lanes.of(tool);
       } catch (e) {
         this.fail(e);
         break;
       }
-      if (lane !== undefined && (lane.active >= lane.limit || lane.head < lane.waiting.length)) {
-        lane.waiting.push({ call, index, tool });
-        this.#parked++;
-      } else {
-        this.#start(call, index, tool, lane);
-      }
+      if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
     }
     this.#draining = false;
     this.#passNow = undefined;
@@ -151,7 +138,7 @@ export class Pool implements CallSink {
         this.#queue = [];
         this.#head = 0;
       }
-      if (this.inputDone && this.active === 0 && this.#parked === 0) {
+      if (this.inputDone && this.active === 0 && (this.#lanes?.parked ?? 0) === 0) {
         this.#closed = true;
         this.deadlines.close();
         this.#subscriber.complete();
@@ -222,41 +209,6 @@ export class Pool implements CallSink {
     new CallRun(call, index, tool, this.#env, this, lane, retry).start();
   }
 
-  /** Start the earliest parked call whose lane has room; false when none can start. */
-  #startParked(): boolean {
-    let best: Lane | undefined;
-    for (const lane of (this.#lanes as Map<string, Lane>).values()) {
-      if (lane.head < lane.waiting.length && lane.active < lane.limit) {
-        if (best === undefined || (lane.waiting[lane.head] as Parked).index < (best.waiting[best.head] as Parked).index) best = lane;
-      }
-    }
-    if (best === undefined) return false;
-    const parked = best.waiting[best.head++] as Parked;
-    if (best.head === best.waiting.length) {
-      best.waiting = [];
-      best.head = 0;
-    }
-    this.#parked--;
-    this.#start(parked.call, parked.index, parked.tool, best);
-    return true;
-  }
-
-  #laneOf(tool: Tool): Lane | undefined {
-    const control = controlOf(tool);
-    if (control?.lane === undefined) return undefined;
-    const lanes = (this.#lanes ??= new Map());
-    let lane = lanes.get(control.lane);
-    if (lane === undefined) {
-      lane = { key: control.lane, limit: control.limit, active: 0, waiting: [], head: 0 };
-      lanes.set(control.lane, lane);
-    } else if (lane.limit !== control.limit) {
-      throw new TypeError(
-        `Expected every tool of concurrency group "${control.lane.slice(6)}" to give the same \`limit\`: tool "${tool.name}" gives ${control.limit}, another ${lane.limit}`,
-      );
-    }
-    return lane;
-  }
-
   /** Cancel one call by id: running, it is aborted and answered; queued, it is answered at once. */
   #cancelById(request: string | CallCancellation): void {
     const id = typeof request === "string" ? request : request?.toolCallId;
@@ -275,15 +227,7 @@ export class Pool implements CallSink {
         this.#answerCancelled(call, this.#base + i, this.#source.lookup(call.name), reason);
       }
     }
-    for (const lane of this.#lanes?.values() ?? []) {
-      for (let i = lane.head; i < lane.waiting.length; i++) {
-        const parked = lane.waiting[i] as Parked;
-        if (parked.call.id !== id) continue;
-        lane.waiting.splice(i--, 1);
-        this.#parked--;
-        this.#answerCancelled(parked.call, parked.index, parked.tool, reason);
-      }
-    }
+    for (const parked of this.#lanes?.remove(id) ?? []) this.#answerCancelled(parked.call, parked.index, parked.tool, reason);
     this.drain();
   }
 
@@ -314,7 +258,6 @@ export class Pool implements CallSink {
     this.#queue = [];
     this.#head = 0;
     this.#lanes = undefined;
-    this.#parked = 0;
   }
 }
 

@@ -110,3 +110,18 @@ export function backoff(plan: RetryPlan, attempt: number): number {
   const ceiling = Math.min(plan.maxDelay, plan.delay * plan.factor ** (attempt - 1));
   return plan.jitter ? Math.random() * ceiling : ceiling;
 }
+
+/** What {@link errorTerm} gives for a result that is not an error result. */
+export const NO_ERROR: unique symbol = Symbol("no error");
+
+/** The error term of a result, if it is an error result; hostile shapes count as no error here. */
+export function errorTerm(result: unknown): unknown {
+  try {
+    if (typeof result === "object" && result !== null && (result as { type?: unknown }).type === "error") {
+      return (result as { reason?: unknown }).reason;
+    }
+  } catch {
+    // outcomeOf judges the shape; a retry needs a readable one
+  }
+  return NO_ERROR;
+}

@@ -1,50 +1,18 @@
-import type { Unsubscribable } from "rxjs";
 import { CallCancelledError } from "../call-cancelled-error.js";
 import { checkArguments, type CheckedArguments } from "../check-arguments.js";
-import type { ToolEvent } from "../events.js";
 import type { RunEnv } from "../options.js";
 import { outcomeOf } from "../outcome.js";
 import { error, isThenable } from "../results.js";
 import type { Tool } from "../tool.js";
 import type { ToolCall } from "../tool-call.js";
 import { ToolError } from "../tool-error.js";
+import { deadlineError, exitResult, validationTimeout, type Deadline } from "./run-errors.js";
 import { CallContext, type ReportBody, type ReportTarget } from "./call-context.js";
-import { deliver, type ProgressUpdate } from "./call-report.js";
-import type { Deadlines, Timed } from "./deadlines.js";
-import { backoff, isRetryable, type RetryPlan } from "./retry.js";
+import { deliver, type CallReportBase, type ProgressUpdate } from "./call-report.js";
+import { settledLate, stillRunning, type Abandoned, type CallSink } from "./call-sink.js";
+import type { Timed } from "./deadlines.js";
+import { backoff, errorTerm, isRetryable, NO_ERROR, type RetryPlan } from "./retry.js";
 import { withAttempts } from "./with-attempts.js";
-
-/** Where a running call reports to: the pool that owns its concurrency slot. */
-export interface CallSink {
-  /** True once the stream is unsubscribed or failed: nothing more may start. */
-  readonly closed: boolean;
-  /** Why the stream closed: the signal's reason, an input error, or an unsubscribe AbortError. */
-  readonly closeReason: unknown;
-  readonly deadlines: Deadlines;
-  /** Scheduler time at a handler's start, possibly a reading microseconds old. */
-  startClock(): number;
-  /** Scheduler time now, when a handler returned or settled. */
-  endClock(): number;
-  next(event: ToolEvent): void;
-  /** The call went asynchronous: it must be cancellable from now on. */
-  track(run: CallRun): void;
-  /** The call finished (its tail event is out); `tracked` says whether `track` was called. */
-  done(run: CallRun, tracked: boolean): void;
-  /** Call `run.graceOver(abandoned)` after `settleGrace`, unless the stream is torn down first. */
-  watch(run: CallRun, abandoned: Abandoned): Unsubscribable;
-}
-
-/** An attempt the runner stopped waiting for while its handler still ran. */
-export interface Abandoned {
-  readonly ctx: CallContext;
-  readonly at: number;
-  readonly why: "timeout" | "cancelled";
-  grace: Unsubscribable | undefined;
-  reported: boolean;
-}
-
-/** Which deadline fired, as `metadata.deadline` of the `timeout` error says. */
-type Deadline = "toolTimeout" | "toolIdleTimeout" | "totalTimeout";
 
 const IDLE = 0;
 const VALIDATING = 1;
@@ -172,17 +140,7 @@ export class CallRun implements Timed, ReportTarget {
   /** A deadline or a backoff is due. */
   wake(now: number): void {
     if (this.#phase === VALIDATING) {
-      const { call } = this;
-      this.#finish(
-        error(
-          new ToolError("timeout", {
-            message: `the arguments of tool ${call.name} were still being validated after ${this.env.timeout} ms`,
-            toolName: call.name,
-            toolCallId: call.id,
-            metadata: { toolTimeout: this.env.timeout, deadline: "toolTimeout", settled: false },
-          }),
-        ),
-      );
+      this.#finish(error(validationTimeout(this.call, this.env.timeout)));
     } else if (this.#phase === BACKOFF) {
       this.#attempt(this.tool as Tool, this.#args as Record<string, unknown>);
     } else if (this.#phase === RUNNING) {
@@ -225,17 +183,7 @@ export class CallRun implements Timed, ReportTarget {
     abandoned.reported = true;
     abandoned.grace = undefined;
     const listener = this.env.onReport;
-    if (listener === undefined) return;
-    deliver(listener, {
-      type: "late_settlement",
-      index: this.index,
-      toolCallId: this.call.id,
-      toolName: this.call.name,
-      attempt: abandoned.ctx.attempt,
-      abandoned: abandoned.why,
-      settled: false,
-      grace: this.env.settleGrace,
-    });
+    if (listener !== undefined) deliver(listener, stillRunning(this.#base(), abandoned, this.env.settleGrace));
   }
 
   #afterCheck(tool: Tool, checked: CheckedArguments): void {
@@ -341,19 +289,9 @@ export class CallRun implements Timed, ReportTarget {
 
   /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
   #timeout(fired: Deadline, settled: boolean): void {
-    const { call, env } = this;
+    const { env } = this;
     const ctx = this.#ctx as CallContext;
-    const metadata: Record<string, unknown> = { toolTimeout: env.timeout, deadline: fired, settled };
-    let message: string;
-    if (fired === "toolTimeout") message = `tool ${call.name} timed out after ${env.timeout} ms`;
-    else if (fired === "toolIdleTimeout") {
-      metadata.toolIdleTimeout = env.idleTimeout;
-      message = `tool ${call.name} timed out: no progress reported for ${env.idleTimeout} ms`;
-    } else {
-      metadata.totalTimeout = this.#total;
-      message = `tool ${call.name} timed out: its retries did not finish within ${this.#total} ms`;
-    }
-    const timeout = stackless(() => new ToolError("timeout", { message, toolName: call.name, toolCallId: call.id, metadata }));
+    const timeout = deadlineError(this.call, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#total }, settled);
     CallContext.abort(ctx, timeout);
     if (!settled) this.#abandon(ctx, "timeout");
     if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
@@ -375,17 +313,11 @@ export class CallRun implements Timed, ReportTarget {
     abandoned.reported = true;
     abandoned.grace?.unsubscribe();
     abandoned.grace = undefined;
-    deliver(listener, {
-      type: "late_settlement",
-      index: this.index,
-      toolCallId: this.call.id,
-      toolName: this.call.name,
-      attempt: ctx.attempt,
-      abandoned: abandoned.why,
-      settled: true,
-      result,
-      lateBy: this.sink.deadlines.now() - abandoned.at,
-    });
+    deliver(listener, settledLate(this.#base(), abandoned, result, this.sink.deadlines.now()));
+  }
+
+  #base(): CallReportBase {
+    return { index: this.index, toolCallId: this.call.id, toolName: this.call.name };
   }
 
   /**
@@ -415,44 +347,6 @@ export class CallRun implements Timed, ReportTarget {
     this.sink.next(tail);
     this.sink.done(this, this.#tracked);
   }
-}
-
-const NO_ERROR = Symbol("no error");
-
-type ErrorWithLimit = { stackTraceLimit?: number };
-
-/**
- * Build an error without capturing a stack: a deadline's stack is the timer callback's, useless
- * to anyone, and capturing it was half of a timeout's cost (issue 14). `stackTraceLimit` is V8's
- * (and SpiderMonkey's); elsewhere setting it does nothing.
- */
-function stackless<E>(make: () => E): E {
-  const limit = (Error as ErrorWithLimit).stackTraceLimit;
-  (Error as ErrorWithLimit).stackTraceLimit = 0;
-  try {
-    return make();
-  } finally {
-    if (limit === undefined) delete (Error as ErrorWithLimit).stackTraceLimit;
-    else (Error as ErrorWithLimit).stackTraceLimit = limit;
-  }
-}
-
-/** The error term of a result, if it is an error result; hostile shapes count as no error here. */
-function errorTerm(result: unknown): unknown {
-  try {
-    if (typeof result === "object" && result !== null && (result as { type?: unknown }).type === "error") {
-      return (result as { reason?: unknown }).reason;
-    }
-  } catch {
-    // outcomeOf judges the shape; a retry needs a readable one
-  }
-  return NO_ERROR;
-}
-
-/** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
-function exitResult(call: ToolCall, thrown: unknown): unknown {
-  const cause = thrown instanceof Error ? thrown : { thrown };
-  return error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause }));
 }
 
 function ignore(): void {}
