@@ -16,6 +16,8 @@ export interface CallSink {
   startClock(): number;
   /** Scheduler time now, when a handler returned or settled. */
   endClock(): number;
+  /** Make the next {@link CallSink.startClock} read the clock afresh. */
+  forgetClock(): void;
   next(event: ToolEvent): void;
   /** The call went asynchronous: it must be cancellable from now on. */
   track(run: CallRun): void;

@@ -179,6 +179,10 @@ export class Pool implements CallSink {
     return now;
   }
 
+  forgetClock(): void {
+    this.#passNow = undefined;
+  }
+
   track(run: CallRun): void {
     this.#running.add(run);
   }

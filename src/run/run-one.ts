@@ -217,9 +217,9 @@ export class CallRun implements Timed, ReportTarget {
     }
     this.#track();
     if (this.#clocked && this.#phase === RUNNING) {
-      // Read the clock as the handler hands back its promise: this keeps the reading that the
-      // next handler of this drain pass starts on fresh, so its deadline is not cut short.
-      this.sink.endClock();
+      // The next handler of this drain pass must read the clock afresh: this one may have run
+      // long before handing back its promise, and a stale reading would cut the next deadline short.
+      this.sink.forgetClock();
       this.sink.deadlines.add(this, this.#nextDue());
     }
     returned.then(
