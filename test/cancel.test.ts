@@ -1,4 +1,4 @@
-import { Subject } from "rxjs";
+import { config, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import {
   CallCancelledError,
@@ -143,6 +143,23 @@ describe("cancel", () => {
     const cancel = new Subject<string>();
     await runToolCalls([call("a", "t")], [tool], { cancel });
     expect(cancel.observed).toBe(false);
+  });
+
+  it("reports a malformed cancel request as a TypeError on its own, losing nothing", async () => {
+    const reported: unknown[] = [];
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (e) => reported.push(e);
+    try {
+      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: async () => ok(1) });
+      const cancel = new Subject<string>();
+      const done = runToolCalls([call("a", "t")], [tool], { cancel });
+      cancel.next(42 as never);
+      expect((await done).messages[0]?.content).toBe("1");
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(String(reported[0])).toMatch(/TypeError: Expected `cancel` to emit a call id or \{ toolCallId: string, reason\?: string \}, got 42/);
+    } finally {
+      config.onUnhandledError = previous;
+    }
   });
 
   it("rejects a cancel option that is not an Observable", () => {
