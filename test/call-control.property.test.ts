@@ -31,8 +31,10 @@ const specArb = fc.record({
   cancels: fc.array(fc.record({ at: fc.integer({ min: 0, max: 300 }), call: fc.nat() }), { maxLength: 5 }),
 });
 
+type Spec = typeof specArb extends fc.Arbitrary<infer S> ? S : never;
+
 /** Tools 0..3: no control; its own limit; group "g" (retried); group "g". */
-function toolsFor(scheduler: ManualScheduler, spec: fc.RecordValue<typeof specArb>, running: Map<string, number>, log: string[]): Tool[] {
+function toolsFor(scheduler: ManualScheduler, spec: Spec, running: Map<string, number>, log: string[]): Tool[] {
   const controls = [
     undefined,
     { concurrency: spec.soloLimit },

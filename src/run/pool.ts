@@ -164,8 +164,9 @@ export class Pool implements CallSink {
 
   /**
    * When a handler starts. Within one synchronous drain pass, the reading taken when the previous
-   * synchronous handler returned is reused: a clock read is a third of a sync call's cost, and
-   * what runs in between (that call's events) is the runner's own work, microseconds long.
+   * synchronous handler returned is reused: a clock read is a fifth of a sync call's cost. What
+   * runs in between is that call's outcome and events (and the consumer's handling of them), so
+   * a deadline may start that much early: microseconds, unless the consumer blocks on an event.
    */
   startClock(): number {
     if (!this.#draining) return this.deadlines.now();

@@ -235,7 +235,7 @@ export class CallRun implements Timed, ReportTarget {
       return;
     }
     if (this.#clocked) {
-      this.sink.deadlines.remove(this);
+      if (this.slot >= 0) this.sink.deadlines.remove(this);
       // A handler that blocked the event loop past its deadline returns before the timer can fire.
       const fired = this.#expired(this.sink.endClock());
       if (fired !== undefined) {
