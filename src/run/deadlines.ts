@@ -80,9 +80,10 @@ export class Deadlines {
         head.wake(now);
       }
     } finally {
+      // Re-armed even if a wake threw, so the other deadlines still fire.
       this.#firing = false;
+      if (heap.length > 0) this.#arm((heap[0] as Timed).due);
     }
-    if (heap.length > 0) this.#arm((heap[0] as Timed).due);
   }
 
   #arm(due: number): void {
