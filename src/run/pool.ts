@@ -223,7 +223,7 @@ export class Pool implements CallSink {
     }
     if (this.closed) return;
     const hits: CallRun[] = [];
-    for (const run of this.#running) if (run.call.id === id) hits.push(run);
+    for (const run of this.#running) if (run.toolCallId === id) hits.push(run);
     for (const run of hits) run.cancelById(reason);
     for (let i = this.#head; i < this.#queue.length; i++) {
       const call = this.#queue[i] as ToolCall;

@@ -1,5 +1,10 @@
 import { error } from "../results.js";
-import type { ToolCall } from "../tool-call.js";
+
+/** Whom an error is about: the call's id and tool name as they were when it started. */
+export interface CallIdentity {
+  readonly toolCallId: string;
+  readonly toolName: string;
+}
 import { ToolError } from "../tool-error.js";
 
 /** Which deadline fired, as `metadata.deadline` of the `timeout` error says. */
@@ -16,37 +21,37 @@ export interface DeadlineFacts {
  * The `timeout` error of a deadline that passed. `settled` says whether the handler had finished
  * (too late) or was still running when the runner stopped waiting.
  */
-export function deadlineError(call: ToolCall, fired: Deadline, facts: DeadlineFacts, settled: boolean): ToolError {
+export function deadlineError(call: CallIdentity, fired: Deadline, facts: DeadlineFacts, settled: boolean): ToolError {
   const metadata: Record<string, unknown> = { toolTimeout: facts.toolTimeout, deadline: fired, settled };
   let message: string;
-  if (fired === "toolTimeout") message = `tool ${call.name} timed out after ${facts.toolTimeout} ms`;
+  if (fired === "toolTimeout") message = `tool ${call.toolName} timed out after ${facts.toolTimeout} ms`;
   else if (fired === "toolIdleTimeout") {
     metadata.toolIdleTimeout = facts.toolIdleTimeout;
-    message = `tool ${call.name} timed out: no progress reported for ${facts.toolIdleTimeout} ms`;
+    message = `tool ${call.toolName} timed out: no progress reported for ${facts.toolIdleTimeout} ms`;
   } else {
     metadata.totalTimeout = facts.totalTimeout;
-    message = `tool ${call.name} timed out: its retries did not finish within ${facts.totalTimeout} ms`;
+    message = `tool ${call.toolName} timed out: its retries did not finish within ${facts.totalTimeout} ms`;
   }
-  return stackless(() => new ToolError("timeout", { message, toolName: call.name, toolCallId: call.id, metadata }));
+  return stackless(() => new ToolError("timeout", { message, toolName: call.toolName, toolCallId: call.toolCallId, metadata }));
 }
 
 /** The `timeout` of a call whose asynchronous argument validation outlived `toolTimeout`. */
-export function validationTimeout(call: ToolCall, toolTimeout: number): ToolError {
+export function validationTimeout(call: CallIdentity, toolTimeout: number): ToolError {
   return stackless(
     () =>
       new ToolError("timeout", {
-        message: `the arguments of tool ${call.name} were still being validated after ${toolTimeout} ms`,
-        toolName: call.name,
-        toolCallId: call.id,
+        message: `the arguments of tool ${call.toolName} were still being validated after ${toolTimeout} ms`,
+        toolName: call.toolName,
+        toolCallId: call.toolCallId,
         metadata: { toolTimeout, deadline: "toolTimeout", settled: false },
       }),
   );
 }
 
 /** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
-export function exitResult(call: ToolCall, thrown: unknown): unknown {
+export function exitResult(call: CallIdentity, thrown: unknown): unknown {
   const cause = thrown instanceof Error ? thrown : { thrown };
-  return error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause }));
+  return error(new ToolError("handler_exit", { toolName: call.toolName, toolCallId: call.toolCallId, cause }));
 }
 
 type ErrorWithLimit = { stackTraceLimit?: number };

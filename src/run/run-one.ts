@@ -28,6 +28,9 @@ const DONE = 4;
 export class CallRun implements Timed, ReportTarget {
   readonly call: ToolCall;
   readonly index: number;
+  /** Fixed when the call starts: a handler that rewrites `ctx.toolCall` cannot change what its events and reports say. */
+  readonly toolCallId: string;
+  readonly toolName: string;
   readonly tool: Tool | undefined;
   readonly env: RunEnv;
   readonly sink: CallSink;
@@ -51,6 +54,8 @@ export class CallRun implements Timed, ReportTarget {
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
     this.call = call;
     this.index = index;
+    this.toolCallId = call.id;
+    this.toolName = call.name;
     this.tool = tool;
     this.env = env;
     this.sink = sink;
@@ -71,8 +76,8 @@ export class CallRun implements Timed, ReportTarget {
     this.sink.next({
       type: "tool_execution_started",
       index: this.index,
-      toolCallId: call.id,
-      toolName: call.name,
+      toolCallId: this.toolCallId,
+      toolName: this.toolName,
       arguments: call.arguments,
     });
     if (this.sink.closed) {
@@ -81,7 +86,7 @@ export class CallRun implements Timed, ReportTarget {
       return;
     }
     if (tool === undefined) {
-      this.#finish(error(new ToolError("not_found", { toolName: call.name, toolCallId: call.id })));
+      this.#finish(error(new ToolError("not_found", { toolName: this.toolName, toolCallId: this.toolCallId })));
       return;
     }
     if (!env.validate) {
@@ -92,7 +97,7 @@ export class CallRun implements Timed, ReportTarget {
     try {
       checked = checkArguments(tool, call);
     } catch (cause) {
-      this.#finish(exitResult(call, cause));
+      this.#finish(exitResult(this, cause));
       return;
     }
     if (isThenable(checked)) {
@@ -102,7 +107,7 @@ export class CallRun implements Timed, ReportTarget {
       if (env.timeout !== Infinity) this.sink.deadlines.add(this, this.sink.deadlines.now() + env.timeout);
       checked.then(
         (c) => this.#phase === VALIDATING && this.#afterCheck(tool, c),
-        (cause: unknown) => this.#phase === VALIDATING && this.#finish(exitResult(call, cause)),
+        (cause: unknown) => this.#phase === VALIDATING && this.#finish(exitResult(this, cause)),
       );
       return;
     }
@@ -112,16 +117,16 @@ export class CallRun implements Timed, ReportTarget {
   /** Answer a call cancelled while it waited in the queue: `started`, then its cancellation. */
   answerCancelled(reason: string | undefined): void {
     const { call } = this;
-    this.sink.next({ type: "tool_execution_started", index: this.index, toolCallId: call.id, toolName: call.name, arguments: call.arguments });
+    this.sink.next({ type: "tool_execution_started", index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, arguments: call.arguments });
     if (this.sink.closed) return;
-    this.#finish(error(new CallCancelledError(call.name, call.id, false, reason)));
+    this.#finish(error(new CallCancelledError(this.toolName, this.toolCallId, false, reason)));
   }
 
   /** Cancel this call alone (`RunOptions.cancel`): abort its handler and answer it. */
   cancelById(reason: string | undefined): void {
     if (this.#phase === DONE) return;
     const ctx = this.#ctx;
-    const cancelled = new CallCancelledError(this.call.name, this.call.id, ctx !== undefined, reason);
+    const cancelled = new CallCancelledError(this.toolName, this.toolCallId, ctx !== undefined, reason);
     if (ctx !== undefined && this.#phase === RUNNING) {
       CallContext.abort(ctx, cancelled);
       this.#abandon(ctx, "cancelled");
@@ -140,7 +145,7 @@ export class CallRun implements Timed, ReportTarget {
   /** A deadline or a backoff is due. */
   wake(now: number): void {
     if (this.#phase === VALIDATING) {
-      this.#finish(error(validationTimeout(this.call, this.env.timeout)));
+      this.#finish(error(validationTimeout(this, this.env.timeout)));
     } else if (this.#phase === BACKOFF) {
       this.#attempt(this.tool as Tool, this.#args as Record<string, unknown>);
     } else if (this.#phase === RUNNING) {
@@ -158,8 +163,8 @@ export class CallRun implements Timed, ReportTarget {
     deliver(listener, {
       type: "progress",
       index: this.index,
-      toolCallId: this.call.id,
-      toolName: this.call.name,
+      toolCallId: this.toolCallId,
+      toolName: this.toolName,
       attempt: ctx.attempt,
       progress: update.progress,
       total: update.total,
@@ -174,7 +179,7 @@ export class CallRun implements Timed, ReportTarget {
     if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
     const listener = this.env.onReport;
     if (listener === undefined) return;
-    deliver(listener, { index: this.index, toolCallId: this.call.id, toolName: this.call.name, ...body } as Parameters<typeof listener>[0]);
+    deliver(listener, { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, ...body } as Parameters<typeof listener>[0]);
   }
 
   /** The grace period after abandoning an attempt passed, and it has not settled. */
@@ -207,7 +212,7 @@ export class CallRun implements Timed, ReportTarget {
       returned = this.env.executor.execute(tool, args, ctx);
     } catch (cause) {
       if (this.#abandonIfClosed(ctx, undefined)) return;
-      this.#settled(ctx, exitResult(this.call, cause));
+      this.#settled(ctx, exitResult(this, cause));
       return;
     }
     if (this.#abandonIfClosed(ctx, returned)) return;
@@ -224,7 +229,7 @@ export class CallRun implements Timed, ReportTarget {
     }
     returned.then(
       (result) => this.#settled(ctx, result),
-      (cause: unknown) => this.#settled(ctx, exitResult(this.call, cause)),
+      (cause: unknown) => this.#settled(ctx, exitResult(this, cause)),
     );
   }
 
@@ -261,8 +266,8 @@ export class CallRun implements Timed, ReportTarget {
             this.#track();
             const listener = this.env.onReport;
             if (listener !== undefined) {
-              const { call } = this;
-              deliver(listener, { type: "attempt_failed", index: this.index, toolCallId: call.id, toolName: call.name, attempt, error: term, retryIn: wait });
+              const { index, toolCallId, toolName } = this;
+              deliver(listener, { type: "attempt_failed", index, toolCallId, toolName, attempt, error: term, retryIn: wait });
             }
             if (this.#phase === BACKOFF) this.sink.deadlines.add(this, now + wait);
             return;
@@ -291,7 +296,7 @@ export class CallRun implements Timed, ReportTarget {
   #timeout(fired: Deadline, settled: boolean): void {
     const { env } = this;
     const ctx = this.#ctx as CallContext;
-    const timeout = deadlineError(this.call, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#total }, settled);
+    const timeout = deadlineError(this, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#total }, settled);
     CallContext.abort(ctx, timeout);
     if (!settled) this.#abandon(ctx, "timeout");
     if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
@@ -317,7 +322,7 @@ export class CallRun implements Timed, ReportTarget {
   }
 
   #base(): CallReportBase {
-    return { index: this.index, toolCallId: this.call.id, toolName: this.call.name };
+    return { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName };
   }
 
   /**
