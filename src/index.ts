@@ -21,7 +21,20 @@ export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-e
 export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
 export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./policy.js";
-export type { EngineLike, RunOptions } from "./options.js";
+export type { CallCancellation, EngineLike, RunOptions } from "./options.js";
+export { CallCancelledError } from "./call-cancelled-error.js";
+export type {
+  AttemptFailedReport,
+  CallReport,
+  CallReportBase,
+  LateSettlementReport,
+  ProgressReport,
+  ProgressUpdate,
+  RecipeStepFields,
+  RecipeStepReport,
+} from "./run/call-report.js";
+export type { RetryPolicy, RetryableReason } from "./run/retry.js";
+export type { ToolControl } from "./run/tool-control.js";
 export {
   AWAITING_USER_RESPONSE,
   type AskUserRequested,
@@ -34,8 +47,8 @@ export {
   type ToolTailEvent,
 } from "./events.js";
 export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
-export { streamToolCalls } from "./stream.js";
-export { runToolCalls } from "./batch.js";
+export { streamToolCalls } from "./run/stream.js";
+export { runToolCalls } from "./run/batch.js";
 export { isToolResolver, type ToolResolver } from "./resolver.js";
 export { toolResolver, type ToolResolverOptions } from "./tool-resolver.js";
 export { mergeResolvers } from "./merge-resolvers.js";
@@ -45,6 +58,5 @@ export {
   type RecipePlan,
   type RecipeResults,
   type RecipeStep,
-  type RecipeStepEvent,
   type ResolveAnswer,
 } from "./recipe.js";
