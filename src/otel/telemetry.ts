@@ -1,5 +1,5 @@
-import type { runToolCalls } from "../batch.js";
-import type { streamToolCalls } from "../stream.js";
+import type { runToolCalls } from "../run/batch.js";
+import type { streamToolCalls } from "../run/stream.js";
 import { resolveTelemetry, type TelemetryOptions } from "./telemetry-options.js";
 import { tracedRunToolCalls, tracedStreamToolCalls } from "./traced-tool-calls.js";
 

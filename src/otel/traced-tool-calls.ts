@@ -1,12 +1,12 @@
 import { context } from "@opentelemetry/api";
 import { defer, Observable, tap, type Subscribable } from "rxjs";
-import { runToolCalls as coreRunToolCalls } from "../batch.js";
+import { runToolCalls as coreRunToolCalls } from "../run/batch.js";
 import type { ToolEvent } from "../events.js";
 import { defaultExecutor } from "../executor.js";
 import type { RunOptions } from "../options.js";
 import type { ToolResolver } from "../resolver.js";
 import { RunResultCollector, type RunResult } from "../run-result.js";
-import { streamToolCalls as coreStreamToolCalls } from "../stream.js";
+import { streamToolCalls as coreStreamToolCalls } from "../run/stream.js";
 import type { Tool } from "../tool.js";
 import type { ToolCall } from "../tool-call.js";
 import { describe } from "../tool-error.js";
