@@ -2,7 +2,11 @@ import { context, type Context, type Span } from "@opentelemetry/api";
 import type { ToolExecutor } from "../executor.js";
 import type { OnToolError } from "../policy.js";
 import type { Tool } from "../tool.js";
+import type { CallReport } from "../run/call-report.js";
+import { recordReport } from "./call-reports.js";
 import { guarded } from "./guard.js";
+import type { Instruments } from "./instruments.js";
+import type { TelemetryConfig } from "./telemetry-options.js";
 
 /** One call's span while it runs, from `started` to its tail event. */
 export interface CallRecord {
@@ -17,6 +21,12 @@ export interface CallRecord {
   /** The error term the policy function was asked about, when it was. */
   policyError: unknown;
   asked: boolean;
+  /** Attempts made so far, from the side channel's `attempt_failed` reports (1 until one fails). */
+  attempts: number;
+  /** Progress reports so far. */
+  progressReports: number;
+  /** A recipe's sub-steps still running, as child spans, by step call id. */
+  steps: Map<string, Span> | undefined;
   /** The next running call with the same id (ids should be unique; models do not always agree). */
   sameId: CallRecord | undefined;
 }
@@ -28,6 +38,13 @@ export interface CallRecord {
  */
 export class CallRegistry {
   readonly #byId = new Map<string, CallRecord>();
+  readonly #config: TelemetryConfig;
+  readonly #instruments: Instruments;
+
+  constructor(config: TelemetryConfig, instruments: Instruments) {
+    this.#config = config;
+    this.#instruments = instruments;
+  }
 
   add(record: CallRecord): void {
     const first = this.#byId.get(record.toolCallId);
@@ -81,6 +98,23 @@ export class CallRegistry {
     };
   }
 
+  /**
+   * The side-channel listener a traced run hands the runner: the report goes to the call's span
+   * (progress and retries as events, recipe sub-steps as child spans), then to the user's own
+   * listener, if any. `watched` says whether the user asked for late settlements (only then are
+   * they counted: without a listener of their own, the runner is told not to wait for them).
+   */
+  reports(user: ((report: CallReport) => void) | undefined): (report: CallReport) => void {
+    const record = guarded((report: CallReport) =>
+      recordReport(this.find(report.toolCallId, isRunning), report, this.#config, this.#instruments, user !== undefined),
+    );
+    if (user === undefined) return record;
+    return (report) => {
+      record(report);
+      user(report);
+    };
+  }
+
   /** A policy function that also notes the error term it was asked about on the call's record. */
   policy(inner: Exclude<OnToolError, string>): Exclude<OnToolError, string> {
     return (call, error) => {
@@ -102,6 +136,10 @@ const describeTool = guarded((span: Span, tool: Tool) => {
 
 function notExecuted(record: CallRecord): boolean {
   return !record.executed;
+}
+
+function isRunning(): boolean {
+  return true;
 }
 
 function notAsked(record: CallRecord): boolean {

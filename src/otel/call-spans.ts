@@ -3,6 +3,7 @@ import type { ToolEvent } from "../events.js";
 import { isToolError } from "../tool-error.js";
 import type { CallRecord, CallRegistry } from "./call-registry.js";
 import { epochOf } from "./clock.js";
+import { endSteps } from "./call-reports.js";
 import { contentText, errorMessageOf, errorTypeOf } from "./error-type.js";
 import { guarded } from "./guard.js";
 import type { Instruments } from "./instruments.js";
@@ -143,6 +144,9 @@ export class CallSpans {
       executed: false,
       policyError: undefined,
       asked: false,
+      attempts: 1,
+      progressReports: 0,
+      steps: undefined,
       sameId: undefined,
       errorTerm: undefined,
       failed: false,
@@ -160,9 +164,12 @@ export class CallSpans {
     const { span, toolName } = call;
     const metric: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": toolName, "toolrx.call.outcome": outcome };
     try {
+      endSteps(call);
       if (call.failed) this.#failed(call, outcome, attributes, metric, now);
       if (attributes !== undefined && span.isRecording()) {
         attributes["toolrx.call.outcome"] = outcome;
+        if (call.attempts > 1) attributes["toolrx.call.attempts"] = call.attempts;
+        if (call.progressReports > 0) attributes["toolrx.progress.reports"] = call.progressReports;
         span.setAttributes(attributes);
       }
     } finally {
@@ -185,11 +192,21 @@ export class CallSpans {
     const timedOut = isToolError(term) && term.reason === "timeout";
     if (timedOut) this.#instruments.timeouts.add(1, { "gen_ai.tool.name": toolName });
     if (attributes === undefined || !span.isRecording()) return;
+    // A retried call's final error counts its attempts, whether or not each was reported.
+    const attempts = isToolError(term) ? term.metadata.attempts : undefined;
+    if (typeof attempts === "number" && attempts > call.attempts) call.attempts = attempts;
     attributes["error.type"] = errorType;
     span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(term, this.#config.maxContent) });
     if (timedOut) {
-      const deadline = term.metadata.toolTimeout;
-      if (typeof deadline === "number") attributes["toolrx.deadline.ms"] = deadline;
+      // Which deadline fired (`toolTimeout`, `toolIdleTimeout`, `totalTimeout`), its length, and
+      // whether the handler had finished (too late) or was abandoned still running.
+      const { deadline = "toolTimeout", settled } = term.metadata;
+      if (typeof deadline === "string") {
+        attributes["toolrx.deadline"] = deadline;
+        const ms = term.metadata[deadline];
+        if (typeof ms === "number") attributes["toolrx.deadline.ms"] = ms;
+      }
+      if (typeof settled === "boolean") attributes["toolrx.timeout.settled"] = settled;
     } else if (isToolError(term) && (term.reason === "handler_raised" || term.reason === "handler_exit") && term.cause instanceof Error) {
       recordException(span, term.cause, epochOf(now));
     }

@@ -1,5 +1,5 @@
 import type { Counter, Histogram, Meter } from "@opentelemetry/api";
-import { METRIC_ACTIVE_CALLS, METRIC_AGENT_DURATION, METRIC_QUEUE_WAIT, METRIC_TIMEOUTS, METRIC_TOOL_DURATION } from "./semconv.js";
+import { METRIC_ACTIVE_CALLS, METRIC_LATE_SETTLEMENTS, METRIC_AGENT_DURATION, METRIC_QUEUE_WAIT, METRIC_TIMEOUTS, METRIC_TOOL_DURATION } from "./semconv.js";
 
 /** The metric instruments toolrx records to. */
 export interface Instruments {
@@ -15,6 +15,8 @@ export interface Instruments {
   readonly queueWait: Histogram;
   /** `toolrx.execute_tool.timeouts`: calls answered `timeout`, by tool. */
   readonly timeouts: Counter;
+  /** `toolrx.execute_tool.late_settlements`: handlers the runner stopped waiting for, by whether they finished after all. */
+  readonly lateSettlements: Counter;
   /** `gen_ai.invoke_agent.duration`: seconds of a whole loop run, by halted reason. */
   readonly agentDuration: Histogram;
 }
@@ -46,6 +48,10 @@ export function instrumentsOf(meter: Meter): Instruments {
       timeouts: meter.createCounter(METRIC_TIMEOUTS, {
         description: "Tool calls answered `timeout` because a deadline passed.",
         unit: "{timeout}",
+      }),
+      lateSettlements: meter.createCounter(METRIC_LATE_SETTLEMENTS, {
+        description: "Handlers abandoned at a deadline or a cancel: whether they finished later, or were still running after settleGrace.",
+        unit: "{call}",
       }),
       agentDuration: meter.createHistogram(METRIC_AGENT_DURATION, {
         description: "The duration of an agent loop run, from subscribe to its last event.",

@@ -12,6 +12,7 @@ export const METRIC_AGENT_DURATION = "gen_ai.invoke_agent.duration";
 export const METRIC_ACTIVE_CALLS = "toolrx.execute_tool.active";
 export const METRIC_QUEUE_WAIT = "toolrx.execute_tool.queue_wait";
 export const METRIC_TIMEOUTS = "toolrx.execute_tool.timeouts";
+export const METRIC_LATE_SETTLEMENTS = "toolrx.execute_tool.late_settlements";
 
 /** Span events. */
 export const EVENT_ASK_USER = "toolrx.ask_user";

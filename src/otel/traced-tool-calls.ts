@@ -25,11 +25,15 @@ import type { TelemetryConfig } from "./telemetry-options.js";
 export function tracedOptions(options: RunOptions | undefined, registry: CallRegistry): RunOptions {
   const given = options ?? {};
   const executor = given.toolExecutor ?? given.engine?.toolExecutor ?? defaultExecutor;
-  const { onToolError } = given;
+  const { onToolError, onCallReport, settleGrace } = given;
   return {
     ...given,
     toolExecutor: registry.executor(executor),
     onToolError: typeof onToolError === "function" ? registry.policy(onToolError) : onToolError,
+    onCallReport: registry.reports(onCallReport),
+    // A listener makes the runner watch abandoned handlers for `settleGrace`: without one of the
+    // user's, tracing must not keep a process waiting 5 s after a timeout, so it watches for 0 ms.
+    settleGrace: settleGrace ?? (onCallReport === undefined ? 0 : undefined),
   };
 }
 
@@ -44,11 +48,12 @@ export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStrea
     coreStreamToolCalls(calls, tools, options);
     const streamed = !Array.isArray(calls);
     return defer(() => {
-      const registry = new CallRegistry();
+      const instruments = instrumentsOf(config.meter());
+      const registry = new CallRegistry(config, instruments);
       // The span active when the user subscribes is the parent of every call's span.
       const arrivals = streamed ? new Arrivals<number>(false) : undefined;
       const clock = arrivals ?? queuedAtOnce(performance.now());
-      const spans = new CallSpans(config, instrumentsOf(config.meter()), registry, context.active(), clock);
+      const spans = new CallSpans(config, instruments, registry, context.active(), clock);
       const input = arrivals === undefined ? calls : noteArrivals(calls as Subscribable<ToolCall>, arrivals);
       return coreStreamToolCalls(input, tools, tracedOptions(options, registry)).pipe(
         tap({
