@@ -2,7 +2,8 @@ import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfwo
 import { defaultsPlan, withDefaults } from "./json-schema-defaults.js";
 import { jsonSchemaIssues, type SchemaLookup } from "./json-schema-issues.js";
 import { schemaTypeError } from "./schema-type-error.js";
-import type { CompiledSchema, JsonSchema, Validation } from "./types.js";
+import type { ArgumentIssue } from "../invalid-arguments-error.js";
+import type { CompiledSchema, JsonSchema } from "./types.js";
 
 /** The dialects by `$schema` URI (scheme and trailing `#` aside). Draft-06 validates as draft-07. */
 const DIALECTS: Readonly<Record<string, SchemaDraft>> = {
@@ -42,20 +43,24 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledSc
   const full = new Validator(copy, draft, false);
   const plan = defaultsPlan(copy);
 
-  function check(value: Record<string, unknown>): Validation {
-    if (fast.validate(value).valid) return { ok: true, value };
-    return { ok: false, issues: jsonSchemaIssues(full.validate(value).errors as OutputUnit[], value, copy, lookup) };
+  /** The problems with the arguments as sent, none when valid; throws on values JSON has not. */
+  function problems(args: Record<string, unknown>): ArgumentIssue[] | undefined {
+    if (fast.validate(args).valid) return undefined;
+    return jsonSchemaIssues(full.validate(args).errors as OutputUnit[], args, copy, lookup);
   }
 
   return {
     jsonSchema: schema,
     validate(args) {
-      const value = plan === undefined ? args : withDefaults(args, plan);
+      let issues: readonly ArgumentIssue[] | undefined;
       try {
-        return check(value);
+        issues = problems(args);
       } catch {
-        return checkAsJson(value, check);
+        issues = problemsAsJson(args, problems);
       }
+      if (issues !== undefined) return { ok: false, issues };
+      // Judged as sent (a default is an annotation in JSON Schema), then filled in for the handler.
+      return { ok: true, value: plan === undefined ? args : withDefaults(args, plan) };
     },
   };
 }
@@ -65,23 +70,22 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledSc
  * validator refuses to look at. They are judged as the JSON they would be sent as; the handler
  * still receives them as they are.
  */
-function checkAsJson(value: Record<string, unknown>, check: (value: Record<string, unknown>) => Validation): Validation {
+function problemsAsJson(args: Record<string, unknown>, problems: (args: Record<string, unknown>) => ArgumentIssue[] | undefined): readonly ArgumentIssue[] | undefined {
   let json: Record<string, unknown>;
   try {
-    json = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+    json = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   } catch (e) {
     return refusal(`the arguments are not JSON data (${messageOf(e)})`);
   }
   try {
-    const validation = check(json);
-    return validation.ok ? { ok: true, value } : validation;
+    return problems(json);
   } catch (e) {
     return refusal(`the arguments could not be checked against the tool's schema (${messageOf(e)})`);
   }
 }
 
-function refusal(why: string): Validation {
-  return { ok: false, issues: [{ code: "invalid_type", path: [], message: `Invalid input: ${why}` }] };
+function refusal(why: string): ArgumentIssue[] {
+  return [{ code: "invalid_type", path: [], message: `Invalid input: ${why}` }];
 }
 
 function messageOf(e: unknown): string {
