@@ -1,5 +1,5 @@
 export { defineTool, toolJsonSchema, type HandlerReturn, type Tool, type ToolDefinition, type ToolJSON } from "./tool.js";
-export type { InferArguments, JsonSchema, JsonSchemaObject, ToolSchema, ZodSchema } from "./schema.js";
+export type { InferArguments, JsonSchema, JsonSchemaObject, StandardToolSchema, ToolSchema, ZodSchema } from "./schema.js";
 export type { ToolCall } from "./tool-call.js";
 export {
   askUser,

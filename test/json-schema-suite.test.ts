@@ -161,9 +161,6 @@ describe.skipIf(!available)("the JSON Schema Test Suite, object instances", () =
   });
 });
 
-describe.runIf(!available)("the JSON Schema Test Suite", () => {
-  it("is not here: set JSON_SCHEMA_TEST_SUITE to a checkout to measure against it", () => {
-    console.log("JSON Schema Test Suite not found (JSON_SCHEMA_TEST_SUITE unset): the suite figures were not measured in this run");
-    expect(available).toBe(false);
-  });
-});
+if (!available) {
+  console.log("JSON Schema Test Suite not found (JSON_SCHEMA_TEST_SUITE unset): the suite figures were not measured in this run");
+}

@@ -31,3 +31,21 @@ export function bareCopy(value: unknown): unknown {
   for (const key of Object.keys(value)) copy[key] = bareCopy((value as Record<string, unknown>)[key]);
   return copy;
 }
+
+/**
+ * The inverse of {@link bareCopy} for what a validator hands back: a library that returns its
+ * input (ArkType) or passes fields through (`z.unknown()`) would give the handler objects without
+ * `hasOwnProperty` and the rest, so prototype-less objects become ordinary ones again.
+ */
+export function plainCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainCopy);
+  if (typeof value !== "object" || value === null) return value;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== null && prototype !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // defineProperty keeps an own "__proto__" key as data on an ordinary object.
+    Object.defineProperty(copy, key, { value: plainCopy((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}

@@ -1,5 +1,5 @@
 import type { ArgumentIssue } from "../invalid-arguments-error.js";
-import { bareCopy, namesInheritedProperty } from "./bare-copy.js";
+import { bareCopy, namesInheritedProperty, plainCopy } from "./bare-copy.js";
 import { objectOutput } from "./object-output.js";
 import { schemaTypeError } from "./schema-type-error.js";
 import type { CompiledSchema, JsonSchema, StandardIssue, StandardResult, StandardToolSchema, Validation } from "./types.js";
@@ -48,12 +48,17 @@ export function compileStandardSchema(schema: { readonly "~standard": StandardPr
     jsonSchema,
     validate(args) {
       const result = standard.validate(bare ? bareCopy(args) : args);
+      const done = bare ? (r: StandardResult<unknown>) => restored(toValidation(r)) : toValidation;
       // A library's own promise type, or one from another realm, is still a thenable.
       return typeof (result as Partial<PromiseLike<unknown>>).then === "function"
-        ? Promise.resolve(result).then(toValidation)
-        : toValidation(result as StandardResult<unknown>);
+        ? Promise.resolve(result).then(done)
+        : done(result as StandardResult<unknown>);
     },
   };
+}
+
+function restored(validation: Validation): Validation {
+  return validation.ok ? { ok: true, value: plainCopy(validation.value) as Record<string, unknown> } : validation;
 }
 
 function toValidation(result: StandardResult<unknown>): Validation {

@@ -1,6 +1,6 @@
 import { toJSONSchema } from "zod";
 import * as core from "zod/v4/core";
-import { bareCopy, namesInheritedProperty } from "./bare-copy.js";
+import { bareCopy, namesInheritedProperty, plainCopy } from "./bare-copy.js";
 import { objectOutput } from "./object-output.js";
 import { schemaTypeError } from "./schema-type-error.js";
 import type { CompiledSchema, JsonSchema, Validation, ZodSchema } from "./types.js";
@@ -29,8 +29,19 @@ export function compileZodSchema(schema: ZodSchema, where: string): CompiledSche
   } catch (cause) {
     throw schemaTypeError(where, "cannot be expressed as JSON Schema", cause);
   }
-  const bare = namesInheritedProperty(jsonSchema);
-  return { jsonSchema, validate: (args) => parseWith(schema, bare ? bareCopy(args) : args) };
+  if (!namesInheritedProperty(jsonSchema)) return { jsonSchema, validate: (args) => parseWith(schema, args) };
+  return {
+    jsonSchema,
+    validate(args) {
+      const validation = parseWith(schema, bareCopy(args));
+      return validation instanceof Promise ? validation.then(restored) : restored(validation);
+    },
+  };
+}
+
+/** Fields zod passes through (`z.unknown()`, `.loose()`) come back as the prototype-less copy's. */
+function restored(validation: Validation): Validation {
+  return validation.ok ? { ok: true, value: plainCopy(validation.value) as Record<string, unknown> } : validation;
 }
 
 function parseWith(schema: ZodSchema, args: unknown): Validation | Promise<Validation> {
