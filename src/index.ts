@@ -18,6 +18,7 @@ export {
 export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool-error.js";
 export { EngineError, type EngineErrorReason } from "./engine-error.js";
 export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-error.js";
+export { checkArguments, type CheckedArguments } from "./check-arguments.js";
 export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
 export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./policy.js";
