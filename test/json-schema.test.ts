@@ -66,6 +66,16 @@ describe("JSON Schema validation", () => {
       expect(await valid(refWithSibling as JsonSchemaObject, { n: 5 })).toBe(false);
     });
 
+    it("follows 2019-09 and draft-04 too, and 2020-12 for a dialect it does not know (OpenAPI 3.1's)", async () => {
+      const exclusive4 = { $schema: "http://json-schema.org/draft-04/schema#", properties: { n: { minimum: 1, exclusiveMinimum: true } } };
+      expect(await valid(exclusive4 as JsonSchemaObject, { n: 1 })).toBe(false);
+      expect(await valid(exclusive4 as JsonSchemaObject, { n: 2 })).toBe(true);
+      const recursive = { $schema: "https://json-schema.org/draft/2019-09/schema", properties: { n: { $ref: "#/$defs/any", maximum: 1 } }, $defs: { any: {} } };
+      expect(await valid(recursive as JsonSchemaObject, { n: 5 })).toBe(false);
+      const openapi = { $schema: "https://spec.openapis.org/oas/3.1/dialect/base", ...refWithSibling };
+      expect(await valid(openapi as JsonSchemaObject, { n: 5 })).toBe(false);
+    });
+
     it("follows draft-07 when the schema says so", async () => {
       const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", ...refWithSibling };
       expect(await valid(draft7 as JsonSchemaObject, { n: 5 })).toBe(true);
@@ -94,6 +104,41 @@ describe("JSON Schema validation", () => {
         { code: "unrecognized_keys", path: ["extra"], message: 'Unrecognized key: "extra"' },
       ]);
       expect((reason as Error).message).toMatch(/^Invalid arguments for tool "t": n: Too small: expected number to be >=0; unit: /);
+    });
+
+    it.each<[string, JsonSchemaObject, Record<string, unknown>, ArgumentIssue]>([
+      [
+        "exclusive bounds",
+        { properties: { t: { exclusiveMinimum: 0, exclusiveMaximum: 10 } } },
+        { t: 10 },
+        { code: "too_big", path: ["t"], message: "Too big: expected number to be <10" },
+      ],
+      ["multipleOf", { properties: { q: { multipleOf: 5 } } }, { q: 7 }, { code: "not_multiple_of", path: ["q"], message: "Invalid number: must be a multiple of 5" }],
+      ["const", { properties: { v: { const: 2 } } }, { v: 1 }, { code: "invalid_value", path: ["v"], message: "Invalid input: expected 2" }],
+      ["format", { properties: { at: { type: "string", format: "date-time" } } }, { at: "tomorrow" }, { code: "invalid_format", path: ["at"], message: 'Invalid string: expected format "date-time"' }],
+      ["minProperties", { minProperties: 1 }, {}, { code: "too_small", path: [], message: "Too small: expected object to have >=1 properties" }],
+      [
+        "propertyNames",
+        { propertyNames: { pattern: "^[a-z]+$" } },
+        { Bad: 1 },
+        { code: "invalid_key", path: ["Bad"], message: 'Invalid key: "Bad" is not an allowed property name' },
+      ],
+      [
+        "oneOf matching twice",
+        { properties: { n: { oneOf: [{ type: "integer" }, { minimum: 0 }] } } },
+        { n: 3 },
+        { code: "invalid_union", path: ["n"], message: "Invalid input: matches more than one of the shapes, exactly one is allowed" },
+      ],
+      ["not", { properties: { s: { not: { type: "string" } } } }, { s: "x" }, { code: "custom", path: ["s"], message: "Invalid input: matches a shape the schema forbids" }],
+      ["a key in a JSON pointer's escapes", { properties: { "a/b~c": { type: "string" } } }, { "a/b~c": 1 }, { code: "invalid_type", path: ["a/b~c"], message: "Invalid input: expected string, received number" }],
+      [
+        "a required field behind a $ref",
+        { properties: { to: { $ref: "#/$defs/addr" } }, $defs: { addr: { properties: { zip: { type: "string" } }, required: ["zip"] } } },
+        { to: {} },
+        { code: "invalid_type", path: ["to", "zip"], message: "Invalid input: expected string, received undefined" },
+      ],
+    ])("words %s as zod would", async (_, schema, args, issue) => {
+      expect((await check(schema, args)).issues).toEqual([issue]);
     });
 
     it("says a union matched none of its shapes once, not once per branch", async () => {

@@ -3,7 +3,7 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, runToolCalls, type ToolSchema } from "../src/index.js";
+import { checkArguments, defineTool, ok, runToolCalls, type ToolSchema } from "../src/index.js";
 import { call } from "./helpers.js";
 
 describe("optional fields named like Object.prototype members", () => {
@@ -69,5 +69,27 @@ describe("a zod 3 schema", () => {
   it("is refused with a TypeError saying toolrx needs zod 4", () => {
     const zod3Like = { _def: { typeName: "ZodObject" }, parse: () => ({}), "~standard": { version: 1, vendor: "zod", validate: () => ({ value: {} }) } };
     expect(() => defineTool({ name: "w", description: "", schema: zod3Like as never })).toThrow(/zod 3 schema; toolrx needs zod 4/);
+  });
+});
+
+describe("checkArguments", () => {
+  const tool = defineTool({ name: "move", description: "", schema: z.object({ from: z.string(), to: z.string().default(".") }), manual: true });
+
+  it("gives the schema's output, synchronously for a synchronous schema", () => {
+    expect(checkArguments(tool, call("c1", "move", { from: "a" }))).toEqual({ ok: true, value: { from: "a", to: "." } });
+  });
+
+  it("gives the error the model would read, for bad arguments or bad provider JSON", () => {
+    const bad = checkArguments(tool, call("c1", "move", {}));
+    expect(bad).toMatchObject({ ok: false, error: { message: 'Invalid arguments for tool "move": from: Invalid input: expected string, received undefined' } });
+    const broken = checkArguments(tool, { ...call("c2", "move", { from: "a" }), rawArguments: '{"from": "a"' });
+    expect(broken).toMatchObject({ ok: false, error: { issues: [{ code: "invalid_json", path: [] }] } });
+  });
+
+  it("gives a promise when the schema checks asynchronously", async () => {
+    const slow = defineTool({ name: "s", description: "", schema: z.object({ n: z.number().refine(async (n) => n > 0, "must be positive") }) });
+    const checked = checkArguments(slow, call("c1", "s", { n: -1 }));
+    expect(checked).toBeInstanceOf(Promise);
+    expect(await checked).toMatchObject({ ok: false, error: { issues: [{ path: ["n"], message: "must be positive" }] } });
   });
 });
