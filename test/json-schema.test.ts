@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { defineTool, InvalidArgumentsError, ok, runToolCalls, toolJsonSchema, type ArgumentIssue, type JsonSchemaObject } from "../src/index.js";
+import { defineTool, InvalidArgumentsError, ok, runToolCalls, toolJsonSchema, type ArgumentIssue } from "../src/index.js";
 import { call } from "./helpers.js";
 
 /** Run one call through a tool with `schema`; what the handler saw, or the issues the model was told. */
-async function check(schema: JsonSchemaObject, args: Record<string, unknown>) {
+async function check(schema: object, args: Record<string, unknown>) {
   const handler = vi.fn((a: Record<string, unknown>) => ok(a));
   const tool = defineTool({ name: "t", description: "", schema, handler } as never);
   let reason: unknown;
@@ -13,7 +13,7 @@ async function check(schema: JsonSchemaObject, args: Record<string, unknown>) {
   return { handled: handler.mock.calls[0]?.[0], issues: reason instanceof InvalidArgumentsError ? reason.issues : undefined, reason };
 }
 
-const valid = async (schema: JsonSchemaObject, args: Record<string, unknown>) => (await check(schema, args)).issues === undefined;
+const valid = async (schema: object, args: Record<string, unknown>) => (await check(schema, args)).issues === undefined;
 
 describe("JSON Schema validation", () => {
   describe("keywords a converter to zod used to miss", () => {
@@ -63,22 +63,22 @@ describe("JSON Schema validation", () => {
     const refWithSibling = { $defs: { any: {} }, definitions: { any: {} }, properties: { n: { $ref: "#/definitions/any", maximum: 1 } } };
 
     it("is 2020-12 when absent", async () => {
-      expect(await valid(refWithSibling as JsonSchemaObject, { n: 5 })).toBe(false);
+      expect(await valid(refWithSibling, { n: 5 })).toBe(false);
     });
 
     it("follows 2019-09 and draft-04 too, and 2020-12 for a dialect it does not know (OpenAPI 3.1's)", async () => {
       const exclusive4 = { $schema: "http://json-schema.org/draft-04/schema#", properties: { n: { minimum: 1, exclusiveMinimum: true } } };
-      expect(await valid(exclusive4 as JsonSchemaObject, { n: 1 })).toBe(false);
-      expect(await valid(exclusive4 as JsonSchemaObject, { n: 2 })).toBe(true);
+      expect(await valid(exclusive4, { n: 1 })).toBe(false);
+      expect(await valid(exclusive4, { n: 2 })).toBe(true);
       const recursive = { $schema: "https://json-schema.org/draft/2019-09/schema", properties: { n: { $ref: "#/$defs/any", maximum: 1 } }, $defs: { any: {} } };
-      expect(await valid(recursive as JsonSchemaObject, { n: 5 })).toBe(false);
+      expect(await valid(recursive, { n: 5 })).toBe(false);
       const openapi = { $schema: "https://spec.openapis.org/oas/3.1/dialect/base", ...refWithSibling };
-      expect(await valid(openapi as JsonSchemaObject, { n: 5 })).toBe(false);
+      expect(await valid(openapi, { n: 5 })).toBe(false);
     });
 
     it("follows draft-07 when the schema says so", async () => {
       const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", ...refWithSibling };
-      expect(await valid(draft7 as JsonSchemaObject, { n: 5 })).toBe(true);
+      expect(await valid(draft7, { n: 5 })).toBe(true);
     });
   });
 
@@ -106,7 +106,7 @@ describe("JSON Schema validation", () => {
       expect((reason as Error).message).toMatch(/^Invalid arguments for tool "t": n: Too small: expected number to be >=0; unit: /);
     });
 
-    it.each<[string, JsonSchemaObject, Record<string, unknown>, ArgumentIssue]>([
+    it.each<[string, object, Record<string, unknown>, ArgumentIssue]>([
       [
         "exclusive bounds",
         { properties: { t: { exclusiveMinimum: 0, exclusiveMaximum: 10 } } },
