@@ -32,6 +32,7 @@ describe("defineTool with a Standard Schema", () => {
         required: ["city"],
       });
       expect(openai.toTools([tool])[0]?.function.parameters).toEqual(toolJsonSchema(tool));
+      expect(JSON.parse(JSON.stringify(tool))).toEqual({ name: "forecast", description: "", schema: toolJsonSchema(tool), manual: false, metadata: {} });
     });
 
     it("hands the handler the library's output, morphs applied", async () => {
