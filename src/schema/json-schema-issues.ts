@@ -105,10 +105,10 @@ function issueOf(unit: OutputUnit, path: PropertyKey[], schema: unknown, lookup:
     case "maxProperties": {
       const bound = String(valueAt(unit, schema, lookup) ?? last(/(\d+)\)?\.$/) ?? last(/(\d+) properties/));
       const what = keyword.endsWith("Length") ? "string" : keyword.endsWith("Items") ? "array" : "object";
-      const unit_ = keyword.endsWith("Length") ? "characters" : keyword.endsWith("Items") ? "items" : "properties";
+      const counted = keyword.endsWith("Length") ? "characters" : keyword.endsWith("Items") ? "items" : "properties";
       return keyword.startsWith("min")
-        ? { code: "too_small", path, message: `Too small: expected ${what} to have >=${bound} ${unit_}` }
-        : { code: "too_big", path, message: `Too big: expected ${what} to have <=${bound} ${unit_}` };
+        ? { code: "too_small", path, message: `Too small: expected ${what} to have >=${bound} ${counted}` }
+        : { code: "too_big", path, message: `Too big: expected ${what} to have <=${bound} ${counted}` };
     }
     case "pattern": {
       const pattern = schemaAt(schema, unit.keywordLocation, lookup);
