@@ -1,5 +1,5 @@
 export { defineTool, toolJsonSchema, type HandlerReturn, type Tool, type ToolDefinition, type ToolJSON } from "./tool.js";
-export type { InferArguments, JsonSchema, JsonSchemaObject, ToolSchema, ZodSchema } from "./schema.js";
+export type { InferArguments, JsonSchema, JsonSchemaObject, StandardToolSchema, ToolSchema, ZodSchema } from "./schema.js";
 export type { ToolCall } from "./tool-call.js";
 export {
   askUser,
@@ -18,6 +18,7 @@ export {
 export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool-error.js";
 export { EngineError, type EngineErrorReason } from "./engine-error.js";
 export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-error.js";
+export { checkArguments, type CheckedArguments } from "./check-arguments.js";
 export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
 export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./policy.js";

@@ -39,7 +39,7 @@ export interface ToolDefinition<S extends ToolSchema> {
   name: string;
   /** Shown to the model; `""` is allowed. */
   description: string;
-  /** A zod v4 schema, or a JSON Schema object literal. */
+  /** A zod v4 schema, a Standard Schema with Standard JSON Schema (ArkType, Valibot's wrapper), or a JSON Schema object literal. */
   schema: S;
   /** At most two parameters: `(args, ctx)`. */
   handler?: (args: InferArguments<S>, ctx: HandlerContext) => HandlerReturn;
