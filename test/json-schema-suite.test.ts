@@ -4,10 +4,13 @@
  *
  * The suite is not committed here, and no npm package carries its draft 2020-12 and draft-07
  * files (checked: json-schema-test-suite@0.0.10 stops at draft 4, @json-schema-org/tests depends
- * on a git URL, validators ship without it, Debian's package stops at draft 7). Point
- * JSON_SCHEMA_TEST_SUITE at a checkout (the folder holding `tests/` and `LICENSE`) to run it:
+ * on a git URL, validators ship without it). Debian's `libtest-json-schema-acceptance-perl`
+ * carries them, with the suite's MIT license in its copyright file: `.ci/run` installs it, and
+ * this test finds it there. Or point JSON_SCHEMA_TEST_SUITE at a checkout of the suite:
  *
  *   JSON_SCHEMA_TEST_SUITE=../JSON-Schema-Test-Suite npx vitest run test/json-schema-suite.test.ts
+ *
+ * Under CI (`CI=true`) a missing suite is a failure, so the figures cannot silently go unmeasured.
  *
  * A case counts as answered right when a call with that instance is answered as the suite says
  * (handler reached, or refused with invalid arguments). A schema `defineTool` refuses answers
@@ -20,8 +23,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defineTool, ok, runToolCalls, type ToolCall } from "../src/index.js";
 
-const root = process.env.JSON_SCHEMA_TEST_SUITE;
-const available = root !== undefined && existsSync(join(root, "tests", "draft2020-12")) && existsSync(join(root, "LICENSE"));
+/** Where Debian's libtest-json-schema-acceptance-perl installs the suite, and its license text. */
+const DEBIAN_SUITE = "/usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance";
+const DEBIAN_LICENSE = "/usr/share/doc/libtest-json-schema-acceptance-perl/copyright";
+
+const root = process.env.JSON_SCHEMA_TEST_SUITE ?? (existsSync(DEBIAN_SUITE) ? DEBIAN_SUITE : undefined);
+const licensed = root !== undefined && (existsSync(join(root, "LICENSE")) || (root === DEBIAN_SUITE && existsSync(DEBIAN_LICENSE)));
+const available = licensed && existsSync(join(root, "tests", "draft2020-12")) && existsSync(join(root, "tests", "draft7"));
 
 interface SuiteGroup {
   file: string;
@@ -162,5 +170,11 @@ describe.skipIf(!available)("the JSON Schema Test Suite, object instances", () =
 });
 
 if (!available) {
-  console.log("JSON Schema Test Suite not found (JSON_SCHEMA_TEST_SUITE unset): the suite figures were not measured in this run");
+  console.log("JSON Schema Test Suite not found (JSON_SCHEMA_TEST_SUITE unset, Debian's copy not installed): the suite figures were not measured in this run");
 }
+
+describe.runIf(process.env.CI === "true")("under CI", () => {
+  it("has the JSON Schema Test Suite to measure against", () => {
+    expect(available, `install Debian's libtest-json-schema-acceptance-perl or set JSON_SCHEMA_TEST_SUITE`).toBe(true);
+  });
+});
