@@ -33,7 +33,15 @@ export {
   type ToolResultEncoded,
   type ToolTailEvent,
 } from "./events.js";
-export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
+export {
+  RunResultCollector,
+  type AskUserHalt,
+  type HaltMetadata,
+  type HandlerHalt,
+  type RunResult,
+  type ToolErrorHalt,
+  type ToolMessage,
+} from "./run-result.js";
 export { streamToolCalls } from "./stream.js";
 export { runToolCalls } from "./batch.js";
 export { isToolResolver, type ToolResolver } from "./resolver.js";
