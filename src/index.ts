@@ -56,3 +56,22 @@ export {
   type RecipeStepEvent,
   type ResolveAnswer,
 } from "./recipe.js";
+export { executeToolCalls } from "./execute-tool-calls.js";
+export { streamAgent } from "./agent/stream-agent.js";
+export { runAgent } from "./agent/run-agent.js";
+export { ModelEventError } from "./agent/model-event-error.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval } from "./agent/approval.js";
+export type {
+  AgentEvent,
+  AgentOptions,
+  AgentResult,
+  ApprovalMessage,
+  AssistantMessage,
+  FinishReason,
+  Message,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  TextMessage,
+  TurnResult,
+} from "./agent/types.js";

@@ -1,3 +1,4 @@
+import type { ApprovalContext, NeedsApproval } from "./agent/approval.js";
 import type { HandlerContext } from "./executor.js";
 import type { HandlerResult } from "./results.js";
 import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "./schema.js";
@@ -19,6 +20,8 @@ export interface Tool<Args = Record<string, unknown>> {
   readonly metadata: Record<string, unknown>;
   /** Called with the validated arguments (schema output) and the call's context. */
   handler?(args: Args, ctx: HandlerContext): HandlerReturn;
+  /** Whether the agent loop must ask the host before running a call (never part of the JSON). */
+  readonly needsApproval?: NeedsApproval<Args>;
 }
 
 /** What `JSON.stringify(tool)` gives: the tool without its handler, schema as JSON Schema. */
@@ -44,6 +47,11 @@ export interface ToolDefinition<S extends ToolSchema> {
   manual?: boolean;
   /** Free-form data for the host; default `{}`. */
   metadata?: Record<string, unknown>;
+  /**
+   * The agent loop halts with `approval_required` instead of running a call that needs approval:
+   * `true`, or a function of the validated arguments. Default: no approval.
+   */
+  needsApproval?: boolean | ((args: InferArguments<S>, ctx: ApprovalContext) => boolean | PromiseLike<boolean>);
 }
 
 const compiled = new WeakMap<object, CompiledSchema>();
@@ -72,7 +80,7 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   if (!isPlainRecord(definition)) {
     throw new TypeError(`Expected a tool definition object, got ${describe(definition)}`);
   }
-  const { name, description, schema, handler, manual = false, metadata = {} } = definition;
+  const { name, description, schema, handler, manual = false, metadata = {}, needsApproval } = definition;
   if (typeof name !== "string" || name === "") {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}`);
   }
@@ -91,12 +99,16 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
       `Expected \`handler\` of tool "${name}" to take at most 2 parameters (args, ctx), got ${handler.length}`,
     );
   }
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+    throw new TypeError(`Expected \`needsApproval\` of tool "${name}" to be a boolean or a function, got ${describe(needsApproval)}`);
+  }
   if (!isPlainRecord(metadata)) {
     throw new TypeError(`Expected \`metadata\` of tool "${name}" to be an object, got ${describe(metadata)}`);
   }
   const prepared = compileSchema(schema, name);
   const tool: Tool<InferArguments<S>> = { name, description, schema, manual, metadata };
   if (handler !== undefined) Object.defineProperty(tool, "handler", { value: handler, enumerable: true });
+  if (needsApproval !== undefined) Object.defineProperty(tool, "needsApproval", { value: needsApproval, enumerable: true });
   Object.defineProperty(tool, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(tool, COMPILED, { value: prepared, enumerable: false });
   return Object.freeze(tool);
@@ -127,6 +139,7 @@ export function compiledSchemaOf(tool: Tool): CompiledSchema {
 export function withHandler(tool: Tool, handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn): Tool {
   const { name, description, schema, manual = false, metadata = {} } = tool;
   const copy: Tool = { name, description, schema, manual, metadata, handler };
+  if (tool.needsApproval !== undefined) Object.defineProperty(copy, "needsApproval", { value: tool.needsApproval, enumerable: true });
   Object.defineProperty(copy, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(copy, COMPILED, { value: compiledSchemaOf(tool), enumerable: false });
   return Object.freeze(copy);
