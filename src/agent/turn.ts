@@ -71,7 +71,7 @@ export class Turn {
       this.#askModel();
       return;
     }
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation, pending.decisions, {
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), pending.decisions, {
       ...this.#batchSink(),
       settled: () => this.#resumed(batch),
     }));
@@ -105,16 +105,16 @@ export class Turn {
   }
 
   #askModel(): void {
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation, undefined, {
-      ...this.#batchSink(),
-      settled: () => this.#modelTurnDone(batch),
-    }));
     const request: ModelRequest = {
       messages: this.#conversation.slice(),
       tools: this.#env.tools,
       turn: this.#turn,
       signal: this.#env.signal,
     };
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, {
+      ...this.#batchSink(),
+      settled: () => this.#modelTurnDone(batch),
+    }));
     let events;
     try {
       events = from(this.#env.agent.model(request));
