@@ -212,7 +212,7 @@ describe("after each turn, the first reason that applies ends the loop", () => {
   });
 
   describe("8. maxTurns", () => {
-    const forever = () => of<ModelEvent>(toolCall(`c${Math.random()}`, "echo", { text: "again" }));
+    const forever = () => of<ModelEvent[]>(toolCall(`c${Math.random()}`, "echo", { text: "again" }));
 
     it("defaults to 8 model calls", async () => {
       const model = vi.fn(forever);

@@ -25,7 +25,7 @@ const question = [user("hi")];
 
 describe("streamAgent", () => {
   it("is cold: no model request and no tool before subscribe, and each subscription is its own run", async () => {
-    const model = vi.fn((_r: ModelRequest) => of<ModelEvent>(text("hello"), finish("stop")));
+    const model = vi.fn((_r: ModelRequest) => of<ModelEvent[]>(text("hello"), finish("stop")));
     const events$ = streamAgent({ model, tools: [echo], messages: question });
     expect(model).not.toHaveBeenCalled();
     const first = await haltedOf({ model, tools: [echo], messages: question });
@@ -207,7 +207,7 @@ describe("a turn", () => {
   });
 
   it("stops listening at finish: nothing the model sends after it counts", async () => {
-    const model = () => of<ModelEvent>(text("a"), finish("stop"), text("late"), toolCall("c9", "echo", { text: "late" }));
+    const model = () => of<ModelEvent[]>(text("a"), finish("stop"), text("late"), toolCall("c9", "echo", { text: "late" }));
     const result = await runAgent({ model, tools: [echo], messages: question });
     expect(result.messages.at(-1)).toEqual({ role: "assistant", content: "a" });
   });
@@ -215,7 +215,7 @@ describe("a turn", () => {
   it("numbers turns from 0 in each run, a resumed run included", async () => {
     const model = scriptedModel([[toolCall("c1", "echo", { text: "a" })], [finish("stop")], [finish("stop")]]);
     const first = await agentEvents({ model, tools: [echo], messages: question });
-    const second = await agentEvents({ model, tools: [echo], messages: [...(first.at(-1) as { messages: Message[] }).messages, user("again")] });
+    const second = await agentEvents({ model, tools: [echo], messages: [...(first.at(-1) as { messages: readonly Message[] }).messages, user("again")] });
     expect(first.filter((e) => e.type === "turn_started").map((e) => (e as { turn: number }).turn)).toEqual([0, 1]);
     expect(second.filter((e) => e.type === "turn_started").map((e) => (e as { turn: number }).turn)).toEqual([0]);
   });
