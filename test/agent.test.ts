@@ -3,9 +3,7 @@ import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
-  askUser,
   defineTool,
-  halt,
   ok,
   runAgent,
   streamAgent,
