@@ -130,6 +130,35 @@ describe("unsubscribing", () => {
     });
   });
 
+  it("leaves no abort listener on any signal: the run's own, the model's, the handlers'", async () => {
+    let live = 0;
+    const realAdd = EventTarget.prototype.addEventListener;
+    const realRemove = EventTarget.prototype.removeEventListener;
+    EventTarget.prototype.addEventListener = function (this: EventTarget, ...args: Parameters<EventTarget["addEventListener"]>) {
+      if (args[0] === "abort") live++;
+      return realAdd.apply(this, args);
+    };
+    EventTarget.prototype.removeEventListener = function (this: EventTarget, ...args: Parameters<EventTarget["removeEventListener"]>) {
+      if (args[0] === "abort") live--;
+      return realRemove.apply(this, args);
+    };
+    try {
+      const { tool } = hangingTool();
+      const model = scriptedModel([[toolCall("c1", "echo", { text: "a" })], [toolCall("c2", "hang"), { wait: 60_000 }, finish("tool_calls")]], { delay: 1 });
+      const subscription = streamAgent({ model, tools: [echo, tool], messages: question, toolTimeout: 60_000 }).subscribe();
+      await new Promise((r) => setTimeout(r, 30));
+      expect(live).toBeGreaterThan(0); // the model's abort listener, and the runner's on the run's signal
+      subscription.unsubscribe();
+      expect(live).toBe(0);
+      const done = await runAgent({ model: scriptedModel([[toolCall("c1", "echo", { text: "a" })], [finish("stop")]], { delay: 1 }), tools: [echo], messages: question });
+      expect(done.haltedReason).toBe("completed");
+      expect(live).toBe(0);
+    } finally {
+      EventTarget.prototype.addEventListener = realAdd;
+      EventTarget.prototype.removeEventListener = realRemove;
+    }
+  });
+
   it("a consumer that lets go inside next stops the run there: take(1) makes no model request", () => {
     const model = vi.fn(() => [text("hi")]);
     const seen: string[] = [];
