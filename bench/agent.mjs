@@ -47,36 +47,80 @@ async function loop(calls) {
   if (result.haltedReason !== "max_turns" || result.messages.length !== 1 + TURNS * (1 + calls)) throw new Error(`loop: ${result.haltedReason}`);
 }
 
-async function alone(calls) {
-  const model = scriptedModel(scripts[calls]);
+/**
+ * Turn after turn, each turn's calls as an Observable into streamToolCalls. Turns chain on the
+ * previous one's completion, not on a promise per turn, so that (like the loop on a synchronous
+ * model) a whole run costs one promise: the comparison is not charged for microtask hops.
+ */
+function turns(calls, onTurn, done) {
+  return new Promise((resolve, reject) => {
+    const model = scriptedModel(scripts[calls]);
+    const { signal } = new AbortController(); // one per run, as the loop has
+    let turn = 0;
+    // A loop, not recursion, as in the loop itself: each turn's subscriptions end before the next starts.
+    let looping = false;
+    let again = false;
+    const next = () => {
+      again = true;
+      if (looping) return;
+      looping = true;
+      while (again) {
+        again = false;
+        if (turn === TURNS) {
+          resolve(done());
+          break;
+        }
+        const request = { messages, tools, turn: turn++, signal };
+        onTurn(model(request), { error: reject, complete: next });
+      }
+      looping = false;
+    };
+    next();
+  });
+}
+
+function alone(calls) {
   let events = 0;
-  for (let turn = 0; turn < TURNS; turn++) {
-    const request = { messages, tools, turn, signal: new AbortController().signal };
-    const calls$ = from(model(request)).pipe(
-      filter((e) => e.type === "tool_call"),
-      map((e) => e.call),
-    );
-    await new Promise((resolve, reject) => streamToolCalls(calls$, [counting]).subscribe({ next: () => events++, error: reject, complete: resolve }));
-  }
-  if (events !== TURNS * calls * 3) throw new Error(`alone: ${events} events`);
+  return turns(
+    calls,
+    (modelEvents, { error, complete }) => {
+      const calls$ = from(modelEvents).pipe(
+        filter((e) => e.type === "tool_call"),
+        map((e) => e.call),
+      );
+      streamToolCalls(calls$, [counting]).subscribe({ next: () => events++, error, complete });
+    },
+    () => {
+      if (events !== TURNS * calls * 3) throw new Error(`alone: ${events} events`);
+    },
+  );
 }
 
 /** `alone`, plus the part of a loop no loop can skip: each turn's tool messages, collected in order. */
-async function collected(calls) {
-  const model = scriptedModel(scripts[calls]);
+function collected(calls) {
   const conversation = [...messages];
-  for (let turn = 0; turn < TURNS; turn++) {
-    const request = { messages: conversation, tools, turn, signal: new AbortController().signal };
-    const turnCalls = [];
-    const calls$ = from(model(request)).pipe(
-      filter((e) => e.type === "tool_call"),
-      map((e) => (turnCalls.push(e.call), e.call)),
-    );
-    const collector = new RunResultCollector();
-    await new Promise((resolve, reject) => streamToolCalls(calls$, [counting]).subscribe({ next: (e) => collector.add(e), error: reject, complete: resolve }));
-    conversation.push({ role: "assistant", content: "", toolCalls: turnCalls }, ...collector.result().messages);
-  }
-  if (conversation.length !== 1 + TURNS * (1 + calls)) throw new Error("collected: wrong conversation");
+  return turns(
+    calls,
+    (modelEvents, { error, complete }) => {
+      const turnCalls = [];
+      const calls$ = from(modelEvents).pipe(
+        filter((e) => e.type === "tool_call"),
+        map((e) => (turnCalls.push(e.call), e.call)),
+      );
+      const collector = new RunResultCollector();
+      streamToolCalls(calls$, [counting]).subscribe({
+        next: (e) => collector.add(e),
+        error,
+        complete: () => {
+          conversation.push({ role: "assistant", content: "", toolCalls: turnCalls }, ...collector.result().messages);
+          complete();
+        },
+      });
+    },
+    () => {
+      if (conversation.length !== 1 + TURNS * (1 + calls)) throw new Error("collected: wrong conversation");
+    },
+  );
 }
 
 async function cpu(fn, calls) {

@@ -1,4 +1,4 @@
-import { Subject, type Subscription } from "rxjs";
+import type { Observer, Subscribable, Subscription, Unsubscribable } from "rxjs";
 import { AWAITING_USER_RESPONSE, type ToolEvent } from "../events.js";
 import { haltMetadataOf, type HaltMetadata, type ToolMessage } from "../run-result.js";
 import { streamToolCalls } from "../stream.js";
@@ -45,7 +45,7 @@ export class CallBatch {
   readonly #messages: (ToolMessage | undefined)[] = [];
   /** Position in `calls` of each call the runner got, by the runner's arrival index. */
   readonly #positions: number[] = [];
-  #input: Subject<ToolCall> | undefined;
+  #input: CallFeed | undefined;
   #subscription: Subscription | undefined;
   #runnerDone = true;
   #inputDone = false;
@@ -131,7 +131,7 @@ export class CallBatch {
 
   #run(call: ToolCall, position: number): void {
     if (this.#input === undefined) {
-      this.#input = new Subject<ToolCall>();
+      this.#input = new CallFeed();
       this.#runnerDone = false;
       const { runOptions, tools } = this.#env.agent;
       const events = streamToolCalls(this.#input, tools, { ...runOptions, signal: this.#env.signal });
@@ -202,3 +202,26 @@ export class CallBatch {
   }
 }
 
+
+/**
+ * The runner's input: calls go straight to the one observer the runner attaches, without a
+ * Subject's bookkeeping on every call.
+ */
+class CallFeed implements Subscribable<ToolCall> {
+  #observer: Partial<Observer<ToolCall>> | undefined;
+
+  subscribe(observer: Partial<Observer<ToolCall>>): Unsubscribable {
+    this.#observer = observer;
+    return { unsubscribe: () => (this.#observer = undefined) };
+  }
+
+  next(call: ToolCall): void {
+    this.#observer?.next?.(call);
+  }
+
+  complete(): void {
+    const observer = this.#observer;
+    this.#observer = undefined;
+    observer?.complete?.();
+  }
+}
