@@ -49,6 +49,8 @@ export class Turn {
   readonly #ids = new Set<string>();
   #batch: CallBatch | undefined;
   #model: Subscription | undefined;
+  /** The model request's own controller: a provider SDK's listeners on it go away with the turn. */
+  #modelController: AbortController | undefined;
   #modelOver = false;
   #finishReason: FinishReason | undefined;
   #over = false;
@@ -79,10 +81,14 @@ export class Turn {
     batch.close();
   }
 
-  /** Stop everything: the model's stream and the running handlers. Nothing more is reported. */
-  cancel(): void {
+  /**
+   * Stop everything: abort the model's signal with `reason`, stop listening to the model and to
+   * the running handlers (the loop aborts their signal). Nothing more is reported.
+   */
+  cancel(reason?: unknown): void {
     this.#over = true;
     this.#modelOver = true;
+    this.#modelController?.abort(reason);
     this.#model?.unsubscribe();
     this.#batch?.cancel();
   }
@@ -105,11 +111,12 @@ export class Turn {
   }
 
   #askModel(): void {
+    const controller = (this.#modelController = new AbortController());
     const request: ModelRequest = {
       messages: this.#conversation.slice(),
       tools: this.#env.tools,
       turn: this.#turn,
-      signal: this.#env.signal,
+      signal: controller.signal,
     };
     const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, {
       ...this.#batchSink(),
@@ -227,6 +234,6 @@ export class Turn {
     this.#over = true;
     // The loop aborts the run's signal with `error` first, so running handlers see the cause.
     this.#sink.failed(error);
-    this.cancel();
+    this.cancel(error);
   }
 }
