@@ -110,6 +110,17 @@ describe("approval", () => {
     });
   });
 
+  it("a denial stands even when the rule would no longer ask: the rule is not asked again on resume", async () => {
+    let strict = true;
+    const handler = vi.fn(() => ok("sent"));
+    const tool = defineTool({ name: "transfer", description: "", schema: anyArgs, needsApproval: () => strict, handler });
+    const model = scriptedModel([[toolCall("c1", "transfer")], [finish("stop")]]);
+    const first = await runAgent({ model, tools: [tool], messages: question });
+    strict = false;
+    await runAgent({ model, tools: [tool], messages: [...first.messages, { role: "approval", toolCallId: "c1", approved: false }] });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it("a decision counts only for a call pending in that conversation", async () => {
     const { tool, handler } = transferTool();
     const model = scriptedModel([[toolCall("c1", "transfer", { eur: 50 })], [toolCall("c2", "transfer", { eur: 9 })]]);

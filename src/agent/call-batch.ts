@@ -74,6 +74,14 @@ export class CallBatch {
       this.manual.push(call);
       return;
     }
+    // The host's decision stands as given: the rule is not asked again (its answer may have
+    // changed since), so a denied call never runs.
+    const decision = this.#decisions?.get(call.id);
+    if (decision !== undefined) {
+      if (decision.approved) this.#run(call, position);
+      else this.#messages[position] = deniedMessage(call, decision.reason, this.#env.agent.encoder);
+      return;
+    }
     let needed: boolean | Promise<boolean>;
     try {
       needed = tool?.needsApproval === undefined ? false : approvalNeeded(tool, call, this.#approvalContext(call), this.#env.agent.validate);
@@ -115,18 +123,8 @@ export class CallBatch {
   }
 
   #route(call: ToolCall, position: number, needsApproval: boolean): void {
-    if (needsApproval) {
-      const decision = this.#decisions?.get(call.id);
-      if (decision === undefined) {
-        this.awaitingApproval.push(call);
-        return;
-      }
-      if (!decision.approved) {
-        this.#messages[position] = deniedMessage(call, decision.reason, this.#env.agent.encoder);
-        return;
-      }
-    }
-    this.#run(call, position);
+    if (needsApproval) this.awaitingApproval.push(call);
+    else this.#run(call, position);
   }
 
   #run(call: ToolCall, position: number): void {
