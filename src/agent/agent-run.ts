@@ -10,8 +10,8 @@ import type { AgentEvent, Message } from "./types.js";
 
 /**
  * One subscription to `streamAgent`: turns one after another until a reason ends the loop.
- * Owns the run's AbortController, the signal of every turn's runner (so of every handler), and
- * aborts it, and the current turn's model request, on cancel, failure and unsubscribe.
+ * Owns the run's AbortController, which is the model's `signal` and every handler's, so that
+ * cancelling, failing or unsubscribing reaches everything that runs.
  */
 export class AgentRun {
   readonly #env: AgentEnv;
@@ -58,9 +58,8 @@ export class AgentRun {
     this.#release();
     if (this.#over) return;
     this.#over = true;
-    const reason = new DOMException("The agent stream was unsubscribed", "AbortError");
-    this.#turn?.cancel(reason);
-    this.#controller.abort(reason);
+    this.#turn?.cancel();
+    this.#controller.abort(new DOMException("The agent stream was unsubscribed", "AbortError"));
   }
 
   #release(): void {
@@ -141,7 +140,7 @@ export class AgentRun {
     // The signal's reason reaches every running handler and the model before anything is torn down.
     this.#over = true;
     this.#controller.abort(reason);
-    turn?.cancel(reason);
+    turn?.cancel();
     this.#over = false;
     this.#end({ haltedReason: "cancelled", metadata: { reason } });
   }

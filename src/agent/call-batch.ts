@@ -20,7 +20,7 @@ export interface BatchSink {
 /** What the loop shares with every batch of a run. */
 export interface BatchEnv {
   readonly agent: AgentEnv;
-  /** The run's own signal: every turn's runner gets it; aborted on cancel, error and unsubscribe. */
+  /** The run's own signal: the model's and every handler's; aborted on cancel, error and unsubscribe. */
   readonly signal: AbortSignal;
   /** The tools offered to the model (a resolver's `availableTools()`, read once per run). */
   readonly tools: readonly Tool[];

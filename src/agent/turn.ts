@@ -49,8 +49,6 @@ export class Turn {
   readonly #ids = new Set<string>();
   #batch: CallBatch | undefined;
   #model: Subscription | undefined;
-  /** The model request's own controller: a provider SDK's listeners on it go away with the turn. */
-  #modelController: AbortController | undefined;
   #modelOver = false;
   #finishReason: FinishReason | undefined;
   #over = false;
@@ -81,14 +79,10 @@ export class Turn {
     batch.close();
   }
 
-  /**
-   * Stop everything: abort the model's signal with `reason`, stop listening to the model and to
-   * the running handlers (the loop aborts their signal). Nothing more is reported.
-   */
-  cancel(reason?: unknown): void {
+  /** Stop everything: the model's stream and the running handlers. Nothing more is reported. */
+  cancel(): void {
     this.#over = true;
     this.#modelOver = true;
-    this.#modelController?.abort(reason);
     this.#model?.unsubscribe();
     this.#batch?.cancel();
   }
@@ -111,12 +105,11 @@ export class Turn {
   }
 
   #askModel(): void {
-    const controller = (this.#modelController = new AbortController());
     const request: ModelRequest = {
       messages: this.#conversation.slice(),
       tools: this.#env.tools,
       turn: this.#turn,
-      signal: controller.signal,
+      signal: this.#env.signal,
     };
     const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, {
       ...this.#batchSink(),
@@ -234,6 +227,6 @@ export class Turn {
     this.#over = true;
     // The loop aborts the run's signal with `error` first, so running handlers see the cause.
     this.#sink.failed(error);
-    this.cancel(error);
+    this.cancel();
   }
 }
