@@ -90,6 +90,19 @@ describe("approval", () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
+  it("an approved call's result stays in the conversation even when the model then fails, so it never runs twice", async () => {
+    const { tool, handler } = transferTool();
+    const failure = new Error("overloaded");
+    const model = scriptedModel([[toolCall("c1", "transfer", { eur: 50 })], [finish("error", failure)], [text("Sent."), finish("stop")]]);
+    const first = await runAgent({ model, tools: [tool], messages: question });
+    const second = await runAgent({ model, tools: [tool], messages: [...first.messages, { role: "approval", toolCallId: "c1", approved: true }] });
+    expect(second).toMatchObject({ haltedReason: "error", metadata: { error: failure } });
+    expect(second.messages.at(-1)).toEqual({ role: "tool", toolCallId: "c1", name: "transfer", content: '{"sent":50}', isError: false });
+    const third = await runAgent({ model, tools: [tool], messages: second.messages });
+    expect(third.haltedReason).toBe("completed");
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
   it("a denied call is answered with a text the model can read, and never runs", async () => {
     const { tool, handler } = transferTool();
     const model = scriptedModel([[toolCall("c1", "transfer", { eur: 50 })], [text("OK, not sent."), finish("stop")]]);
