@@ -27,9 +27,13 @@ export class AgentRun {
   #looping = false;
   #onAbort: (() => void) | undefined;
 
-  constructor(env: AgentEnv, subscriber: Subscriber<AgentEvent>) {
+  readonly #quiet: boolean;
+
+  /** `quiet`: emit `agent_halted` alone (for `runAgent`, which shows nothing else). */
+  constructor(env: AgentEnv, subscriber: Subscriber<AgentEvent>, quiet = false) {
     this.#env = env;
     this.#subscriber = subscriber;
+    this.#quiet = quiet;
     this.#conversation = env.messages.slice();
   }
 
@@ -81,7 +85,7 @@ export class AgentRun {
     if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
     const byName = new Map<string, Tool>();
     for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-    return { agent: this.#env, signal: this.#controller.signal, tools: list, lookup: (name) => byName.get(name) };
+    return { agent: this.#env, signal: this.#controller.signal, quiet: this.#quiet, tools: list, lookup: (name) => byName.get(name) };
   }
 
   #next(): void {
@@ -113,7 +117,7 @@ export class AgentRun {
     if (outcome.assistant !== undefined) this.#turns++;
     // A resume's tool messages are in already: the model was asked with them.
     for (let i = outcome.committed; i < outcome.messages.length; i++) this.#conversation.push(outcome.messages[i] as Message);
-    this.#emit({ type: "turn_completed", turn: outcome.turn, messages: outcome.messages });
+    if (!this.#quiet) this.#emit({ type: "turn_completed", turn: outcome.turn, messages: outcome.messages });
     if (this.#over) return;
     let halt: AgentHalt | undefined;
     try {

@@ -22,6 +22,8 @@ export interface BatchEnv {
   readonly agent: AgentEnv;
   /** The run's own signal: the model's and every handler's; aborted on cancel, error and unsubscribe. */
   readonly signal: AbortSignal;
+  /** Nothing but the ending is told (`runAgent`): no event is built for what nobody watches. */
+  readonly quiet: boolean;
   /** The tools offered to the model (a resolver's `availableTools()`, read once per run). */
   readonly tools: readonly Tool[];
   lookup(name: string): Tool | undefined;
@@ -148,7 +150,7 @@ export class CallBatch {
 
   #onEvent(event: ToolEvent): void {
     if (this.#over) return;
-    this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
+    if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
     switch (event.type) {
       case "tool_result_encoded":
       case "tool_halt": {

@@ -1,5 +1,5 @@
 import { Observable } from "rxjs";
-import { checkAgentOptions } from "./agent-options.js";
+import { checkAgentOptions, type AgentEnv } from "./agent-options.js";
 import { AgentRun } from "./agent-run.js";
 import type { AgentEvent, AgentOptions } from "./types.js";
 
@@ -19,6 +19,10 @@ import type { AgentEvent, AgentOptions } from "./types.js";
  * // turn_started, tool_event ×3, turn_completed, turn_started, text_delta, turn_completed, agent_halted
  */
 export function streamAgent(options: AgentOptions): Observable<AgentEvent> {
-  const env = checkAgentOptions(options);
-  return new Observable<AgentEvent>((subscriber) => new AgentRun(env, subscriber).start());
+  return agentRuns(checkAgentOptions(options), false);
+}
+
+/** The runs of `env`, one per subscription; `quiet` ones emit `agent_halted` alone. */
+export function agentRuns(env: AgentEnv, quiet: boolean): Observable<AgentEvent> {
+  return new Observable<AgentEvent>((subscriber) => new AgentRun(env, subscriber, quiet).start());
 }

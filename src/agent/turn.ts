@@ -64,7 +64,7 @@ export class Turn {
   }
 
   start(): void {
-    this.#sink.emit({ type: "turn_started", turn: this.#turn });
+    if (!this.#env.quiet) this.#sink.emit({ type: "turn_started", turn: this.#turn });
     if (this.#over) return;
     const pending = this.#pending;
     if (pending === undefined) {
@@ -143,7 +143,7 @@ export class Turn {
           return;
         }
         this.#text.push(event.text);
-        this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
+        if (!this.#env.quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
         return;
       case "tool_call": {
         const call = event.call;
