@@ -17,7 +17,7 @@
  */
 import { from, filter, map } from "rxjs";
 import { z } from "zod";
-import { defineTool, ok, runAgent, RunResultCollector, streamToolCalls } from "../dist/index.js";
+import { defineTool, ok, runAgent, RunResultCollector, streamAgent, streamToolCalls } from "../dist/index.js";
 import { scriptedModel } from "../dist/testing/index.js";
 
 const TURNS = 100;
@@ -76,6 +76,18 @@ function turns(calls, onTurn, done) {
       looping = false;
     };
     next();
+  });
+}
+
+/** The same run as `loop`, watched: every event of streamAgent reaches a subscriber. */
+function watched(calls) {
+  return new Promise((resolve, reject) => {
+    let events = 0;
+    streamAgent({ model: scriptedModel(scripts[calls]), tools: [counting], messages, maxTurns: TURNS }).subscribe({
+      next: () => events++,
+      error: reject,
+      complete: () => (events === TURNS * (3 * calls + 2) + 1 ? resolve() : reject(new Error(`watched: ${events} events`))),
+    });
   });
 }
 
@@ -138,15 +150,15 @@ const median = (xs) => {
 };
 
 // Warm up both paths at both sizes.
-for (let i = 0; i < 5; i++) for (const calls of [CALLS, 1]) (await cpu(loop, calls), await cpu(alone, calls), await cpu(collected, calls));
+for (let i = 0; i < 5; i++) for (const calls of [CALLS, 1]) for (const fn of [loop, alone, collected, watched]) await cpu(fn, calls);
 
-const names = new Map([[loop, "loop"], [alone, "alone"], [collected, "collected"]]);
-const rows = { loop10: [], alone10: [], collected10: [], loop1: [], alone1: [], ratio: [], ratioCollected: [], perCallLoop: [], perCallAlone: [], perCallCollected: [], perTurn: [] };
+const names = new Map([[loop, "loop"], [alone, "alone"], [collected, "collected"], [watched, "watched"]]);
+const rows = { loop10: [], alone10: [], collected10: [], watched10: [], loop1: [], alone1: [], ratio: [], ratioCollected: [], perCallLoop: [], perCallAlone: [], perCallCollected: [], perTurn: [] };
 for (let r = 0; r < rounds; r++) {
-  const order = r % 2 === 0 ? [loop, alone, collected] : [collected, alone, loop];
+  const order = r % 2 === 0 ? [loop, alone, collected, watched] : [watched, collected, alone, loop];
   const t = {};
   for (const calls of [CALLS, 1]) for (const fn of order) t[`${names.get(fn)}${calls === 1 ? 1 : 10}`] = await cpu(fn, calls);
-  for (const k of ["loop10", "alone10", "collected10", "loop1", "alone1"]) rows[k].push(t[k]);
+  for (const k of ["loop10", "alone10", "collected10", "watched10", "loop1", "alone1"]) rows[k].push(t[k]);
   rows.ratio.push(t.loop10 / t.alone10);
   rows.ratioCollected.push(t.loop10 / t.collected10);
   rows.perCallLoop.push((t.loop10 - t.loop1) / (TURNS * (CALLS - 1)));
@@ -160,11 +172,14 @@ const addsPerCall = m.perCallLoop - m.perCallAlone;
 const addsPct = (100 * addsPerCall) / m.perCallAlone;
 const f = (us) => `${us.toFixed(2)} µs`;
 console.log(`agent loop bench: ${TURNS} turns × ${CALLS} calls (and × 1), ${rounds} paired rounds, CPU time, medians, Node ${process.version}\n`);
-console.log(`  runAgent, ${TURNS}×${CALLS}             ${f(m.loop10 / (TURNS * CALLS))} per call  (${(m.loop10 / 1000).toFixed(2)} ms per run)`);
-console.log(`  streamToolCalls alone, same calls ${f(m.alone10 / (TURNS * CALLS))} per call  (${(m.alone10 / 1000).toFixed(2)} ms per run)`);
-console.log(`  … collecting each turn's messages  ${f(m.collected10 / (TURNS * CALLS))} per call  (what any loop must also do)`);
-console.log(`  ratio at ${CALLS} calls per turn        ${m.ratio.toFixed(3)}× streamToolCalls alone, ${m.ratioCollected.toFixed(3)}× with the messages collected`);
-console.log(`  marginal cost of a call           loop ${f(m.perCallLoop)}, alone ${f(m.perCallAlone)}: the loop adds ${f(addsPerCall)} (${addsPct.toFixed(1)}%)`);
-console.log(`                                    (with the messages collected: ${f(m.perCallCollected)}, so the loop adds ${f(m.perCallLoop - m.perCallCollected)} over that)`);
-console.log(`  the loop's own cost per turn      ${f(m.perTurn)}`);
+const line = (label, text) => console.log(`  ${label.padEnd(38)}${text}`);
+const perCall = (us) => `${f(us / (TURNS * CALLS))} per call  (${(us / 1000).toFixed(2)} ms per run)`;
+line(`runAgent, ${TURNS}×${CALLS}`, perCall(m.loop10));
+line("streamAgent, every event watched", perCall(m.watched10));
+line("streamToolCalls alone, same calls", perCall(m.alone10));
+line("… plus each turn's messages", , `${perCall(m.collected10)}: what any loop must also do`);
+line(`ratio at ${CALLS} calls per turn`, `${m.ratio.toFixed(3)}× streamToolCalls alone, ${m.ratioCollected.toFixed(3)}× with the messages collected`);
+line("marginal cost of a call", `loop ${f(m.perCallLoop)}, alone ${f(m.perCallAlone)}: the loop adds ${f(addsPerCall)} (${addsPct.toFixed(1)}%)`);
+line("", `(with the messages collected: ${f(m.perCallCollected)}, so the loop adds ${f(m.perCallLoop - m.perCallCollected)} over that)`);
+line("the loop's own cost per turn", f(m.perTurn));
 console.log(`\n  target: the loop adds < 5% per call: ${addsPct < 5 ? "met" : "missed"} (${addsPct.toFixed(1)}%)`);
