@@ -177,7 +177,7 @@ const perCall = (us) => `${f(us / (TURNS * CALLS))} per call  (${(us / 1000).toF
 line(`runAgent, ${TURNS}×${CALLS}`, perCall(m.loop10));
 line("streamAgent, every event watched", perCall(m.watched10));
 line("streamToolCalls alone, same calls", perCall(m.alone10));
-line("… plus each turn's messages", , `${perCall(m.collected10)}: what any loop must also do`);
+line("… plus each turn's messages", `${perCall(m.collected10)}: what any loop must also do`);
 line(`ratio at ${CALLS} calls per turn`, `${m.ratio.toFixed(3)}× streamToolCalls alone, ${m.ratioCollected.toFixed(3)}× with the messages collected`);
 line("marginal cost of a call", `loop ${f(m.perCallLoop)}, alone ${f(m.perCallAlone)}: the loop adds ${f(addsPerCall)} (${addsPct.toFixed(1)}%)`);
 line("", `(with the messages collected: ${f(m.perCallCollected)}, so the loop adds ${f(m.perCallLoop - m.perCallCollected)} over that)`);
