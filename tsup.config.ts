@@ -28,6 +28,7 @@ export default defineConfig({
     "providers/openai/index": "src/providers/openai/index.ts",
     "providers/anthropic/index": "src/providers/anthropic/index.ts",
     "otel/index": "src/otel/index.ts",
+    "testing/index": "src/testing/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

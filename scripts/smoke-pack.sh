@@ -207,6 +207,56 @@ echo "tsc: node16 resolution, ESM and CJS types: ok"
 "$tsc" -p tsconfig.bundler.json
 echo "tsc: bundler resolution: ok"
 
+# (e) The agent loop on toolrx/testing's scripted model, from ESM, CommonJS and TypeScript.
+cat > agent.mjs <<'JS'
+import { defineTool, ok, runAgent } from "toolrx";
+import { scriptedModel } from "toolrx/testing";
+import { z } from "zod";
+
+const weather = defineTool({
+  name: "weather",
+  description: "Weather by city",
+  schema: z.object({ city: z.string() }),
+  handler: ({ city }) => ok({ city, tempC: 21 }),
+});
+const model = scriptedModel([
+  [{ type: "tool_call", call: { id: "c1", name: "weather", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }],
+  [{ type: "text_delta", text: "Sunny, 21 °C." }, { type: "finish", reason: "stop" }],
+]);
+const result = await runAgent({ model, tools: [weather], messages: [{ role: "user", content: "Weather in Oslo?" }] });
+console.log(`esm agent: ${result.haltedReason} after ${model.requests.length} model calls`);
+if (result.haltedReason !== "completed" || result.messages.length !== 4) throw new Error(`esm agent: unexpected ${JSON.stringify(result)}`);
+JS
+node agent.mjs
+
+cat > agent.cjs <<'JS'
+const { runAgent } = require("toolrx");
+const { scriptedModel } = require("toolrx/testing");
+
+const model = scriptedModel([[{ type: "text_delta", text: "hi" }, { type: "finish", reason: "stop" }]]);
+runAgent({ model, tools: [], messages: [{ role: "user", content: "hi" }] }).then((result) => {
+  console.log(`cjs agent: ${result.haltedReason}`);
+  if (result.haltedReason !== "completed") throw new Error(`cjs agent: unexpected ${JSON.stringify(result)}`);
+});
+JS
+node agent.cjs
+
+cat > agent.ts <<'TS'
+import { runAgent, streamAgent, type AgentEvent, type AgentResult } from "toolrx";
+import { scriptedModel, type ScriptedModel } from "toolrx/testing";
+import type { Observable } from "rxjs";
+
+const model: ScriptedModel = scriptedModel([[{ type: "finish", reason: "stop" }]], { delay: 10 });
+export const events: Observable<AgentEvent> = streamAgent({ model, tools: [], messages: [] });
+export const result: Promise<AgentResult> = runAgent({ model, tools: [], messages: [], maxTurns: 2 });
+// @ts-expect-error: mode is "auto" or "manual"
+runAgent({ model, tools: [], messages: [], mode: "sometimes" });
+TS
+cp agent.ts agent-cjs.cts
+tsconfig node16 node16 false agent.ts agent-cjs.cts > tsconfig.agent.json
+"$tsc" -p tsconfig.agent.json
+echo "tsc: toolrx/testing and the agent loop, node16 resolution, ESM and CJS types: ok"
+
 # (d) The lowest versions the peer ranges admit: the runtime checks again.
 min_peers="$(node -e '
   const { peerDependencies } = require("./node_modules/toolrx/package.json");
@@ -222,5 +272,7 @@ node esm.mjs
 node cjs.cjs
 node otel.mjs
 node otel.cjs
+node agent.mjs
+node agent.cjs
 
 echo "smoke-pack: ok ($((SECONDS - start)) s)"

@@ -1,5 +1,5 @@
 export { defineTool, toolJsonSchema, type HandlerReturn, type Tool, type ToolDefinition, type ToolJSON } from "./tool.js";
-export type { InferArguments, JsonSchema, JsonSchemaObject, ToolSchema, ZodSchema } from "./schema.js";
+export type { InferArguments, JsonSchema, JsonSchemaObject, StandardToolSchema, ToolSchema, ZodSchema } from "./schema.js";
 export type { ToolCall } from "./tool-call.js";
 export {
   askUser,
@@ -18,6 +18,7 @@ export {
 export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool-error.js";
 export { EngineError, type EngineErrorReason } from "./engine-error.js";
 export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-error.js";
+export { checkArguments, type CheckedArguments } from "./check-arguments.js";
 export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
 export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./policy.js";
@@ -46,7 +47,15 @@ export {
   type ToolResultEncoded,
   type ToolTailEvent,
 } from "./events.js";
-export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
+export {
+  RunResultCollector,
+  type AskUserHalt,
+  type HaltMetadata,
+  type HandlerHalt,
+  type RunResult,
+  type ToolErrorHalt,
+  type ToolMessage,
+} from "./run-result.js";
 export { streamToolCalls } from "./run/stream.js";
 export { runToolCalls } from "./run/batch.js";
 export { isToolResolver, type ToolResolver } from "./resolver.js";
@@ -60,3 +69,22 @@ export {
   type RecipeStep,
   type ResolveAnswer,
 } from "./recipe.js";
+export { executeToolCalls } from "./execute-tool-calls.js";
+export { streamAgent } from "./agent/stream-agent.js";
+export { runAgent } from "./agent/run-agent.js";
+export { ModelEventError } from "./agent/model-event-error.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval } from "./agent/approval.js";
+export type {
+  AgentEvent,
+  AgentOptions,
+  AgentResult,
+  ApprovalMessage,
+  AssistantMessage,
+  FinishReason,
+  Message,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  TextMessage,
+  TurnResult,
+} from "./agent/types.js";

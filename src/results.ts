@@ -79,7 +79,8 @@ export function halt<R>(reason: string, result: R): Halt<R> {
 
 /**
  * Halt reasons the orchestrator owns. A handler halting with one of them is an
- * `invalid_return`, so a loop never mistakes a tool's halt for its own.
+ * `invalid_return`, so a loop never mistakes a tool's halt for its own: the contract's six,
+ * then the agent loop's own endings (`approval_required`, `manual_tool_calls`, `error`).
  */
 export const RESERVED_HALT_REASONS = Object.freeze([
   "ask_user",
@@ -88,6 +89,9 @@ export const RESERVED_HALT_REASONS = Object.freeze([
   "tool_error",
   "cancelled",
   "completed",
+  "approval_required",
+  "manual_tool_calls",
+  "error",
 ] as const);
 
 /** One of {@link RESERVED_HALT_REASONS}. */

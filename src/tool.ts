@@ -1,3 +1,4 @@
+import type { ApprovalContext, NeedsApproval } from "./agent/approval.js";
 import type { HandlerContext } from "./executor.js";
 import type { HandlerResult } from "./results.js";
 import { checkToolControl, type ToolControl } from "./run/tool-control.js";
@@ -22,6 +23,8 @@ export interface Tool<Args = Record<string, unknown>> {
   readonly control?: ToolControl;
   /** Called with the validated arguments (schema output) and the call's context. */
   handler?(args: Args, ctx: HandlerContext): HandlerReturn;
+  /** Whether the agent loop must ask the host before running a call (never part of the JSON). */
+  readonly needsApproval?: NeedsApproval<Args>;
 }
 
 /** What `JSON.stringify(tool)` gives: the tool without its handler, schema as JSON Schema. */
@@ -39,7 +42,7 @@ export interface ToolDefinition<S extends ToolSchema> {
   name: string;
   /** Shown to the model; `""` is allowed. */
   description: string;
-  /** A zod v4 schema, or a JSON Schema object literal. */
+  /** A zod v4 schema, a Standard Schema with Standard JSON Schema (ArkType, Valibot's wrapper), or a JSON Schema object literal. */
   schema: S;
   /** At most two parameters: `(args, ctx)`. */
   handler?: (args: InferArguments<S>, ctx: HandlerContext) => HandlerReturn;
@@ -49,6 +52,11 @@ export interface ToolDefinition<S extends ToolSchema> {
   metadata?: Record<string, unknown>;
   /** Per-tool limit, idempotency and retries; default none. */
   control?: ToolControl;
+  /**
+   * The agent loop halts with `approval_required` instead of running a call that needs approval:
+   * `true`, or a function of the validated arguments. Default: no approval.
+   */
+  needsApproval?: boolean | ((args: InferArguments<S>, ctx: ApprovalContext) => boolean | PromiseLike<boolean>);
 }
 
 const compiled = new WeakMap<object, CompiledSchema>();
@@ -77,7 +85,7 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   if (!isPlainRecord(definition)) {
     throw new TypeError(`Expected a tool definition object, got ${describe(definition)}`);
   }
-  const { name, description, schema, handler, manual = false, metadata = {} } = definition;
+  const { name, description, schema, handler, manual = false, metadata = {}, needsApproval } = definition;
   if (typeof name !== "string" || name === "") {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}`);
   }
@@ -96,6 +104,9 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
       `Expected \`handler\` of tool "${name}" to take at most 2 parameters (args, ctx), got ${handler.length}`,
     );
   }
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+    throw new TypeError(`Expected \`needsApproval\` of tool "${name}" to be a boolean or a function, got ${describe(needsApproval)}`);
+  }
   if (!isPlainRecord(metadata)) {
     throw new TypeError(`Expected \`metadata\` of tool "${name}" to be an object, got ${describe(metadata)}`);
   }
@@ -104,6 +115,7 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   const tool: Tool<InferArguments<S>> = { name, description, schema, manual, metadata };
   if (definition.control !== undefined) Object.defineProperty(tool, "control", { value: definition.control, enumerable: true });
   if (handler !== undefined) Object.defineProperty(tool, "handler", { value: handler, enumerable: true });
+  if (needsApproval !== undefined) Object.defineProperty(tool, "needsApproval", { value: needsApproval, enumerable: true });
   Object.defineProperty(tool, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(tool, COMPILED, { value: prepared, enumerable: false });
   return Object.freeze(tool);
@@ -135,6 +147,7 @@ export function withHandler(tool: Tool, handler: (args: Record<string, unknown>,
   const { name, description, schema, manual = false, metadata = {} } = tool;
   const copy: Tool = { name, description, schema, manual, metadata, handler };
   if (tool.control !== undefined) Object.defineProperty(copy, "control", { value: tool.control, enumerable: true });
+  if (tool.needsApproval !== undefined) Object.defineProperty(copy, "needsApproval", { value: tool.needsApproval, enumerable: true });
   Object.defineProperty(copy, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(copy, COMPILED, { value: compiledSchemaOf(tool), enumerable: false });
   return Object.freeze(copy);
