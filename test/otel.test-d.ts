@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { runToolCalls, streamToolCalls } from "../src/index.js";
+import { executeToolCalls, runAgent, runToolCalls, streamAgent, streamToolCalls } from "../src/index.js";
 import { telemetry, type Telemetry, type TelemetryOptions } from "../src/otel/index.js";
 
 describe("telemetry()", () => {
@@ -8,6 +8,9 @@ describe("telemetry()", () => {
     expectTypeOf(traced).toEqualTypeOf<Telemetry>();
     expectTypeOf(traced.streamToolCalls).toEqualTypeOf<typeof streamToolCalls>();
     expectTypeOf(traced.runToolCalls).toEqualTypeOf<typeof runToolCalls>();
+    expectTypeOf(traced.executeToolCalls).toEqualTypeOf<typeof executeToolCalls>();
+    expectTypeOf(traced.streamAgent).toEqualTypeOf<typeof streamAgent>();
+    expectTypeOf(traced.runAgent).toEqualTypeOf<typeof runAgent>();
   });
 
   it("takes recordContent as a boolean or { maxLength }", () => {

@@ -1,7 +1,8 @@
 import { context } from "@opentelemetry/api";
-import { defer, Observable, tap, type Subscribable } from "rxjs";
+import { defer, Observable, tap, type OperatorFunction, type Subscribable } from "rxjs";
 import { runToolCalls as coreRunToolCalls } from "../run/batch.js";
 import type { ToolEvent } from "../events.js";
+import { executeToolCalls as coreExecuteToolCalls } from "../execute-tool-calls.js";
 import { defaultExecutor } from "../executor.js";
 import type { RunOptions } from "../options.js";
 import type { ToolResolver } from "../resolver.js";
@@ -95,4 +96,13 @@ function noteArrivals(calls: Subscribable<ToolCall>, arrivals: Arrivals<number>)
       complete: () => subscriber.complete(),
     }),
   );
+}
+
+/** The `executeToolCalls` operator, traced: the traced runner on the source's calls. */
+export function tracedExecuteToolCalls(stream: typeof coreStreamToolCalls): typeof coreExecuteToolCalls {
+  return function executeToolCalls(tools: readonly Tool[] | ToolResolver, options?: RunOptions): OperatorFunction<ToolCall, ToolEvent> {
+    // The operator's own checks, when it is made.
+    coreExecuteToolCalls(tools, options);
+    return (calls: Observable<ToolCall>) => stream(calls, tools, options);
+  };
 }
