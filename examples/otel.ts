@@ -1,17 +1,26 @@
 /**
- * OpenTelemetry: the trace of a batch of tool calls, printed as a tree. The same six calls as
- * the demo (a fast one, a slow one whose HTTP call nests under its span, wrong arguments, a
- * throw, an ask_user, a hang until its deadline), run through `toolrx/otel` with a real SDK that
- * keeps spans in memory, then printed as a backend would show them.
+ * OpenTelemetry: the trace of the demo's travel agent, printed as a tree. The same scripted
+ * model and tools as `npm run demo` (no API key, no network), run through `toolrx/otel` with a
+ * real SDK that keeps spans in memory, then printed as a tracing backend would show them:
  *
- * No API key, no network. Run: npm run -s example:otel
+ *   invoke_agent travel           the run, until it halts on ask_user
+ *   ├─ turn 0
+ *   │  ├─ chat scripted-model     the model call, with its finish reason
+ *   │  ├─ execute_tool weather    tools start while the model streams: siblings of the chat span
+ *   │  ├─ execute_tool search_flights
+ *   │  │  └─ GET /flights         the handler's own span nests under its tool span
+ *   │  └─ execute_tool convert_currency   wrong arguments: error.type InvalidArgumentsError
+ *   └─ turn 1 ...                 book_hotel throws (handler_raised), confirm_trip asks the user
+ *
+ * then the resumed run after the user's answer. Run: npm run -s example:otel
  */
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { z } from "zod";
-import { askUser, defineTool, ok, type ToolCall } from "../src/index.js";
+import { askUser, defineTool, ok, type Message, type ModelEvent } from "../src/index.js";
 import { telemetry } from "../src/otel/index.js";
+import { scriptedModel } from "../src/testing/index.js";
 import { printTrace } from "./print-trace.js";
 import { sleep } from "./sleep.js";
 
@@ -21,7 +30,7 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 const tracer = trace.getTracer("travel-app");
 
-// ── Tools ────────────────────────────────────────────────────────────────────────────────
+// ── The demo's tools ─────────────────────────────────────────────────────────────────────
 const weather = defineTool({
   name: "weather",
   description: "Current weather by city",
@@ -31,16 +40,14 @@ const weather = defineTool({
 const searchFlights = defineTool({
   name: "search_flights",
   description: "Search flights between two airports",
-  schema: z.object({ from: z.string().length(3), to: z.string().length(3) }),
-  // The handler's own span (an HTTP call, say) nests under the tool's span, after an await too.
-  handler: async ({ from, to }, ctx) => {
-    await sleep(20, ctx.signal);
-    return tracer.startActiveSpan(`GET /flights?from=${from}&to=${to}`, async (http) => {
-      await sleep(300, ctx.signal);
+  schema: z.object({ from: z.string().length(3), to: z.string().length(3), adults: z.number().int().default(1) }),
+  // The handler's own span (its HTTP call, say) nests under the tool's span, across awaits.
+  handler: async ({ from, to, adults }, ctx) =>
+    tracer.startActiveSpan(`GET /flights`, async (http) => {
+      await sleep(400, ctx.signal);
       http.end();
-      return ok([{ flight: "TP1351", from, to, priceEur: 89 }]);
-    });
-  },
+      return ok([{ flight: "TP1351", from, to, departs: "07:40", priceEur: 89 * adults }]);
+    }),
 });
 const convertCurrency = defineTool({
   name: "convert_currency",
@@ -51,7 +58,7 @@ const convertCurrency = defineTool({
 const bookHotel = defineTool({
   name: "book_hotel",
   description: "Book a hotel room",
-  schema: z.object({ city: z.string() }),
+  schema: z.object({ city: z.string(), nights: z.number().int() }),
   handler: async (_args, ctx) => {
     await sleep(100, ctx.signal);
     throw new Error("hotel API answered 503 Service Unavailable");
@@ -59,38 +66,47 @@ const bookHotel = defineTool({
 });
 const confirmTrip = defineTool({
   name: "confirm_trip",
-  description: "Ask the traveller to confirm",
+  description: "Ask the traveller to confirm before anything is paid",
   schema: z.object({ summary: z.string() }),
-  handler: ({ summary }) => askUser(`Book this trip? ${summary}`),
+  handler: ({ summary }) => askUser(`Book this trip? ${summary}`, { choices: ["yes", "no"] }),
 });
-const traffic = defineTool({
-  name: "traffic",
-  description: "Live traffic to the airport",
-  schema: z.object({ to: z.string() }),
-  handler: async (_args, ctx) => {
-    await sleep(60_000, ctx.signal); // a hung upstream: only the deadline ends it
-    return ok("clear roads");
-  },
-});
+const tools = [weather, searchFlights, convertCurrency, bookHotel, confirmTrip];
 
-const calls: ToolCall[] = [
-  { id: "call_0", name: "weather", arguments: { city: "Lisbon" } },
-  { id: "call_1", name: "search_flights", arguments: { from: "OSL", to: "LIS" } },
-  { id: "call_2", name: "convert_currency", arguments: { amount: "about 200", from: "EUR" } },
-  { id: "call_3", name: "book_hotel", arguments: { city: "Lisbon" } },
-  { id: "call_4", name: "confirm_trip", arguments: { summary: "OSL→LIS, 3 nights" } },
-  { id: "call_5", name: "traffic", arguments: { to: "OSL" } },
+// ── The demo's scripted model, 60 ms between events ──────────────────────────────────────
+const say = (text: string): ModelEvent => ({ type: "text_delta", text });
+const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
+const model = scriptedModel(
+  [
+    [
+      say("Let me check the weather, "),
+      call("call_1", "weather", { city: "Lisbon" }),
+      say("flights "),
+      call("call_2", "search_flights", { from: "OSL", to: "LIS", adults: 2 }),
+      say("and prices at once."),
+      call("call_3", "convert_currency", { amount: "about 200", from: "EUR" }),
+      { type: "finish", reason: "tool_calls" },
+    ],
+    [
+      say("Clear skies and a 07:40 flight. Booking a hotel and asking you to confirm."),
+      call("call_4", "book_hotel", { city: "Lisbon", nights: 3 }),
+      call("call_5", "confirm_trip", { summary: "OSL→LIS, 2 adults, 3 nights" }),
+      { type: "finish", reason: "tool_calls" },
+    ],
+    [say("Booked: TP1351 on Friday. "), say("The hotel API is down, so I will retry the room later."), { type: "finish", reason: "stop" }],
+  ],
+  { delay: 60 },
+);
+
+// ── Run: one call turns tracing on; halt on ask_user, resume with the answer ─────────────
+const { runAgent } = telemetry({ agentName: "travel", requestModel: "scripted-model" });
+const messages: Message[] = [
+  { role: "system", content: "You are a travel agent." },
+  { role: "user", content: "Plan a long weekend in Lisbon for two, from Oslo." },
 ];
-
-// ── Run: one call turns tracing on; the span active at the call is the parent ─────────────
-const { runToolCalls } = telemetry();
-await tracer.startActiveSpan("plan trip", async (root) => {
-  const result = await runToolCalls(calls, [weather, searchFlights, convertCurrency, bookHotel, confirmTrip, traffic], {
-    toolTimeout: 500,
-    maxConcurrency: 4,
-  });
-  root.setAttribute("toolrx.halted_reason", result.halt?.haltedReason ?? "none");
-  root.end();
-});
+let result = await runAgent({ model, tools, messages, toolTimeout: 5_000, sessionId: "conv_42" });
+if (result.haltedReason === "ask_user") {
+  result = await runAgent({ model, tools, messages: [...result.messages, { role: "user", content: "yes" }], sessionId: "conv_42" });
+}
 
 printTrace(exporter.getFinishedSpans());
+if (result.haltedReason !== "completed") process.exitCode = 1;
