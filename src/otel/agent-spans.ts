@@ -94,9 +94,9 @@ export class AgentSpans {
     }
   }
 
-  /** The consumer let go, or the stream failed: end everything still open. */
-  abandon(reason: unknown): void {
-    const failure = { reason, cancelled: true };
+  /** The consumer let go (`cancelled`), or the stream failed: end everything still open. */
+  abandon(reason: unknown, cancelled: boolean): void {
+    const failure = { reason, cancelled };
     this.#endTurn(failure);
     this.#end(undefined, failure);
   }

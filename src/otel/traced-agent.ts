@@ -18,8 +18,8 @@ export function tracedStreamAgent(config: TelemetryConfig): typeof coreStreamAge
       return coreStreamAgent(spans.options(options)).pipe(
         tap({
           next: guarded((event: AgentEvent) => spans.observe(event)),
-          error: guarded((e: unknown) => spans.abandon(e)),
-          unsubscribe: guarded(() => spans.abandon(undefined)),
+          error: guarded((e: unknown) => spans.abandon(e, false)),
+          unsubscribe: guarded(() => spans.abandon(undefined, true)),
         }),
       );
     });
