@@ -4,7 +4,7 @@ import { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 import { defaultExecutor, type ToolExecutor } from "./executor.js";
 import type { OnToolError } from "./policy.js";
 import type { RecipeStepEvent } from "./recipe.js";
-import { describe } from "./tool-error.js";
+import { describe } from "./safe.js";
 
 /** Engine-wide defaults a batch falls back on. */
 export interface EngineLike {
@@ -39,6 +39,13 @@ export interface RunOptions {
   scheduler?: SchedulerLike;
   /** Sees every recipe sub-step of a resolver's calls start and finish. Must not throw. */
   onRecipeStep?: (event: RecipeStepEvent) => void;
+  /**
+   * A batch call naming a tool that is not in `tools`: `"fail"` (default) fails the whole batch
+   * with an `EngineError` before any tool runs; `"answer"` answers that call alone with a
+   * `not_found` error listing the tools that exist, through `onToolError`, and runs the rest.
+   * Streamed calls are always answered.
+   */
+  onUnknownTool?: "fail" | "answer";
 }
 
 /** {@link RunOptions} checked, with every default filled in. */
@@ -58,6 +65,7 @@ export interface RunEnv {
   /** Bound on a recipe's parallel steps: `maxConcurrency ?? 2 × cores`, not capped by the batch size. */
   readonly recipeConcurrency: number;
   readonly onRecipeStep: ((event: RecipeStepEvent) => void) | undefined;
+  readonly onUnknownTool: "fail" | "answer";
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -128,6 +136,11 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`onRecipeStep\` to be a function, got ${describe(onRecipeStep)}`);
   }
 
+  const { onUnknownTool = "fail" } = options;
+  if (onUnknownTool !== "fail" && onUnknownTool !== "answer") {
+    throw new TypeError(`Expected \`onUnknownTool\` to be "fail" or "answer", got ${describe(onUnknownTool)}`);
+  }
+
   const cap = 2 * availableCores();
   return {
     executor,
@@ -144,5 +157,6 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     scheduler,
     recipeConcurrency: maxConcurrency ?? cap,
     onRecipeStep,
+    onUnknownTool,
   };
 }

@@ -6,7 +6,8 @@ import type { RunEnv } from "./options.js";
 import { outcomeOf } from "./outcome.js";
 import { error, isThenable } from "./results.js";
 import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
+import { isError, settle } from "./safe.js";
+import type { CallIdentity, ToolCall } from "./tool-call.js";
 import { ToolError } from "./tool-error.js";
 
 /** Where a running call reports to: the stream that owns its concurrency slot. */
@@ -18,6 +19,8 @@ export interface CallSink {
   next(event: ToolEvent): void;
   /** The call went asynchronous: it must be cancellable from now on. */
   track(run: CallRun): void;
+  /** The `not_found` answer for a call whose tool the batch does not have. */
+  notFound(who: CallIdentity): ToolError;
   /** The call finished (its tail event is out); `tracked` says whether `track` was called. */
   done(run: CallRun, tracked: boolean): void;
 }
@@ -27,9 +30,11 @@ export interface CallSink {
  * policy, encode. A call that finishes synchronously never allocates a timer, a controller or a
  * closure; only the asynchronous path pays for them.
  */
-export class CallRun {
+export class CallRun implements CallIdentity {
   readonly call: ToolCall;
   readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
   readonly tool: Tool | undefined;
   readonly env: RunEnv;
   readonly sink: CallSink;
@@ -41,6 +46,8 @@ export class CallRun {
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink) {
     this.call = call;
     this.index = index;
+    this.toolCallId = call.id;
+    this.toolName = call.name;
     this.tool = tool;
     this.env = env;
     this.sink = sink;
@@ -52,8 +59,8 @@ export class CallRun {
     this.sink.next({
       type: "tool_execution_started",
       index: this.index,
-      toolCallId: call.id,
-      toolName: call.name,
+      toolCallId: this.toolCallId,
+      toolName: this.toolName,
       arguments: call.arguments,
     });
     if (this.sink.closed) {
@@ -62,7 +69,7 @@ export class CallRun {
       return;
     }
     if (tool === undefined) {
-      this.#finish(error(new ToolError("not_found", { toolName: call.name, toolCallId: call.id })));
+      this.#finish(error(this.sink.notFound(this)));
       return;
     }
     if (!env.validate) {
@@ -73,15 +80,12 @@ export class CallRun {
     try {
       checked = checkArguments(tool, call);
     } catch (cause) {
-      this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
+      this.#finish(error(new ToolError("handler_exit", { toolName: this.toolName, toolCallId: this.toolCallId, cause })));
       return;
     }
     if (isThenable(checked)) {
       this.#goAsync(false);
-      checked.then(
-        (c) => this.#finished || this.#afterCheck(tool, c),
-        (cause: unknown) => this.#finished || this.#exit(cause),
-      );
+      settle(checked, this, (c) => this.#finished || this.#afterCheck(tool, c as CheckedArguments), this.#exitOnce);
       return;
     }
     this.#afterCheck(tool, checked);
@@ -116,10 +120,16 @@ export class CallRun {
       return;
     }
     this.#goAsync(true);
-    returned.then(
-      (result) => this.#finished || this.#finish(result),
-      (cause: unknown) => this.#finished || this.#exit(cause),
-    );
+    // A custom executor's thenable may be hostile: a `then` that throws is that call's `handler_exit`.
+    settle(returned, this, this.#finishOnce, this.#exitOnce);
+  }
+
+  #finishOnce(this: CallRun, result: unknown): void {
+    if (!this.#finished) this.#finish(result);
+  }
+
+  #exitOnce(this: CallRun, cause: unknown): void {
+    if (!this.#finished) this.#exit(cause);
   }
 
   /**
@@ -130,7 +140,7 @@ export class CallRun {
     if (!this.sink.closed) return false;
     this.#finished = true;
     CallContext.abort(ctx, this.sink.closeReason);
-    if (isThenable(returned)) returned.then(undefined, ignore);
+    if (isThenable(returned)) settle(returned, undefined, ignore, ignore);
     return true;
   }
 
@@ -138,7 +148,7 @@ export class CallRun {
   #exit(thrown: unknown): void {
     const { call } = this;
     const cause = thrown instanceof Error ? thrown : { thrown };
-    this.#finish(error(new ToolError("handler_exit", { toolName: call.name, toolCallId: call.id, cause })));
+    this.#finish(error(new ToolError("handler_exit", { toolName: this.toolName, toolCallId: this.toolCallId, cause })));
   }
 
   /**
@@ -158,11 +168,10 @@ export class CallRun {
   timedOut(): void {
     if (this.#finished) return;
     this.#timer = undefined;
-    const { call } = this;
     const timeout = new ToolError("timeout", {
-      message: `tool ${call.name} timed out after ${this.env.timeout} ms`,
-      toolName: call.name,
-      toolCallId: call.id,
+      message: `tool ${this.toolName} timed out after ${this.env.timeout} ms`,
+      toolName: this.toolName,
+      toolCallId: this.toolCallId,
       metadata: { toolTimeout: this.env.timeout },
     });
     if (this.#ctx !== undefined) CallContext.abort(this.#ctx, timeout);
@@ -172,7 +181,7 @@ export class CallRun {
   #finish(returned: unknown): void {
     this.#finished = true;
     this.#clearTimer();
-    const [completed, tail] = outcomeOf(returned, this.call, this.index, this.env);
+    const [completed, tail] = outcomeOf(returned, this, this.env);
     this.sink.next(completed);
     this.sink.next(tail);
     this.sink.done(this, this.#tracked);

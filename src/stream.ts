@@ -1,11 +1,12 @@
 import { Observable, type Subscribable, type Subscriber } from "rxjs";
-import { EngineError } from "./engine-error.js";
 import type { ToolEvent } from "./events.js";
 import { resolveOptions, type RunEnv, type RunOptions } from "./options.js";
 import { CallRun, type CallSink } from "./run-one.js";
 import type { Tool } from "./tool.js";
-import { assertToolCall, type ToolCall } from "./tool-call.js";
-import { describe } from "./tool-error.js";
+import { assertToolCall, type CallIdentity, type ToolCall } from "./tool-call.js";
+import { describe } from "./safe.js";
+import type { ToolError } from "./tool-error.js";
+import { toolNotFound, unknownTool } from "./unknown-tool.js";
 import { toolSource, type ToolSource } from "./tool-source.js";
 import type { ToolResolver } from "./resolver.js";
 
@@ -39,8 +40,30 @@ export function streamToolCalls(
   const env = resolveOptions(options, streamed ? undefined : calls.length);
   const source = toolSource(tools, env);
   if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env);
-  (calls as readonly unknown[]).forEach(assertToolCall);
-  return batchOf(calls as readonly ToolCall[], source, env);
+  return batchOf(snapshot(calls as readonly unknown[]), source, env);
+}
+
+/**
+ * The batch as the array holds it now, each call checked: a caller that empties or refills its
+ * array after this call changes nothing. Holes are read as `undefined`, so they are reported
+ * by index, and two calls with one id are refused (providers reject the answer).
+ */
+function snapshot(calls: readonly unknown[]): ToolCall[] {
+  const batch = new Array<ToolCall>(calls.length);
+  const seen = new Map<string, number>();
+  for (let i = 0; i < batch.length; i++) {
+    const call = calls[i];
+    assertToolCall(call, i);
+    const first = seen.get(call.id);
+    if (first !== undefined) {
+      throw new TypeError(
+        `Expected tool call ids to be unique, got "${call.id}" at index ${first} and ${i}; providers reject two answers to one id`,
+      );
+    }
+    seen.set(call.id, i);
+    batch[i] = call;
+  }
+  return batch;
 }
 
 function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {
@@ -49,10 +72,12 @@ function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): O
       subscriber.complete();
       return;
     }
-    for (const call of calls) {
-      if (source.lookup(call.name) === undefined) {
-        subscriber.error(new EngineError("unknown_tool", { toolName: call.name }));
-        return;
+    if (env.onUnknownTool === "fail") {
+      for (const call of calls) {
+        if (source.lookup(call.name) === undefined) {
+          subscriber.error(unknownTool(call.name, source.names()));
+          return;
+        }
       }
     }
     const pool = new Pool(env, source, subscriber, calls);
@@ -65,11 +90,12 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
     const pool = new Pool(env, source, subscriber, undefined);
     const teardown = pool.open();
     if (pool.closed) return teardown;
+    let arrived = 0;
     const input = calls.subscribe({
       next(call) {
         if (pool.closed) return;
         try {
-          assertToolCall(call, pool.arrived);
+          assertToolCall(call, arrived++);
         } catch (e) {
           pool.fail(e);
           return;
@@ -85,7 +111,8 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
       },
     });
     return () => {
-      input.unsubscribe();
+      // A hand-written Subscribable may return no subscription at all.
+      if (typeof input?.unsubscribe === "function") input.unsubscribe();
       teardown();
     };
   });
@@ -187,6 +214,10 @@ class Pool implements CallSink {
 
   next(event: ToolEvent): void {
     this.#subscriber.next(event);
+  }
+
+  notFound(who: CallIdentity): ToolError {
+    return toolNotFound(who, this.#source.names());
   }
 
   track(run: CallRun): void {

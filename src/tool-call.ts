@@ -13,6 +13,19 @@ export interface ToolCall {
 }
 
 /**
+ * A call as the runner answers it: its id and name are read once, when it starts, so a handler
+ * that rewrites `ctx.toolCall` cannot change which call its events and message answer.
+ */
+export interface CallIdentity {
+  /** The caller's own call object, as the policy receives it. */
+  readonly call: ToolCall;
+  /** Position in the input (arrival order for streamed calls). */
+  readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+}
+
+/**
  * Reject a call a runner cannot answer: without an id there is no message to send back, and
  * without an object of arguments there is nothing to validate. The message names the call's
  * index so the bad one can be found in a large batch.
