@@ -77,15 +77,18 @@ export function describe(value: unknown): string {
   return String(value);
 }
 
-/** Lines of a stack trace: V8's `    at f (file:1:2)` and SpiderMonkey/JSC's `f@file:1:2`. */
-const FRAME = /^\s*at\s.*$|^[^\s@]*@\S*:\d+:\d+$/;
+/**
+ * Lines of a stack trace: V8's `    at f (file:1:2)`, `    at new Promise (<anonymous>)` and
+ * SpiderMonkey/JSC's `f@file:1:2`. A line must end like a frame, so "at least one city" stays.
+ */
+const FRAME = /^\s+at\s.*(?::\d+(?::\d+)?\)?|\((?:<anonymous>|native|index \d+)\))$|^[^\s@]*@\S+:\d+:\d+$/;
 
 /**
  * `text` without stack frames: every line that is a frame is dropped, so a message that embeds
  * another error's stack keeps its words but loses the file paths.
  */
 export function withoutFrames(text: string): string {
-  if (!text.includes("at ") && !text.includes("@")) return text;
+  if (!text.includes(" at ") && !text.includes("@")) return text;
   const lines = text.split("\n");
   const kept = lines.filter((line) => !FRAME.test(line));
   return kept.length === lines.length ? text : kept.join("\n").trimEnd();

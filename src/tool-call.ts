@@ -1,4 +1,4 @@
-import { describe } from "./tool-error.js";
+import { describe } from "./safe.js";
 
 /** One tool call a model asked for. */
 export interface ToolCall {
@@ -36,6 +36,12 @@ export function assertToolCall(call: unknown, index: number): asserts call is To
     throw new TypeError(`Expected ${where} to be an object, got ${describe(call)}`);
   }
   const c = call as Record<string, unknown>;
+  const provider = providerShape(c);
+  if (provider !== undefined) {
+    throw new TypeError(
+      `Expected ${where} to be a toolrx ToolCall { id, name, arguments }, got ${provider.what}: convert it with ${provider.parser} from "toolrx/providers"`,
+    );
+  }
   if (typeof c.id !== "string" || c.id === "") {
     throw new TypeError(`Expected \`id\` of ${where} to be a non-empty string, got ${describe(c.id)}`);
   }
@@ -51,6 +57,21 @@ export function assertToolCall(call: unknown, index: number): asserts call is To
   if (c.metadata !== undefined && !isPlainRecord(c.metadata)) {
     throw new TypeError(`Expected \`metadata\` of ${where} to be an object, got ${describe(c.metadata)}`);
   }
+}
+
+/** Which provider's tool-call shape `c` is, and the parser that turns it into ToolCalls. */
+function providerShape(c: Record<string, unknown>): { what: string; parser: string } | undefined {
+  if (c.name !== undefined && c.arguments !== undefined && typeof c.arguments !== "string") return undefined;
+  if (c.type === "function" && isPlainRecord(c.function)) {
+    return { what: "an OpenAI Chat Completions tool call", parser: "openai.parseToolCalls(message) on the assistant message" };
+  }
+  if (c.type === "tool_use" && "input" in c) {
+    return { what: "an Anthropic tool_use block", parser: "anthropic.parseToolCalls(message) on the assistant message" };
+  }
+  if (c.type === "function_call" && typeof c.call_id === "string") {
+    return { what: "an OpenAI Responses function_call item", parser: "openai.parseResponseOutput(response.output)" };
+  }
+  return undefined;
 }
 
 /** A non-null, non-array object. */
