@@ -146,8 +146,7 @@ export class CallRun implements CallIdentity {
 
   /** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
   #exit(thrown: unknown): void {
-    const { call } = this;
-    const cause = thrown instanceof Error ? thrown : { thrown };
+    const cause = isError(thrown) ? thrown : { thrown };
     this.#finish(error(new ToolError("handler_exit", { toolName: this.toolName, toolCallId: this.toolCallId, cause })));
   }
 

@@ -1,4 +1,4 @@
-import { describe } from "./safe.js";
+import { describe, isArray } from "./safe.js";
 
 /** One tool call a model asked for. */
 export interface ToolCall {
@@ -76,5 +76,5 @@ function providerShape(c: Record<string, unknown>): { what: string; parser: stri
 
 /** A non-null, non-array object. */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !isArray(value);
 }
