@@ -29,8 +29,8 @@ export const jsonEncoder: ToolResultEncoder = Object.freeze({
       throw new TypeError(`Cannot encode ${value === undefined ? "undefined" : typeof value} as JSON`);
     }
     // One scan of the text keeps the common case at native speed; only a value that carries a
-    // trace is rendered a second time, without it.
-    if (text.includes(FRAME_MARK) || text.includes('"stack":')) return JSON.stringify(value, withoutTraces) as string;
+    // V8 trace is rendered a second time, without it.
+    if (text.includes(FRAME_MARK)) return JSON.stringify(value, withoutTraces) as string;
     return text;
   },
   encodeError(reason: unknown): string {

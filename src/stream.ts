@@ -50,20 +50,40 @@ export function streamToolCalls(
  */
 function snapshot(calls: readonly unknown[]): ToolCall[] {
   const batch = new Array<ToolCall>(calls.length);
-  const seen = new Map<string, number>();
   for (let i = 0; i < batch.length; i++) {
     const call = calls[i];
     assertToolCall(call, i);
-    const first = seen.get(call.id);
-    if (first !== undefined) {
-      throw new TypeError(
-        `Expected tool call ids to be unique, got "${call.id}" at index ${first} and ${i}; providers reject two answers to one id`,
-      );
-    }
-    seen.set(call.id, i);
     batch[i] = call;
   }
+  assertUniqueIds(batch);
   return batch;
+}
+
+/**
+ * Two answers to one id are refused by providers, so two calls with one id are refused here.
+ * A model turn holds a handful of calls: comparing pairs is cheaper than hashing them until
+ * the batch is large.
+ */
+function assertUniqueIds(batch: readonly ToolCall[]): void {
+  const n = batch.length;
+  if (n <= 16) {
+    for (let i = 1; i < n; i++) {
+      const id = (batch[i] as ToolCall).id;
+      for (let j = 0; j < i; j++) if ((batch[j] as ToolCall).id === id) duplicateId(id, j, i);
+    }
+    return;
+  }
+  const seen = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const id = (batch[i] as ToolCall).id;
+    const first = seen.get(id);
+    if (first !== undefined) duplicateId(id, first, i);
+    seen.set(id, i);
+  }
+}
+
+function duplicateId(id: string, first: number, second: number): never {
+  throw new TypeError(`Expected tool call ids to be unique, got "${id}" at index ${first} and ${second}; providers reject two answers to one id`);
 }
 
 function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {

@@ -15,6 +15,13 @@ describe("mistakes a new user makes (issue 9)", () => {
       );
       expect(() => streamToolCalls(calls, [weather, search])).toThrow(TypeError);
     });
+
+    it("is found in a large batch too", () => {
+      const calls = Array.from({ length: 40 }, (_, i) => call(`c${i}`, "weather"));
+      calls[33] = call("c7", "weather");
+      expect(() => streamToolCalls(calls, [weather])).toThrow('got "c7" at index 7 and 33');
+      expect(() => streamToolCalls(calls.slice(0, 33), [weather])).not.toThrow();
+    });
   });
 
   describe("a hallucinated tool name", () => {
