@@ -135,6 +135,14 @@ describe("error texts", () => {
     expect(jsonEncoder.encodeError(reason)).toBe(JSON.stringify({ error: expected }));
   });
 
+  it.each([
+    [undefined, "Cannot encode undefined as JSON"],
+    [() => 1, "Cannot encode function as JSON"],
+    [Symbol("s"), "Cannot encode symbol as JSON"],
+  ])("encode of %s throws a TypeError saying what it got", (value, message) => {
+    expect(() => jsonEncoder.encode(value)).toThrow(new TypeError(message));
+  });
+
   it("encodeError of a cycle renders it, marking the cycle", () => {
     const cyclic: Record<string, unknown> = { code: 7 };
     cyclic.self = cyclic;
@@ -226,6 +234,47 @@ describe("resolvers and recipes", () => {
     };
     const { messages } = await runToolCalls([call("c1", "research")], resolver);
     expect(messages[0]?.content).toBe("## Sequential Results\n\n### Step 1: again\nsecond\n\n## Errors\n\n- **step**: index offline");
+  });
+
+  it.each([
+    ["a step that is not an object", { serial: ["step"] }, 'plan.serial[0] must be a step object, got "step"'],
+    ["a step with an empty tool", { parallel: [{ tool: "", arguments: {} }] }, 'plan.parallel[0].tool must be a non-empty string, got ""'],
+    ["a label that is not a string", { serial: [{ tool: "step", label: 7, arguments: {} }] }, "plan.serial[0].label must be a string, got 7"],
+    ["compose that is not a function", { compose: "markdown" }, 'plan.compose must be a function, got "markdown"'],
+  ])("a plan with %s fails the call saying so", async (_, plan, why) => {
+    const resolver = toolResolver([step, research], { recipes: { research: () => plan as never } });
+    const { messages } = await runToolCalls([call("c1", "research")], resolver);
+    expect(text(messages[0]?.content)).toBe(`recipe for tool research failed: ${why}`);
+  });
+
+  it.each([
+    ["null", null, "null"],
+    ["{ ok: 5 }", { ok: 5 }, "an object"],
+  ])("a step answered %s by its resolver is that step's error", async (_, answer, described) => {
+    const resolver: ToolResolver = {
+      availableTools: () => [research, step],
+      resolve: () => answer as never,
+      dispatchRecipe: (name) => (name === "research" ? () => ({ serial: [{ tool: "step", arguments: {} }] }) : undefined),
+    };
+    const { messages } = await runToolCalls([call("c1", "research")], resolver);
+    expect(messages[0]?.content).toBe(
+      `## Errors\n\n- **step**: resolver answered ${described}; expected { ok: string } or { error: string }`,
+    );
+  });
+
+  it("a recipe whose parent timed out during its parallel steps does not compose", async () => {
+    const slow = deferred<{ ok: string }>();
+    const compose = vi.fn(() => "report");
+    const resolver: ToolResolver = {
+      availableTools: () => [research, step],
+      resolve: () => slow.promise,
+      dispatchRecipe: (name) => (name === "research" ? () => ({ parallel: [{ tool: "step", arguments: {} }], compose }) : undefined),
+    };
+    const { messages } = await runToolCalls([call("c1", "research")], resolver, { toolTimeout: 20 });
+    expect(text(messages[0]?.content)).toMatch(/timeout/);
+    slow.resolve({ ok: "late" });
+    await flushMicrotasks(20);
+    expect(compose).not.toHaveBeenCalled();
   });
 
   it("tools from a resolver keep toJSON", () => {
