@@ -36,19 +36,16 @@ export function assertToolCall(call: unknown, index: number): asserts call is To
     throw new TypeError(`Expected ${where} to be an object, got ${describe(call)}`);
   }
   const c = call as Record<string, unknown>;
-  const provider = providerShape(c);
-  if (provider !== undefined) {
-    throw new TypeError(
-      `Expected ${where} to be a toolrx ToolCall { id, name, arguments }, got ${provider.what}: convert it with ${provider.parser} from "toolrx/providers"`,
-    );
-  }
   if (typeof c.id !== "string" || c.id === "") {
+    rejectProviderShape(c, where);
     throw new TypeError(`Expected \`id\` of ${where} to be a non-empty string, got ${describe(c.id)}`);
   }
   if (typeof c.name !== "string" || c.name === "") {
+    rejectProviderShape(c, where);
     throw new TypeError(`Expected \`name\` of ${where} to be a non-empty string, got ${describe(c.name)}`);
   }
   if (!isPlainRecord(c.arguments)) {
+    rejectProviderShape(c, where);
     throw new TypeError(`Expected \`arguments\` of ${where} to be an object, got ${describe(c.arguments)}`);
   }
   if (c.rawArguments !== undefined && typeof c.rawArguments !== "string") {
@@ -59,9 +56,21 @@ export function assertToolCall(call: unknown, index: number): asserts call is To
   }
 }
 
+/**
+ * A provider's own tool-call object passed in place of a ToolCall (the usual first mistake):
+ * say which parser of `toolrx/providers` turns it into one. Only reached for a call that is
+ * already invalid, so valid calls pay nothing for it.
+ */
+function rejectProviderShape(c: Record<string, unknown>, where: string): void {
+  const provider = providerShape(c);
+  if (provider === undefined) return;
+  throw new TypeError(
+    `Expected ${where} to be a toolrx ToolCall { id, name, arguments }, got ${provider.what}: convert it with ${provider.parser} from "toolrx/providers"`,
+  );
+}
+
 /** Which provider's tool-call shape `c` is, and the parser that turns it into ToolCalls. */
 function providerShape(c: Record<string, unknown>): { what: string; parser: string } | undefined {
-  if (c.name !== undefined && c.arguments !== undefined && typeof c.arguments !== "string") return undefined;
   if (c.type === "function" && isPlainRecord(c.function)) {
     return { what: "an OpenAI Chat Completions tool call", parser: "openai.parseToolCalls(message) on the assistant message" };
   }
