@@ -48,3 +48,4 @@ export {
   type RecipeStepEvent,
   type ResolveAnswer,
 } from "./recipe.js";
+export { toAsyncIterable } from "./to-async-iterable.js";
