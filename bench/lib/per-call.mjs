@@ -34,15 +34,16 @@ export async function perCall(name, systems, mode) {
     if (members.length === 0) continue;
     const prepared = await prepareAll(members, { handler, concurrency: CONCURRENCY });
     const runs = framework ? mode.frameworkRuns : mode.poolRuns;
-    const cpu = await rounds(prepared, makeCalls(size), size, probe, { ...mode, runs });
-    for (const system of reports) rows.push(row(name, system, size, cpu, mode));
+    const repeats = framework ? 1 : mode.repeats[name];
+    const cpu = await rounds(prepared, makeCalls(size), size, probe, { ...mode, runs, repeats });
+    for (const system of reports) rows.push(row(name, system, size, repeats, cpu, mode));
   }
   return rows;
 }
 
-function row(scenario, system, n, cpu, mode) {
+function row(scenario, system, n, repeats, cpu, mode) {
   const mine = cpu.get(system.name);
-  const ms = median(mine);
+  const ms = median(mine) / repeats;
   const versus = (other) => (cpu.has(other) && other !== system.name ? rounded(pairedRatio(mine, cpu.get(other))) : null);
   const capped = n < N ? `at ${n.toLocaleString("en-US")} calls (${mode.name} mode); ` : "";
   return {

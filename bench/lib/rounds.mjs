@@ -24,12 +24,12 @@ export async function measuredRun(system, runner, calls, n, probe) {
 }
 
 /**
- * Runs `prepared` systems over `calls` in rotating rounds; returns each system's CPU ms per run,
- * round by round. Warm-up is counted in calls (within a CPU budget), not runs, so the
+ * Runs `prepared` systems over `calls` in rotating rounds; returns each system's CPU ms per
+ * turn (`repeats` runs), round by round. Warm-up is counted in calls (within a CPU budget), not runs, so the
  * optimizing compiler has seen as many calls of a fast system as of a slow one. No forced GC
  * between runs: a forced full GC makes the next run slower than anything a real program sees.
  */
-export async function rounds(prepared, calls, n, probe, { warmupRuns, warmupCalls, warmupCpuMs, runs }) {
+export async function rounds(prepared, calls, n, probe, { warmupRuns, warmupCalls, warmupCpuMs, runs, repeats = 1 }) {
   const cpu = new Map(prepared.map(({ system }) => [system.name, []]));
   for (const { system, runner } of prepared) {
     const start = cpuMs();
@@ -40,7 +40,11 @@ export async function rounds(prepared, calls, n, probe, { warmupRuns, warmupCall
   for (let r = 0; r < runs; r++) {
     for (let s = 0; s < prepared.length; s++) {
       const { system, runner } = prepared[(s + r) % prepared.length];
-      cpu.get(system.name).push((await measuredRun(system, runner, calls, n, probe)).cpuMs);
+      // A round's turn is `repeats` runs back to back, so a GC pause or a preemption is a
+      // smaller share of what is measured.
+      let total = 0;
+      for (let k = 0; k < repeats; k++) total += (await measuredRun(system, runner, calls, n, probe)).cpuMs;
+      cpu.get(system.name).push(total);
     }
   }
   return cpu;

@@ -6,6 +6,7 @@ export const SETTINGS = {
   quick: {
     name: "quick",
     poolRuns: 15,
+    repeats: { sync: 3, async: 1 },
     frameworkRuns: 3,
     warmupRuns: 2,
     warmupCalls: 50_000,
@@ -19,6 +20,7 @@ export const SETTINGS = {
   full: {
     name: "full",
     poolRuns: 41,
+    repeats: { sync: 5, async: 2 },
     frameworkRuns: 7,
     warmupRuns: 3,
     warmupCalls: 1_000_000,
