@@ -14,10 +14,10 @@ export async function scalingJob(system, n, mode) {
   let kept;
   const runner = await system.prepare({ handler, concurrency: 16, collect: false, keep: (results) => (kept = results) });
   const input = () => (system.streams ? streamCalls(n) : makeCalls(n));
-  const runs = n >= 1_000_000 ? Math.min(3, mode.timedRuns) : Math.max(3, mode.timedRuns);
+  const runs = n >= 1_000_000 ? Math.min(3, mode.scalingRuns) : mode.scalingRuns;
   const cpu = [];
   // Warm up on as many calls at every size, so small sizes are not measured cold.
-  for (let r = 0; r < Math.max(1, Math.ceil(200_000 / n)); r++) await measuredRun(system, runner, input(), n, probe);
+  for (let r = 0; r < Math.max(1, Math.ceil(mode.scalingWarmupCalls / n)); r++) await measuredRun(system, runner, input(), n, probe);
   for (let r = 0; r < runs; r++) {
     const calls = input();
     cpu.push((await measuredRun(system, runner, calls, n, probe)).cpuMs);
