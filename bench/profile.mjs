@@ -5,6 +5,7 @@
  *
  *   node bench/profile.mjs                                  toolrx-stream, async
  *   node bench/profile.mjs --system toolrx-batch --scenario sync --calls 2000000
+ *   node bench/profile.mjs --scenario deadline --calls 30000  1,000 at once timing out at 50 ms
  *   node bench/profile.mjs --out .tmp/async.cpuprofile      also save the profile (Chrome DevTools)
  *
  * Needs a build (`npm run build`). Node-only, like the rest of bench/.
@@ -27,9 +28,10 @@ const out = option("--out", undefined);
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const system = await loadSystem(systemName);
-const { handler, probe } = instrumented(scenario === "sync" ? "trivial" : "resolved");
-const runner = await system.prepare({ handler, concurrency: 16 });
-const n = 10_000;
+const deadline = scenario === "deadline";
+const { handler, probe } = instrumented(deadline ? "never" : scenario === "sync" ? "trivial" : "resolved");
+const runner = await system.prepare(deadline ? { handler, concurrency: 1_000, deadlineMs: 50, onSettled: () => {} } : { handler, concurrency: 16 });
+const n = deadline ? 1_000 : 10_000;
 const calls = makeCalls(n);
 const runAll = async (count) => {
   for (let done = 0; done < count; done += n) {
@@ -38,7 +40,7 @@ const runAll = async (count) => {
   }
 };
 
-await runAll(Math.min(total, 200_000)); // warm-up, unprofiled
+await runAll(Math.min(total, deadline ? 3_000 : 200_000)); // warm-up, unprofiled
 const session = new Session();
 session.connect();
 await session.post("Profiler.enable");
@@ -56,18 +58,20 @@ for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
 const self = new Map();
 for (const [id, count] of counts) {
   const { functionName, url, lineNumber } = byId.get(id).callFrame;
+  if (functionName === "(idle)") continue;
   const file = url.startsWith("file://") ? relative(root, fileURLToPath(url)) : url || "(native)";
   const key = `${functionName || "(anonymous)"}  ${file}${url ? `:${lineNumber + 1}` : ""}`;
   self.set(key, (self.get(key) ?? 0) + count);
 }
-const sampled = profile.samples.length;
+// Waiting for timers is not cost: percentages are of the samples where something ran.
+const sampled = profile.samples.filter((id) => byId.get(id).callFrame.functionName !== "(idle)").length;
 const perFile = new Map();
 for (const [key, count] of self) {
   const file = key.split("  ")[1].replace(/:\d+$/, "").replace(/^.*node_modules\/([^/]+)\/.*$/, "$1 (node_modules)");
   perFile.set(file, (perFile.get(file) ?? 0) + count);
 }
 const pct = (count) => `${((100 * count) / sampled).toFixed(1).padStart(5)}%`;
-console.log(`${systemName}, ${scenario}, ${total.toLocaleString("en-US")} calls, ${sampled.toLocaleString("en-US")} samples\n\nself time by function:`);
+console.log(`${systemName}, ${scenario}, ${total.toLocaleString("en-US")} calls, ${sampled.toLocaleString("en-US")} busy samples\n\nself time by function:`);
 for (const [key, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(count)}  ${key}`);
 console.log("\nself time by file:");
 for (const [file, count] of [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${pct(count)}  ${file}`);

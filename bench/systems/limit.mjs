@@ -7,7 +7,7 @@
  * messages `runToolCalls` returns. No Observables, no options, no error policy, no abort
  * signals: a runner cannot do this work for less, so `× limit` says how far from it toolrx is.
  */
-import { z } from "zod";
+import { z } from "../lib/zod.mjs";
 
 const schema = z.object({ i: z.number() });
 const TIMED_OUT = { type: "error", reason: "timeout" };

@@ -5,7 +5,7 @@
  */
 import { from } from "rxjs";
 import { defineTool, ok, runToolCalls, streamToolCalls } from "../../dist/index.js";
-import { z } from "zod";
+import { z } from "../lib/zod.mjs";
 
 function workTool(handler) {
   return defineTool({
