@@ -43,19 +43,14 @@ export async function startServer(port = 0): Promise<{ url: string; server: Serv
     if (url.pathname === "/events") return streamRun(req, res, sessions);
     const session = sessions.get(url.searchParams.get("session") ?? "");
     if (req.method !== "POST" || session === undefined) return void res.writeHead(404).end();
-    if (url.pathname === "/cancel") {
-      session.cancel.next({ toolCallId: url.searchParams.get("id") ?? "", reason: "stopped by the user" });
+    const toolCallId = url.searchParams.get("id");
+    if (url.pathname === "/cancel" && toolCallId !== null) {
+      session.cancel.next({ toolCallId, reason: "stopped by the user" });
       return void res.writeHead(204).end();
     }
     if (url.pathname === "/answer") {
-      return void readText(req).then((answer) => {
-        const waiting = session.waiting;
-        if (waiting === undefined) return void res.writeHead(409).end("no question is waiting for an answer");
-        session.waiting = undefined;
-        // Stateless resume: the halted conversation plus the answer; nothing else carries over.
-        session.play([...waiting, { role: "user", content: answer }]);
-        res.writeHead(204).end();
-      });
+      readText(req).then((answer) => resume(session, answer, res), () => res.writeHead(400).end());
+      return;
     }
     res.writeHead(404).end();
   });
@@ -121,13 +116,26 @@ function streamRun(req: IncomingMessage, res: ServerResponse, sessions: Map<stri
   });
 }
 
+/**
+ * Resume a run halted on `ask_user`, as the contract says: the halted conversation plus the user's
+ * answer, in a new run. No other state of the loop is kept between the two.
+ */
+function resume(session: Session, answer: string, res: ServerResponse): void {
+  const waiting = session.waiting;
+  if (waiting === undefined) return void res.writeHead(409).end("no question is waiting for an answer");
+  session.waiting = undefined; // a second answer to the same question is refused, not run twice
+  session.play([...waiting, { role: "user", content: answer }]);
+  res.writeHead(204).end();
+}
+
 /** The request body as text: the user's answer (a short one; longer bodies are cut). */
 function readText(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let text = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (text = (text + chunk).slice(0, 2_000)));
     req.on("end", () => resolve(text));
+    req.on("error", reject);
   });
 }
 
