@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Pack smoke test: install the packed tarball into a clean project, as a user would, and use it
-# from ESM, from CommonJS, and from TypeScript (node16 and bundler resolution, ESM and CJS types).
+# from ESM, from CommonJS, and from TypeScript (node16, bundler and node10 resolution, ESM and CJS
+# types), and check that the tarball carries the license.
 # Needs a build (`npm run build`). Exits non-zero on any failure.
 set -euo pipefail
 
@@ -21,6 +22,12 @@ tarball="$(cd "$root" && npm pack --pack-destination "$work" --json --silent | n
 ')"
 tarball="$(basename "$tarball")"
 echo "smoke-pack: $tarball ($(du -k "$work/$tarball" | cut -f1) kB)"
+
+# Not `tar | grep -q`: grep's early exit makes tar fail under pipefail.
+if ! grep -qx 'package/LICENSE' <<<"$(tar -tzf "$work/$tarball")"; then
+  echo "smoke-pack: the tarball has no LICENSE" >&2
+  exit 1
+fi
 
 cd "$work"
 # A user's project: the tarball, plus the peers at the newest versions its ranges admit.
@@ -202,10 +209,15 @@ tsconfig() { # module, moduleResolution, skipLibCheck, files...
 # The node16 run also checks the shipped .d.ts and .d.cts files themselves (no skipLibCheck).
 tsconfig node16 node16 false check.ts check-cjs.cts > tsconfig.node16.json
 tsconfig esnext bundler true check.ts > tsconfig.bundler.json
+# node10 is what `module: commonjs` picks by default: it ignores `exports`, so each subpath's types
+# must be found another way (package.json `typesVersions`).
+tsconfig commonjs node10 true check.ts > tsconfig.node10.json
 "$tsc" -p tsconfig.node16.json
 echo "tsc: node16 resolution, ESM and CJS types: ok"
 "$tsc" -p tsconfig.bundler.json
 echo "tsc: bundler resolution: ok"
+"$tsc" -p tsconfig.node10.json
+echo "tsc: node10 resolution: ok"
 
 # (e) The agent loop on toolrx/testing's scripted model, from ESM, CommonJS and TypeScript.
 cat > agent.mjs <<'JS'

@@ -88,3 +88,4 @@ export type {
   TextMessage,
   TurnResult,
 } from "./agent/types.js";
+export { toAsyncIterable } from "./to-async-iterable.js";

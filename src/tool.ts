@@ -59,6 +59,9 @@ export interface ToolDefinition<S extends ToolSchema> {
   needsApproval?: boolean | ((args: InferArguments<S>, ctx: ApprovalContext) => boolean | PromiseLike<boolean>);
 }
 
+/** The tool names both OpenAI and Anthropic accept; a provider refuses the whole request otherwise. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
 const compiled = new WeakMap<object, CompiledSchema>();
 /** Where a tool made by this package keeps its prepared schema: a property read is cheaper per call than a WeakMap lookup. */
 const COMPILED = Symbol("toolrx.compiledSchema");
@@ -67,7 +70,8 @@ const COMPILED = Symbol("toolrx.compiledSchema");
  * Define a tool. Checks every field up front and prepares the schema once, so a bad definition
  * fails where it is written, not when a model first calls it.
  *
- * @throws {TypeError} when `name`, `description` or `schema` is missing or mistyped, when
+ * @throws {TypeError} when `name`, `description` or `schema` is missing or mistyped, when `name`
+ * is not one providers accept (`^[a-zA-Z0-9_-]{1,64}$`), when
  * `manual` is not a boolean, when `handler` is not a function of at most 2 parameters, or when
  * the schema cannot describe an object of arguments.
  *
@@ -88,6 +92,11 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   const { name, description, schema, handler, manual = false, metadata = {}, needsApproval } = definition;
   if (typeof name !== "string" || name === "") {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}`);
+  }
+  if (!TOOL_NAME.test(name)) {
+    throw new TypeError(
+      `Expected \`name\` to match ${TOOL_NAME} (letters, digits, _ and -, at most 64), as OpenAI and Anthropic require, got ${describe(name)}`,
+    );
   }
   if (typeof description !== "string") {
     throw new TypeError(`Expected \`description\` of tool "${name}" to be a string, got ${describe(description)}`);
