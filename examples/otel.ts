@@ -1,6 +1,6 @@
 /**
  * OpenTelemetry: the trace of the demo's travel agent, printed as a tree. The same scripted
- * model and tools as `npm run demo` (no API key, no network), run through `toolrx/otel` with a
+ * model and tools as `npm run demo` (examples/travel-agent.ts; no API key, no network), run through `toolrx/otel` with a
  * real SDK that keeps spans in memory, then printed as a tracing backend would show them:
  *
  *   invoke_agent travel           the run, until it halts on ask_user
@@ -18,11 +18,12 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { z } from "zod";
-import { askUser, defineTool, ok, type Message, type ModelEvent } from "../src/index.js";
+import { defineTool, ok, type ModelEvent } from "../src/index.js";
 import { telemetry } from "../src/otel/index.js";
 import { scriptedModel } from "../src/testing/index.js";
 import { printTrace } from "./print-trace.js";
 import { sleep } from "./sleep.js";
+import { request, tools as demoTools } from "./travel-agent.js";
 
 // ── The SDK: what an app sets up once (here in memory instead of an exporter to a backend) ──
 const exporter = new InMemorySpanExporter();
@@ -30,47 +31,20 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 const tracer = trace.getTracer("travel-app");
 
-// ── The demo's tools ─────────────────────────────────────────────────────────────────────
-const weather = defineTool({
-  name: "weather",
-  description: "Current weather by city",
-  schema: z.object({ city: z.string() }),
-  handler: ({ city }) => ok({ city, tempC: 19, sky: "clear" }),
-});
+// ── The demo's tools, with search_flights making the HTTP call its real version would ────
 const searchFlights = defineTool({
   name: "search_flights",
-  description: "Search flights between two airports",
+  description: "Search flights between two airports (IATA codes)",
   schema: z.object({ from: z.string().length(3), to: z.string().length(3), adults: z.number().int().default(1) }),
-  // The handler's own span (its HTTP call, say) nests under the tool's span, across awaits.
+  // The handler's own span nests under its tool's span, across awaits.
   handler: async ({ from, to, adults }, ctx) =>
-    tracer.startActiveSpan(`GET /flights`, async (http) => {
+    tracer.startActiveSpan("GET /flights", async (http) => {
       await sleep(400, ctx.signal);
       http.end();
       return ok([{ flight: "TP1351", from, to, departs: "07:40", priceEur: 89 * adults }]);
     }),
 });
-const convertCurrency = defineTool({
-  name: "convert_currency",
-  description: "Convert an amount between currencies",
-  schema: z.object({ amount: z.number().positive(), from: z.string(), to: z.string() }),
-  handler: ({ amount }) => ok({ amount: amount * 1.08 }),
-});
-const bookHotel = defineTool({
-  name: "book_hotel",
-  description: "Book a hotel room",
-  schema: z.object({ city: z.string(), nights: z.number().int() }),
-  handler: async (_args, ctx) => {
-    await sleep(100, ctx.signal);
-    throw new Error("hotel API answered 503 Service Unavailable");
-  },
-});
-const confirmTrip = defineTool({
-  name: "confirm_trip",
-  description: "Ask the traveller to confirm before anything is paid",
-  schema: z.object({ summary: z.string() }),
-  handler: ({ summary }) => askUser(`Book this trip? ${summary}`, { choices: ["yes", "no"] }),
-});
-const tools = [weather, searchFlights, convertCurrency, bookHotel, confirmTrip];
+const tools = demoTools.map((tool) => (tool.name === "search_flights" ? searchFlights : tool));
 
 // ── The demo's scripted model, 60 ms between events ──────────────────────────────────────
 const say = (text: string): ModelEvent => ({ type: "text_delta", text });
@@ -99,11 +73,7 @@ const model = scriptedModel(
 
 // ── Run: one call turns tracing on; halt on ask_user, resume with the answer ─────────────
 const { runAgent } = telemetry({ agentName: "travel", requestModel: "scripted-model" });
-const messages: Message[] = [
-  { role: "system", content: "You are a travel agent." },
-  { role: "user", content: "Plan a long weekend in Lisbon for two, from Oslo." },
-];
-let result = await runAgent({ model, tools, messages, toolTimeout: 5_000, sessionId: "conv_42" });
+let result = await runAgent({ model, tools, messages: request, toolTimeout: 5_000, sessionId: "conv_42" });
 if (result.haltedReason === "ask_user") {
   result = await runAgent({ model, tools, messages: [...result.messages, { role: "user", content: "yes" }], sessionId: "conv_42" });
 }
