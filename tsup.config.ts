@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "providers/index": "src/providers/index.ts" },
+  entry: { index: "src/index.ts", "providers/index": "src/providers/index.ts", "mcp/index": "src/mcp/index.ts" },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
