@@ -115,7 +115,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
     } catch (cause) {
       const toolCallId = ctx.toolCall.id;
       if (isConnectionLost(cause)) {
-        const message = `MCP server ${server === "" ? "" : `"${server}" `}went away during tool ${mcpName}: ${messageOf(cause)}`;
+        const message = `MCP server ${server === "" ? "" : `"${server}" `}went away during tool ${mcpName}`;
         return error(new ToolError("handler_exit", { message, toolName: name, toolCallId, cause }));
       }
       // An aborted call is already answered by toolrx (timeout or cancel); this is never seen.
