@@ -45,10 +45,9 @@ export interface Connected {
 
 const OBJECT = { type: "object", properties: {} };
 
-/** A low-level server of `line` serving `spec`, and a client connected to it in memory. */
-export async function connect(line: SdkLine, spec: ServerSpec): Promise<Connected> {
-  const listCalls: (string | undefined)[] = [];
-  const cancelled: string[] = [];
+/** A low-level server of `line` serving `spec`, not yet connected. */
+export function buildServer(line: SdkLine, spec: ServerSpec, log: { listCalls: (string | undefined)[]; cancelled: string[] }): ServerV1 | ServerV2 {
+  const { listCalls, cancelled } = log;
   const list = (cursor: string | undefined) => {
     listCalls.push(cursor);
     if (spec.list) return spec.list(cursor);
@@ -80,22 +79,25 @@ export async function connect(line: SdkLine, spec: ServerSpec): Promise<Connecte
     server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
       call(req.params, extra.signal, (n) => extra.sendNotification(n as never)) as never,
     );
-    const [a, b] = MemoryV1.createLinkedPair();
-    await server.connect(b);
-    const client = new ClientV1({ name: "toolrx-test", version: "1.0.0" });
-    await client.connect(a);
-    return { client, listCalls, cancelled, closeServer: () => server.close(), close: async () => { await client.close(); await server.close(); } };
+    return server;
   }
   const server = new ServerV2({ name: "test", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler("tools/list", (req) => list(req.params?.cursor) as never);
   server.setRequestHandler("tools/call", (req, ctx) =>
     call(req.params, ctx.mcpReq.signal, (n) => ctx.mcpReq.notify(n as never)) as never,
   );
-  const [a, b] = MemoryV2.createLinkedPair();
-  await server.connect(b);
-  const client = new ClientV2({ name: "toolrx-test", version: "1.0.0" });
-  await client.connect(a);
-  return { client, listCalls, cancelled, closeServer: () => server.close(), close: async () => { await client.close(); await server.close(); } };
+  return server;
+}
+
+/** A low-level server of `line` serving `spec`, and a client connected to it in memory. */
+export async function connect(line: SdkLine, spec: ServerSpec): Promise<Connected> {
+  const log = { listCalls: [] as (string | undefined)[], cancelled: [] as string[] };
+  const server = buildServer(line, spec, log);
+  const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
+  await server.connect(b as never);
+  const client = line === "v1" ? new ClientV1({ name: "toolrx-test", version: "1.0.0" }) : new ClientV2({ name: "toolrx-test", version: "1.0.0" });
+  await client.connect(a as never);
+  return { client, ...log, closeServer: () => server.close(), close: async () => { await client.close(); await server.close(); } };
 }
 
 /** A text result. */
