@@ -48,12 +48,19 @@ export function isV2Client(client: McpClientLike): boolean {
   return typeof (client as { getProtocolEra?: unknown }).getProtocolEra === "function";
 }
 
-/** Call a tool on either SDK line. */
-export function callTool(client: McpClientLike, params: McpCallParams, options: McpRequestOptions): Promise<unknown> {
+/**
+ * A function that calls a tool on `client`, whichever SDK line it is from. The line is looked
+ * up once here rather than on every call.
+ */
+export function toolCaller(client: McpClientLike): (params: McpCallParams, options: McpRequestOptions) => Promise<unknown> {
   const call = client.callTool as (...args: unknown[]) => Promise<unknown>;
-  return isV2Client(client)
-    ? call.call(client, params, { ...options, allowInputRequired: true })
-    : call.call(client, params, undefined, options);
+  if (isV2Client(client)) {
+    return (params, options) => {
+      options.allowInputRequired = true;
+      return call.call(client, params, options);
+    };
+  }
+  return (params, options) => call.call(client, params, undefined, options);
 }
 
 /** Whether `client` has the two methods toolrx calls. */

@@ -5,7 +5,7 @@ import { defineTool, type Tool } from "../tool.js";
 import { isPlainRecord } from "../tool-call.js";
 import { describe, ToolError } from "../tool-error.js";
 import { resultOf } from "./call-result.js";
-import { callTool, isConnectionLost, isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
+import { isConnectionLost, toolCaller, isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
 import { listAllTools, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 import { reportProgress } from "./progress.js";
@@ -104,11 +104,11 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
   const title = definition.title ?? annotations.title;
   if (typeof title === "string") mcp.title = title;
   if (definition.outputSchema !== undefined) mcp.outputSchema = definition.outputSchema;
+  const callTool = toolCaller(client);
   const handler = async (args: Record<string, unknown>, ctx: HandlerContext) => {
     let result: unknown;
     try {
       result = await callTool(
-        client,
         { name: mcpName, arguments: args },
         { signal: ctx.signal, timeout: SDK_TIMEOUT_OFF, onprogress: (p) => reportProgress(ctx, p), resetTimeoutOnProgress: true },
       );
