@@ -79,11 +79,11 @@ function topLevelBindings(code: string): string[] {
   );
 }
 
-/** `toolrx` and `toolrx/providers` resolve to the source, as they would to the built package. */
+/** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/mcp`) resolve to the source, as they would to the built package. */
 function mapImports(code: string): string {
   const toSrc = (entry: string) => relative(dir, join(root, "src", entry)).split("\\").join("/");
-  return code.replace(/(["'])toolrx(\/providers)?\1/g, (_m, quote: string, providers: string | undefined) =>
-    `${quote}${toSrc(providers ? "providers/index.js" : "index.js")}${quote}`,
+  return code.replace(/(["'])toolrx(?:\/([a-z]+))?\1/g, (_m, quote: string, subpath: string | undefined) =>
+    `${quote}${toSrc(subpath ? `${subpath}/index.js` : "index.js")}${quote}`,
   );
 }
 
