@@ -132,7 +132,10 @@ function notAResult(result: unknown, rc: ResultContext): HandlerResult {
 /** The data an `ask_user` from an MCP server carries in `opts.mcp`, enough to retry the call. */
 export interface McpInputRequest {
   server: string;
+  /** The tool's name on the server. */
   tool: string;
+  /** The tool's name as the model sees it, to call it again. */
+  toolName: string;
   arguments: Record<string, unknown>;
   inputRequests: Record<string, unknown>;
   requestState?: string;
@@ -141,7 +144,7 @@ export interface McpInputRequest {
 function inputRequired(result: Record<string, unknown>, rc: ResultContext): HandlerResult {
   const inputRequests = isPlainRecord(result.inputRequests) ? result.inputRequests : {};
   const questions = Object.values(inputRequests).map(questionOf).filter((q) => q !== "");
-  const mcp: McpInputRequest = { server: rc.server, tool: rc.mcpName, arguments: rc.arguments, inputRequests };
+  const mcp: McpInputRequest = { server: rc.server, tool: rc.mcpName, toolName: rc.toolName, arguments: rc.arguments, inputRequests };
   if (typeof result.requestState === "string") mcp.requestState = result.requestState;
   return askUser(questions.length > 0 ? questions.join("\n") : `MCP tool ${rc.mcpName} needs more input`, { mcp });
 }

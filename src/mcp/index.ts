@@ -6,3 +6,4 @@ export type { McpClientLike, McpProgress } from "./client-like.js";
 export type { McpToolAnnotations } from "./list-tools.js";
 export { serveTools, type ServeToolsOptions } from "./serve-tools.js";
 export type { McpServerLike } from "./server-like.js";
+export { mcpRetryCall } from "./retry-call.js";

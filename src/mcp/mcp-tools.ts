@@ -5,7 +5,7 @@ import { defineTool, type Tool } from "../tool.js";
 import { isPlainRecord } from "../tool-call.js";
 import { describe, ToolError } from "../tool-error.js";
 import { resultOf } from "./call-result.js";
-import { isConnectionLost, toolCaller, isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
+import { isConnectionLost, isMcpClient, SDK_TIMEOUT_OFF, toolCaller, type McpCallParams, type McpClientLike } from "./client-like.js";
 import { listAllTools, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 import { reportProgress } from "./progress.js";
@@ -109,7 +109,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
     let result: unknown;
     try {
       result = await callTool(
-        { name: mcpName, arguments: args },
+        withInput({ name: mcpName, arguments: args }, ctx.toolCall.metadata),
         { signal: ctx.signal, timeout: SDK_TIMEOUT_OFF, onprogress: (p) => reportProgress(ctx, p), resetTimeoutOnProgress: true },
       );
     } catch (cause) {
@@ -144,6 +144,15 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
       cause,
     });
   }
+}
+
+/** A retry of an `input_required` call carries the answers and the server's state (see `mcpRetryCall`). */
+function withInput(params: McpCallParams, metadata: Record<string, unknown> | undefined): McpCallParams {
+  const input = metadata?.mcpInput;
+  if (!isPlainRecord(input)) return params;
+  if (isPlainRecord(input.inputResponses)) params.inputResponses = input.inputResponses;
+  if (typeof input.requestState === "string") params.requestState = input.requestState;
+  return params;
 }
 
 function prepare(schema: Record<string, unknown>, server: string, toolName: string, field: string): CompiledSchema {
