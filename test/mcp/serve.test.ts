@@ -5,7 +5,7 @@ import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontext
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { defineTool, error, ok, runToolCalls, toolJsonSchema, type Tool } from "../../src/index.js";
+import { defineTool, error, ok, runToolCalls, toolJsonSchema, toolResolver, type Tool, type ToolResolver } from "../../src/index.js";
 import { mcpTools, serveTools, type ServeToolsOptions } from "../../src/mcp/index.js";
 import { LINES, sleep, type SdkLine } from "./servers.js";
 
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** A server of `line` serving `tools` through toolrx, and a client of the same line. */
-async function served(line: SdkLine, tools: readonly Tool[], options?: ServeToolsOptions): Promise<AnyClient> {
+async function served(line: SdkLine, tools: readonly Tool[] | ToolResolver, options?: ServeToolsOptions): Promise<AnyClient> {
   const server = line === "v1" ? new ServerV1({ name: "toolrx", version: "1.0.0" }) : new ServerV2({ name: "toolrx", version: "1.0.0" });
   serveTools(server, tools, options);
   const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
@@ -153,3 +153,15 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+describe("serveTools with a resolver", () => {
+  it("lists the resolver's tools and answers through resolve", async () => {
+    const resolver = toolResolver([weather]);
+    const client = await served("v1", resolver);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["weather"]);
+    expect(await callTool(client, "weather", { city: "Bergen" })).toMatchObject({
+      content: [{ type: "text", text: '{"city":"Bergen","temp":21,"unit":"C"}' }],
+      isError: false,
+    });
+  });
+});

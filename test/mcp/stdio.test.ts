@@ -65,3 +65,26 @@ function pick(ctx: HandlerContext): HandlerContext {
   const { context, sessionId, requestId, toolCall, engine, signal } = ctx;
   return { context, sessionId, requestId, toolCall, engine, signal };
 }
+
+describe.each(LINES)("examples/mcp-server.ts, toolrx tools served over stdio, reached from SDK %s", (line) => {
+  it("lists the served tools and answers through toolrx's validation and policy", async () => {
+    const example = fileURLToPath(new URL("../../examples/mcp-server.ts", import.meta.url));
+    const params = { command: process.execPath, args: ["--import", "tsx", example], stderr: "ignore" as const };
+    const client = line === "v1" ? new ClientV1({ name: "c", version: "1" }) : new ClientV2({ name: "c", version: "1" });
+    await client.connect((line === "v1" ? new StdioV1(params) : new StdioV2(params)) as never);
+    clients.push(client);
+    const tools = await mcpTools({ weather: client });
+    expect(tools.map((t) => t.name)).toEqual(["weather__forecast", "weather__packing_list"]);
+    const result = await runToolCalls(
+      [call("weather__forecast", { city: "Rome" }), call("weather__forecast", { city: "" }), call("weather__packing_list", { sky: "sun", tempC: 25 })].map(
+        (c, i) => ({ ...c, id: `c${i}` }),
+      ),
+      tools,
+    );
+    expect(result.messages.map((m) => [m.content, m.isError])).toEqual([
+      ['{"city":"Rome","tempC":19,"sky":"sun"}', false],
+      [expect.stringContaining("city"), true],
+      ['["light jacket","sunglasses"]', false],
+    ]);
+  });
+});
