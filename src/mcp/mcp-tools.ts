@@ -9,6 +9,7 @@ import { isConnectionLost, isMcpClient, SDK_TIMEOUT_OFF, toolCaller, type McpCal
 import { listAllTools, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 import { reportProgress } from "./progress.js";
+import { schemaProblem } from "./schema-shape.js";
 import { ToolNamer, type McpToolNaming } from "./tool-names.js";
 
 /** Options of {@link mcpTools}. */
@@ -98,6 +99,12 @@ export async function mcpTools(
 
 function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, maxResultChars: number): Tool {
   const mcpName = definition.name;
+  for (const field of ["inputSchema", "outputSchema"] as const) {
+    const problem = definition[field] === undefined ? undefined : schemaProblem(definition[field], field);
+    if (problem !== undefined) {
+      throw new McpToolsError("invalid_schema", `tool "${mcpName}" has a schema that is not JSON Schema: ${problem}`, { server, toolName: mcpName });
+    }
+  }
   const annotations = definition.annotations ?? {};
   const outputSchema = definition.outputSchema === undefined ? undefined : prepare(definition.outputSchema, server, mcpName, "outputSchema");
   const mcp: McpToolMetadata = { server, name: mcpName, annotations };

@@ -135,6 +135,23 @@ describe.each(LINES)("mcpTools (SDK %s)", (line) => {
       });
       const e = await mcpTools(client).catch((x: unknown) => x);
       expect(e).toMatchObject({ reason: "invalid_schema", toolName: "bad" });
+      expect((e as Error).message).toBe('MCP server: tool "bad" has a schema that is not JSON Schema: inputSchema.properties.a.type is 42, not a JSON Schema type');
+    });
+
+    it("a nested schema that is not JSON Schema, or a bad outputSchema: invalid_schema", async () => {
+      const { client } = await server(line, {
+        tools: [{ name: "deep", inputSchema: { type: "object", properties: { a: { type: "array", items: { anyOf: "x" } } } } }],
+      });
+      await expect(mcpTools(client)).rejects.toThrow("inputSchema.properties.a.items.anyOf is not an array of schemas");
+      const other = await server(line, {
+        tools: [{ name: "out", outputSchema: { type: "object", properties: { n: { type: "nmber" } } } }],
+      });
+      // 1.x compiles output schemas itself while listing and fails first; 2.x leaves it to toolrx.
+      await expect(mcpTools(other.client)).rejects.toMatchObject(
+        line === "v1"
+          ? { name: "McpToolsError", reason: "list_failed", message: expect.stringContaining("nmber") }
+          : { name: "McpToolsError", reason: "invalid_schema", message: expect.stringContaining('outputSchema.properties.n.type is "nmber", not a JSON Schema type') },
+      );
     });
 
     it("a duplicate name on one server: duplicate_name", async () => {
