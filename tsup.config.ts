@@ -1,11 +1,39 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
+
+type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+/**
+ * `toolrx/providers` re-exports each provider's own entry instead of bundling it, so the
+ * `openai` / `anthropic` namespace objects are built only in bundles that import them: with them
+ * in a shared chunk, `import { parseToolCalls } from "toolrx/providers/openai"` would pull in
+ * every openai function (and RxJS), as the namespace object keeps them all alive.
+ */
+const providerNamespacesExternal: Plugin = {
+  name: "provider-namespaces-external",
+  setup(build) {
+    // The extension this format's entries get (".cjs" for CommonJS), so each format re-exports its own.
+    const extension = build.initialOptions.outExtension?.[".js"] ?? ".js";
+    build.onResolve({ filter: /^\.\/(openai|anthropic)\/index\.js$/ }, ({ path, importer }) =>
+      /[\\/]src[\\/]providers[\\/]index\.ts$/.test(importer) ? { path: path.replace(/\.js$/, extension), external: true } : undefined,
+    );
+  },
+};
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "providers/index": "src/providers/index.ts", "mcp/index": "src/mcp/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    "providers/index": "src/providers/index.ts",
+    // Flat per-provider entries: a bundler keeps only the functions imported from them, which it
+    // cannot do through the `openai` / `anthropic` namespace objects of `toolrx/providers`.
+    "providers/openai/index": "src/providers/openai/index.ts",
+    "providers/anthropic/index": "src/providers/anthropic/index.ts",
+    "mcp/index": "src/mcp/index.ts",
+  },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
   sourcemap: true,
   target: "es2022",
   treeshake: true,
+  esbuildPlugins: [providerNamespacesExternal],
 });

@@ -64,6 +64,8 @@ if (!/^\{"city":"Lisbon","tempC":21\} \{"error":"Invalid arguments for tool \\"e
   throw new Error(`esm: unexpected content ${content}`);
 }
 if (openai.toTools([weather])[0]?.function.name !== "weather") throw new Error("esm: toolrx/providers is broken");
+const { parseToolCalls } = await import("toolrx/providers/openai");
+if (parseToolCalls({ choices: [] }).length !== 0) throw new Error("esm: toolrx/providers/openai is broken");
 JS
 node esm.mjs
 
@@ -94,6 +96,7 @@ runToolCalls(calls, [weather, echo]).then(({ messages }) => {
   console.log(`cjs: ${content}`);
   if (content !== '{"city":"Oslo","tempC":21} hi') throw new Error(`cjs: unexpected content ${content}`);
   if (anthropic.toTools([weather])[0]?.name !== "weather") throw new Error("cjs: toolrx/providers is broken");
+  if (typeof require("toolrx/providers/anthropic").messagesModel !== "function") throw new Error("cjs: toolrx/providers/anthropic is broken");
 });
 JS
 node cjs.cjs

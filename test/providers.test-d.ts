@@ -1,11 +1,13 @@
-import type Anthropic from "@anthropic-ai/sdk";
-import type OpenAI from "openai";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { expectTypeOf, test } from "vitest";
+import type { AssistantMessage, Message, Model } from "../src/agent/types.js";
 import type { RunResult, Tool } from "../src/index.js";
 import { anthropic, openai } from "../src/providers/index.js";
 
 declare const result: RunResult;
 declare const tools: Tool[];
+declare const conversation: Message[];
 
 test("openai Chat Completions: SDK responses go in, our output is assignable to the request params", () => {
   const message = {} as OpenAI.Chat.Completions.ChatCompletionMessage;
@@ -29,4 +31,37 @@ test("anthropic Messages: a Message goes in, a MessageParam and Tool[] come out"
   anthropic.parseToolCalls({} as Anthropic.Messages.MessageParam);
   expectTypeOf(anthropic.toToolResultMessage(result)).toExtend<Anthropic.Messages.MessageParam>();
   expectTypeOf(anthropic.toTools(tools)).toExtend<Anthropic.Messages.Tool[]>();
+});
+
+test("parsers take the whole SDK response as well as the part users reach for", () => {
+  openai.parseToolCalls({} as OpenAI.Chat.Completions.ChatCompletion);
+  openai.parseResponseOutput({} as OpenAI.Responses.Response);
+  anthropic.parseToolCalls(({} as Anthropic.Messages.Message).content);
+  expectTypeOf(openai.fromChatMessage({} as OpenAI.Chat.Completions.ChatCompletion)).toEqualTypeOf<AssistantMessage>();
+  expectTypeOf(openai.fromResponseOutput({} as OpenAI.Responses.Response)).toEqualTypeOf<AssistantMessage>();
+  expectTypeOf(anthropic.fromMessage({} as Anthropic.Messages.Message)).toEqualTypeOf<AssistantMessage>();
+});
+
+test("model functions take the SDKs' own clients and give a Model", () => {
+  expectTypeOf(openai.chatModel({ client: new OpenAI(), model: "gpt-4.1", temperature: 0 })).toEqualTypeOf<Model>();
+  expectTypeOf(openai.responsesModel({ client: new OpenAI(), model: "gpt-4.1" })).toEqualTypeOf<Model>();
+  expectTypeOf(anthropic.messagesModel({ client: new Anthropic(), model: "claude-sonnet-4-6", max_tokens: 1024 })).toEqualTypeOf<Model>();
+  // @ts-expect-error: an Anthropic client has no chat.completions
+  openai.chatModel({ client: new Anthropic(), model: "gpt-4.1" });
+  // @ts-expect-error: the model is required
+  anthropic.messagesModel({ client: new Anthropic() });
+});
+
+test("converters give what the SDKs' requests take", () => {
+  expectTypeOf(openai.toChatMessages(conversation)).toExtend<OpenAI.Chat.Completions.ChatCompletionMessageParam[]>();
+  expectTypeOf(openai.toResponsesInput(conversation)).toExtend<OpenAI.Responses.ResponseInput>();
+  const { system, messages } = anthropic.toMessages(conversation);
+  expectTypeOf(messages).toExtend<Anthropic.Messages.MessageParam[]>();
+  expectTypeOf(system).toExtend<Anthropic.Messages.MessageCreateParams["system"]>();
+});
+
+test("the streams the SDKs return are what the model functions read", () => {
+  expectTypeOf<OpenAI.Chat.Completions.ChatCompletionChunk>().toExtend<openai.ChatCompletionChunkLike>();
+  expectTypeOf<OpenAI.Responses.ResponseStreamEvent>().toExtend<openai.ResponseStreamEventLike>();
+  expectTypeOf<Anthropic.Messages.RawMessageStreamEvent>().toExtend<anthropic.MessageStreamEventLike>();
 });

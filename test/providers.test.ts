@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, runToolCalls } from "../src/index.js";
+import { defineTool, ok, runToolCalls, toolJsonSchema } from "../src/index.js";
 import { anthropic, openai } from "../src/providers/index.js";
 
 const weather = defineTool({
@@ -30,7 +30,31 @@ describe("openai (Chat Completions)", () => {
       { id: "call_4", name: "weather", arguments: { city: "Atlantis" }, rawArguments: '{"city":"Atlantis"}' },
     ]);
     expect(openai.parseToolCalls({ tool_calls: null })).toEqual([]);
-    expect(openai.parseToolCalls({})).toEqual([]);
+    expect(openai.parseToolCalls({ role: "assistant", content: "Hello" })).toEqual([]);
+  });
+
+  describe("when given the whole completion", () => {
+    it("reads its first choice's message", () => {
+      const completion = { id: "chatcmpl_1", choices: [{ index: 0, finish_reason: "tool_calls", message }] };
+      expect(openai.parseToolCalls(completion)).toEqual(openai.parseToolCalls(message));
+      expect(openai.parseToolCalls({ choices: [] })).toEqual([]);
+    });
+  });
+
+  describe("when given something that is neither a completion nor its message", () => {
+    it("throws a TypeError saying what to pass, instead of finding no calls", () => {
+      expect(() => openai.parseToolCalls(message.tool_calls as never)).toThrow(
+        new TypeError(
+          "Expected `openai.parseToolCalls` to get a chat completion or its assistant message (`completion.choices[0].message`), got an array: pass the message, not its `tool_calls`",
+        ),
+      );
+      expect(() => openai.parseToolCalls({} as never)).toThrow(/got an object with none of `choices`, `role`, `content`, `tool_calls`/);
+      expect(() => openai.parseToolCalls(undefined as never)).toThrow(/got undefined$/);
+      expect(() => openai.parseToolCalls({ object: "response", output: [] } as never)).toThrow(/use `openai.parseResponseOutput\(response\)`/);
+      expect(() => openai.parseToolCalls({ type: "message", role: "assistant", content: [] } as never)).toThrow(
+        /got an Anthropic message: use `anthropic.parseToolCalls\(message\)`/,
+      );
+    });
   });
 
   it("round trip: response in, tool messages out; the malformed call answers that its JSON was invalid", async () => {
@@ -71,6 +95,12 @@ describe("openai (Responses API)", () => {
       { id: "call_a", name: "weather", arguments: { city: "Oslo" }, rawArguments: '{"city":"Oslo"}', metadata: { itemId: "fc_1" } },
       { id: "call_b", name: "now", arguments: {}, rawArguments: "", metadata: { itemId: "fc_2" } },
     ]);
+  });
+
+  it("takes the whole response as well as its output; a chat completion gets a TypeError naming the right parser", () => {
+    expect(openai.parseResponseOutput({ object: "response", output } as never)).toEqual(openai.parseResponseOutput(output));
+    expect(() => openai.parseResponseOutput({ choices: [] } as never)).toThrow(/got a chat completion: use `openai.parseToolCalls\(completion\)`/);
+    expect(() => openai.parseResponseOutput({ id: "resp_1" } as never)).toThrow(/got an object without an `output` array/);
   });
 
   it("describes tools as flat function tools", () => {
@@ -114,6 +144,19 @@ describe("anthropic (Messages API)", () => {
     expect(anthropic.parseToolCalls({ content: "just text" })).toEqual([]);
   });
 
+  it("takes the reply's content as well as the whole reply", () => {
+    expect(anthropic.parseToolCalls(message.content)).toEqual(anthropic.parseToolCalls(message));
+  });
+
+  it("throws a TypeError saying what to pass for anything else, instead of finding no calls", () => {
+    expect(() => anthropic.parseToolCalls({ choices: [] } as never)).toThrow(
+      new TypeError("Expected `anthropic.parseToolCalls` to get a Messages API message or its `content`, got an OpenAI chat completion: use `openai.parseToolCalls(completion)`"),
+    );
+    expect(() => anthropic.parseToolCalls({ role: "assistant", tool_calls: [] } as never)).toThrow(/got an OpenAI chat message/);
+    expect(() => anthropic.parseToolCalls([1, 2] as never)).toThrow(/not all content blocks/);
+    expect(() => anthropic.parseToolCalls(null as never)).toThrow(/got null$/);
+  });
+
   it("round trip: one user message of tool_result blocks, errors flagged is_error", async () => {
     const result = await runToolCalls(anthropic.parseToolCalls(message), [weather]);
     expect(anthropic.toToolResultMessage(result)).toEqual({
@@ -131,5 +174,24 @@ describe("anthropic (Messages API)", () => {
       { name: "weather", description: "Weather by city", input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
       { name: "now", description: "The time", input_schema: { type: "object", properties: {} } },
     ]);
+  });
+});
+
+describe("tool descriptions of tools that are not from defineTool", () => {
+  const withDefaults = defineTool({
+    name: "forecast",
+    description: "Forecast",
+    schema: z.object({ city: z.string(), days: z.number().int().default(1) }),
+  });
+
+  it("a spread tool (which loses the non-enumerable toJSON) is described as the tool itself, zod defaults still optional", () => {
+    expect(openai.toTools([{ ...withDefaults }])).toEqual(openai.toTools([withDefaults]));
+    expect(anthropic.toTools([{ ...withDefaults }])).toEqual(anthropic.toTools([withDefaults]));
+    expect(openai.toResponsesTools([{ ...withDefaults }])[0]?.parameters).toEqual(toolJsonSchema(withDefaults));
+  });
+
+  it("a plain-object tool with a JSON Schema is described with that schema", () => {
+    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] } as const;
+    expect(openai.toTools([{ name: "search", description: "Search", schema, manual: false, metadata: {} }])[0]?.function.parameters).toEqual(schema);
   });
 });

@@ -33,7 +33,7 @@ interface Block {
 const NETWORK = ["openai", "@anthropic-ai/sdk"];
 
 /** The README sections whose blocks use a NETWORK package: each is run against the fake provider below. */
-const PROVIDER_SECTIONS = ["OpenAI Chat Completions", "OpenAI Responses", "Anthropic Messages"];
+const PROVIDER_SECTIONS = ["Models for the agent loop", "Converting a conversation", "OpenAI Chat Completions", "OpenAI Responses", "Anthropic Messages"];
 
 // Inside the project, so that the blocks' own imports (zod, rxjs, vitest) resolve from node_modules.
 const tmp = join(root, ".tmp");
@@ -82,7 +82,7 @@ function topLevelBindings(code: string): string[] {
 /** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/mcp`) resolve to the source, as they would to the built package. */
 function mapImports(code: string): string {
   const toSrc = (entry: string) => relative(dir, join(root, "src", entry)).split("\\").join("/");
-  return code.replace(/(["'])toolrx(?:\/([a-z]+))?\1/g, (_m, quote: string, subpath: string | undefined) =>
+  return code.replace(/(["'])toolrx(?:\/([a-z/]+))?\1/g, (_m, quote: string, subpath: string | undefined) =>
     `${quote}${toSrc(subpath ? `${subpath}/index.js` : "index.js")}${quote}`,
   );
 }
@@ -175,6 +175,49 @@ describe("README.md provider blocks", () => {
       return (await import(block.file)) as Record<string, unknown>;
     }
     const received = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+
+    it(`${named("Models for the agent loop")}: streams one turn through the SDK and gives the events the README shows`, async () => {
+      const { events } = await run("Models for the agent loop");
+
+      expect(received()).toEqual(["POST /v1/chat/completions"]);
+      expect(fake.requests[0]?.body).toEqual({
+        model: "gpt-4.1",
+        temperature: 0,
+        stream: true,
+        messages: [{ role: "user", content: "Weather in Paris?" }],
+        tools: [{ type: "function", function: { name: "weather", description: "Weather by city", parameters: weatherSchema } }],
+      });
+      expect(events).toEqual([
+        { type: "tool_call", call: { id: FAKE_IDS.chatToolCall, name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } },
+        { type: "finish", reason: "tool_calls" },
+      ]);
+    });
+
+    it(`${named("Converting a conversation")}: one conversation, written for OpenAI and for Anthropic as the README shows`, async () => {
+      const { forOpenAI, forAnthropic } = await run("Converting a conversation");
+
+      expect(received()).toEqual(["POST /v1/chat/completions"]);
+      expect(fake.requests[0]?.body).toMatchObject({
+        messages: [
+          { role: "system", content: "Be brief." },
+          { role: "user", content: "Weather in Paris?" },
+        ],
+      });
+      expect(forOpenAI).toEqual([
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: null, tool_calls: [{ id: FAKE_IDS.chatToolCall, type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] },
+        { role: "tool", tool_call_id: FAKE_IDS.chatToolCall, content: weatherResult },
+      ]);
+      expect(forAnthropic).toEqual({
+        system: "Be brief.",
+        messages: [
+          { role: "user", content: "Weather in Paris?" },
+          { role: "assistant", content: [{ type: "tool_use", id: FAKE_IDS.chatToolCall, name: "weather", input: { city: "Paris" } }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: FAKE_IDS.chatToolCall, content: weatherResult, is_error: false }] },
+        ],
+      });
+    });
 
     it(`${named("OpenAI Chat Completions")}: sends the weather tool, then appends a tool message answering the model's call`, async () => {
       const { history } = await run("OpenAI Chat Completions");

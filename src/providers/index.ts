@@ -1,13 +1,14 @@
 /**
- * Adapters between toolrx and model providers' wire formats: parse tool calls out of a
- * response, turn a batch's messages into the provider's tool-result messages, and describe
- * tools in the provider's request format. Types are structural, so no SDK is needed at runtime.
+ * Adapters between toolrx and model providers: model functions for the agent loop that stream
+ * from the official SDKs, converters between toolrx's conversation and each provider's
+ * messages, parsers for tool calls in a response, and tool descriptions in the provider's
+ * request format. Types are structural, so no SDK is needed at runtime.
  *
  * @example
  * import { openai } from "toolrx/providers";
- * const calls = openai.parseToolCalls(completion.choices[0].message);
+ * const calls = openai.parseToolCalls(completion);
  * const result = await runToolCalls(calls, tools);
  * messages.push(completion.choices[0].message, ...openai.toToolMessages(result));
  */
-export * as openai from "./openai.js";
-export * as anthropic from "./anthropic.js";
+export * as openai from "./openai/index.js";
+export * as anthropic from "./anthropic/index.js";

@@ -1,4 +1,4 @@
-import { isPlainRecord } from "../tool-call.js";
+import { isRecord } from "./shape.js";
 
 /**
  * A provider's argument text as a call's `arguments`, keeping the text as `rawArguments`.
@@ -9,7 +9,7 @@ export function parseArgumentsText(text: string): { arguments: Record<string, un
   if (text.trim() === "") return { arguments: {}, rawArguments: text };
   try {
     const parsed: unknown = JSON.parse(text);
-    return { arguments: isPlainRecord(parsed) ? parsed : {}, rawArguments: text };
+    return { arguments: isRecord(parsed) ? parsed : {}, rawArguments: text };
   } catch {
     return { arguments: {}, rawArguments: text };
   }

@@ -1,0 +1,9 @@
+/**
+ * Anthropic: the Messages API. Import the namespace (`import { anthropic } from
+ * "toolrx/providers"`) or, for the smallest bundle, single functions from
+ * `toolrx/providers/anthropic`.
+ */
+export { messagesModel, type MessagesClient, type MessagesModelOptions, type MessagesStreamRequest, type MessageStreamEventLike } from "./messages-model.js";
+export { toMessages, toToolResultMessage, type AssistantBlock, type MessageParam, type ToolResultBlock } from "./messages.js";
+export { fromMessage, parseToolCalls, type ContentBlock, type MessageLike } from "./parse-tool-calls.js";
+export { toTools, type AnthropicTool } from "./tools.js";

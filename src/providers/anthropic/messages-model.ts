@@ -1,0 +1,161 @@
+import type { FinishReason, Model, ModelEvent } from "../../agent/types.js";
+import { assertClient } from "../model-options.js";
+import { streamModel, type StreamReader } from "../model-stream.js";
+import { parseArgumentsText } from "../parse-arguments.js";
+import { toMessages, type MessageParam } from "./messages.js";
+import { toolUseCall } from "./parse-tool-calls.js";
+import { toTools, type AnthropicTool } from "./tools.js";
+
+/** One Messages API stream event, the fields the model reads. */
+export type MessageStreamEventLike =
+  | { type: "content_block_start"; index: number; content_block: { type: string } }
+  | { type: "content_block_delta"; index: number; delta: { type: string } }
+  | { type: "content_block_stop"; index: number }
+  | { type: "message_delta"; delta: { stop_reason: string | null } }
+  | { type: string };
+
+/** The request {@link messagesModel} sends: your parameters, plus the conversation, tools and `stream: true`. */
+export interface MessagesStreamRequest {
+  model: string;
+  max_tokens: number;
+  messages: MessageParam[];
+  system?: string;
+  tools?: AnthropicTool[];
+  stream: true;
+  [param: string]: unknown;
+}
+
+/** An Anthropic client, or anything with its `messages.create` streaming call. */
+export interface MessagesClient {
+  messages: {
+    create(body: MessagesStreamRequest, options: { signal: AbortSignal }): PromiseLike<AsyncIterable<MessageStreamEventLike>>;
+  };
+}
+
+/** Options of {@link messagesModel}: the client, the model, `max_tokens`, and any other request parameter, sent as given. */
+export interface MessagesModelOptions {
+  client: MessagesClient;
+  model: string;
+  /** Required by the API. Default 4096. */
+  max_tokens?: number;
+  /** A system prompt before the conversation's own system messages. */
+  system?: string;
+  /** `temperature`, `tool_choice`, `thinking`…: sent with every request. */
+  [param: string]: unknown;
+}
+
+/** Anthropic stop reasons in §9's words. */
+const FINISH: Readonly<Record<string, FinishReason>> = {
+  end_turn: "stop",
+  stop_sequence: "stop",
+  pause_turn: "stop",
+  tool_use: "tool_calls",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  refusal: "content_filter",
+};
+
+/**
+ * An Anthropic Messages model for the agent loop: streams text as it comes and each `tool_use`
+ * block as soon as it closes (its `input_json_delta`s put together; text that is not a JSON
+ * object keeps the call, as `rawArguments`), then `finish` from `stop_reason` (`end_turn` and
+ * `stop_sequence`: `stop`; `tool_use`: `tool_calls`; `max_tokens`: `length`; `refusal`:
+ * `content_filter`). System messages go to `system`.
+ *
+ * Unsubscribing, or aborting the request's `signal`, aborts the HTTP stream. A provider error
+ * (an error status, an `error` event such as `overloaded_error`) errors the Observable with the
+ * SDK's `APIError`; the loop ends with `error`.
+ *
+ * Thinking blocks are not kept: toolrx's conversation has no place for them, and the API wants
+ * them back on a turn that used tools with extended `thinking` on, so leave `thinking` off when
+ * the model has tools.
+ *
+ * @example
+ * import Anthropic from "@anthropic-ai/sdk";
+ * const model = anthropic.messagesModel({ client: new Anthropic(), model: "claude-sonnet-4-6", max_tokens: 1024 });
+ */
+export function messagesModel(options: MessagesModelOptions): Model {
+  assertClient(options, "anthropic.messagesModel", "an Anthropic client", ["messages", "create"]);
+  const { client, model, max_tokens = 4096, system: prompt, ...params } = options;
+  if (typeof max_tokens !== "number" || !Number.isInteger(max_tokens) || max_tokens < 1) {
+    throw new TypeError(`Expected \`max_tokens\` of \`anthropic.messagesModel\` to be a positive integer, got ${String(max_tokens)}`);
+  }
+  if (prompt !== undefined && typeof prompt !== "string") {
+    throw new TypeError(`Expected \`system\` of \`anthropic.messagesModel\` to be a string, got ${typeof prompt}`);
+  }
+  return (request) =>
+    streamModel(
+      request,
+      (signal) => {
+        const { system, messages } = toMessages(request.messages);
+        const body: MessagesStreamRequest = { ...params, model, max_tokens, messages, stream: true };
+        const joined = [prompt, system].filter((s) => s !== undefined && s !== "").join("\n\n");
+        if (joined !== "") body.system = joined;
+        if (request.tools.length > 0) body.tools = toTools(request.tools);
+        return client.messages.create(body, { signal });
+      },
+      () => new MessageEventReader(),
+    );
+}
+
+interface PartialToolUse {
+  id: string;
+  name: string;
+  input: unknown;
+  json: string;
+}
+
+class MessageEventReader implements StreamReader<MessageStreamEventLike> {
+  private readonly toolUses = new Map<number, PartialToolUse>();
+  private stopReason: string | null = null;
+  private called = false;
+
+  read(event: MessageStreamEventLike): ModelEvent[] {
+    switch (event.type) {
+      case "content_block_start": {
+        const { index, content_block: block } = event as { index: number; content_block: { type: string; text?: string } };
+        if (block.type === "tool_use") {
+          const { id, name, input } = block as { type: "tool_use"; id: string; name: string; input: unknown };
+          this.toolUses.set(index, { id, name, input, json: "" });
+        } else if (block.type === "text" && block.text) {
+          return [{ type: "text_delta", text: block.text }];
+        }
+        return [];
+      }
+      case "content_block_delta": {
+        const { index, delta } = event as { index: number; delta: { type: string; text?: string; partial_json?: string } };
+        if (delta.type === "text_delta" && delta.text) return [{ type: "text_delta", text: delta.text }];
+        const toolUse = this.toolUses.get(index);
+        if (delta.type === "input_json_delta" && toolUse !== undefined) toolUse.json += delta.partial_json ?? "";
+        return [];
+      }
+      case "content_block_stop": {
+        const { index } = event as { index: number };
+        const toolUse = this.toolUses.get(index);
+        if (toolUse === undefined) return [];
+        this.toolUses.delete(index);
+        this.called = true;
+        const { id, name, input, json } = toolUse;
+        // No deltas: the input is the one the block started with (`{}` for a tool without parameters).
+        const call = json.trim() === "" ? toolUseCall({ id, name, input }) : { id, name, ...parseArgumentsText(json) };
+        return [{ type: "tool_call", call }];
+      }
+      case "message_delta":
+        this.stopReason = (event as { delta: { stop_reason: string | null } }).delta.stop_reason ?? this.stopReason;
+        return [];
+      case "message_stop":
+        return [{ type: "finish", reason: this.finishReason() }];
+      default:
+        return [];
+    }
+  }
+
+  end(): ModelEvent[] {
+    return [];
+  }
+
+  private finishReason(): FinishReason {
+    const mapped = this.stopReason === null ? undefined : FINISH[this.stopReason];
+    return mapped ?? (this.called ? "tool_calls" : "stop");
+  }
+}

@@ -1,0 +1,80 @@
+import type { AssistantMessage } from "../../agent/types.js";
+import type { ToolCall } from "../../tool-call.js";
+import { isRecord, kindOf, providerShape } from "../shape.js";
+
+/** A Messages API content block; `tool_use` blocks are tool calls, `text` blocks the turn's text. */
+export type ContentBlock =
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | { type: "text"; text: string }
+  | { type: string };
+
+/** A Messages API message, the part the parsers read. */
+export interface MessageLike {
+  content: readonly ContentBlock[] | string;
+}
+
+/**
+ * Messages API: the `tool_use` blocks of a reply (the whole `Message`, or its `content`). Input
+ * that is not an object keeps the call, with its JSON as `rawArguments`, so running it answers
+ * the model with the problem.
+ *
+ * @throws {TypeError} for anything else, saying what to pass (an OpenAI response is recognised).
+ *
+ * @example
+ * anthropic.parseToolCalls(reply);
+ * // [{ id: "toolu_1", name: "weather", arguments: { city: "Paris" } }]
+ */
+export function parseToolCalls(reply: MessageLike | readonly ContentBlock[]): ToolCall[] {
+  const content = contentOf(reply, "anthropic.parseToolCalls");
+  const calls: ToolCall[] = [];
+  for (const block of content) {
+    if (block.type === "tool_use") calls.push(toolUseCall(block as Extract<ContentBlock, { type: "tool_use" }>));
+  }
+  return calls;
+}
+
+/** A `tool_use` block as a call. */
+export function toolUseCall({ id, name, input }: { id: string; name: string; input: unknown }): ToolCall {
+  return isRecord(input) ? { id, name, arguments: input } : { id, name, arguments: {}, rawArguments: jsonOf(input) };
+}
+
+/**
+ * Messages API: a reply as a toolrx {@link AssistantMessage}: its text blocks joined, and its
+ * `tool_use` blocks as calls.
+ *
+ * @example
+ * anthropic.fromMessage(reply);
+ * // { role: "assistant", content: "Let me check.", toolCalls: [{ id: "toolu_1", name: "weather", arguments: { city: "Paris" } }] }
+ */
+export function fromMessage(reply: MessageLike | readonly ContentBlock[]): AssistantMessage {
+  const content = contentOf(reply, "anthropic.fromMessage");
+  const text = content.flatMap((block) => (block.type === "text" ? [(block as { text: string }).text] : [])).join("");
+  const toolCalls = parseToolCalls(content);
+  return toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text };
+}
+
+function contentOf(reply: unknown, fn: string): readonly ContentBlock[] {
+  const expected = `Expected \`${fn}\` to get a Messages API message or its \`content\``;
+  if (Array.isArray(reply)) {
+    if (!reply.every((block) => isRecord(block) && typeof block.type === "string")) {
+      throw new TypeError(`${expected}, got an array whose items are not all content blocks (objects with a \`type\`)`);
+    }
+    return reply as ContentBlock[];
+  }
+  if (!isRecord(reply)) throw new TypeError(`${expected}, got ${kindOf(reply)}`);
+  const shape = providerShape(reply);
+  if (shape === "chat") throw new TypeError(`${expected}, got an OpenAI chat completion: use \`openai.parseToolCalls(completion)\``);
+  if (shape === "responses") throw new TypeError(`${expected}, got an OpenAI Responses response: use \`openai.parseResponseOutput(response)\``);
+  if (typeof reply.content === "string") return [];
+  if (Array.isArray(reply.content)) return contentOf(reply.content, fn);
+  if ("tool_calls" in reply) throw new TypeError(`${expected}, got an OpenAI chat message: use \`openai.parseToolCalls(message)\``);
+  throw new TypeError(`${expected}, got an object without \`content\``);
+}
+
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,86 @@
+import type { AssistantMessage, Message } from "../../agent/types.js";
+import type { RunResult, ToolMessage } from "../../run-result.js";
+import { argumentsText, messageList } from "../messages.js";
+import { chatMessageOf, parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
+
+/** A Chat Completions tool-role message, answering one tool call. */
+export interface ChatToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/** A Chat Completions request message, as {@link toChatMessages} writes them. */
+export type ChatMessageParam =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | ChatToolMessage;
+
+/**
+ * Chat Completions: a toolrx conversation as the request's `messages`. An assistant turn keeps
+ * its tool calls (their `rawArguments` as the model sent them), each tool message answers its
+ * call, the loop's ask-user question is an ordinary assistant message, and approval messages
+ * (host bookkeeping) are left out.
+ *
+ * @example
+ * openai.toChatMessages([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);
+ * // [{ role: "user", content: "Weather in Paris?" },
+ * //  { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] },
+ * //  { role: "tool", tool_call_id: "call_1", content: '{"tempC":21}' }]
+ */
+export function toChatMessages(messages: readonly Message[]): ChatMessageParam[] {
+  const out: ChatMessageParam[] = [];
+  for (const message of messageList(messages, "openai.toChatMessages")) {
+    switch (message.role) {
+      case "system":
+      case "user":
+        out.push({ role: message.role, content: message.content });
+        break;
+      case "assistant":
+        out.push(assistantParam(message));
+        break;
+      case "tool":
+        out.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
+        break;
+    }
+  }
+  return out;
+}
+
+function assistantParam(message: AssistantMessage): ChatMessageParam {
+  const calls = message.toolCalls ?? [];
+  if (calls.length === 0) return { role: "assistant", content: message.content };
+  return {
+    role: "assistant",
+    // What the API itself sends for a turn that only calls tools.
+    content: message.content === "" ? null : message.content,
+    tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: argumentsText(call) } })),
+  };
+}
+
+/**
+ * Chat Completions: the assistant turn of a completion (or its message) as a toolrx
+ * {@link AssistantMessage}, to keep a conversation in toolrx's provider-neutral form.
+ *
+ * @example
+ * openai.fromChatMessage(completion);
+ * // { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] }
+ */
+export function fromChatMessage(response: ChatCompletionLike | ChatAssistantMessage): AssistantMessage {
+  const message = chatMessageOf(response, "openai.fromChatMessage") ?? {};
+  const toolCalls = parseToolCalls(message);
+  const content = typeof message.content === "string" ? message.content : "";
+  return toolCalls.length > 0 ? { role: "assistant", content, toolCalls } : { role: "assistant", content };
+}
+
+/**
+ * Chat Completions: tool-role messages to append after the assistant message.
+ *
+ * @example
+ * const { messages } = await runToolCalls(calls, tools);
+ * openai.toToolMessages(messages); // [{ role: "tool", tool_call_id: "call_1", content: '{"tempC":21}' }]
+ */
+export function toToolMessages(messages: readonly ToolMessage[] | RunResult): ChatToolMessage[] {
+  const list = Array.isArray(messages) ? messages : (messages as RunResult).messages;
+  return list.map((m) => ({ role: "tool", tool_call_id: m.toolCallId, content: m.content }));
+}

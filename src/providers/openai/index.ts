@@ -1,0 +1,18 @@
+/**
+ * OpenAI: Chat Completions and the Responses API. Import the namespace (`import { openai } from
+ * "toolrx/providers"`) or, for the smallest bundle, single functions from
+ * `toolrx/providers/openai`.
+ */
+export { chatModel, type ChatCompletionChunkLike, type ChatCompletionsClient, type ChatModelOptions, type ChatStreamRequest } from "./chat-model.js";
+export { fromChatMessage, toChatMessages, toToolMessages, type ChatMessageParam, type ChatToolMessage } from "./chat-messages.js";
+export { parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
+export { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
+export {
+  responsesModel,
+  type ResponsesClient,
+  type ResponsesModelOptions,
+  type ResponsesStreamRequest,
+  type ResponseStreamEventLike,
+} from "./responses-model.js";
+export { fromResponseOutput, parseResponseOutput, toFunctionCallOutputs, type ResponseLike, type ResponseOutputItem } from "./responses-output.js";
+export { toResponsesTools, toTools, type ChatFunctionTool, type ResponsesFunctionTool } from "./tools.js";

@@ -1,0 +1,42 @@
+import type { Message } from "../../agent/types.js";
+import { argumentsText, messageList } from "../messages.js";
+
+/** A Responses API input item, as {@link toResponsesInput} writes them. */
+export type ResponsesInputItem =
+  | { role: "system" | "user" | "assistant"; content: string }
+  | { type: "function_call"; call_id: string; name: string; arguments: string }
+  | { type: "function_call_output"; call_id: string; output: string };
+
+/**
+ * Responses API: a toolrx conversation as the request's `input`, for stateless use (no
+ * `previous_response_id`). An assistant turn becomes its text (when it has any) followed by a
+ * `function_call` item per call, each tool message a `function_call_output`; the loop's
+ * ask-user question is ordinary assistant text and approval messages are left out.
+ *
+ * @example
+ * openai.toResponsesInput([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);
+ * // [{ role: "user", content: "Weather in Paris?" },
+ * //  { type: "function_call", call_id: "call_1", name: "weather", arguments: '{"city":"Paris"}' },
+ * //  { type: "function_call_output", call_id: "call_1", output: '{"tempC":21}' }]
+ */
+export function toResponsesInput(messages: readonly Message[]): ResponsesInputItem[] {
+  const items: ResponsesInputItem[] = [];
+  for (const message of messageList(messages, "openai.toResponsesInput")) {
+    switch (message.role) {
+      case "system":
+      case "user":
+        items.push({ role: message.role, content: message.content });
+        break;
+      case "assistant":
+        if (message.content !== "" || !message.toolCalls?.length) items.push({ role: "assistant", content: message.content });
+        for (const call of message.toolCalls ?? []) {
+          items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call) });
+        }
+        break;
+      case "tool":
+        items.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
+        break;
+    }
+  }
+  return items;
+}

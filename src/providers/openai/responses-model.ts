@@ -1,0 +1,138 @@
+import type { Model, ModelEvent } from "../../agent/types.js";
+import { assertClient } from "../model-options.js";
+import { streamModel, type StreamReader } from "../model-stream.js";
+import { functionCall } from "./responses-output.js";
+import { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
+import { toResponsesTools, type ResponsesFunctionTool } from "./tools.js";
+
+/** One Responses API stream event, the fields the model reads. */
+export type ResponseStreamEventLike =
+  | { type: "response.output_text.delta" | "response.refusal.delta"; delta: string }
+  | { type: "response.output_item.added" | "response.output_item.done"; output_index: number; item: { type: string } }
+  | { type: "response.function_call_arguments.delta"; output_index: number; delta: string }
+  | { type: "response.completed" | "response.incomplete" | "response.failed"; response: ResponseStatusLike }
+  | { type: "error"; code: string | null; message: string }
+  | { type: string };
+
+interface ResponseStatusLike {
+  incomplete_details?: { reason?: string } | null;
+  error?: { code: string; message: string } | null;
+}
+
+type FunctionCallItem = { type: "function_call"; call_id: string; name: string; arguments: string; id?: string };
+
+/** The request {@link responsesModel} sends: your parameters, plus the conversation as `input`, tools and `stream: true`. */
+export interface ResponsesStreamRequest {
+  model: string;
+  input: ResponsesInputItem[];
+  tools?: ResponsesFunctionTool[];
+  stream: true;
+  [param: string]: unknown;
+}
+
+/** An OpenAI client, or anything with its `responses.create` streaming call. */
+export interface ResponsesClient {
+  responses: {
+    create(body: ResponsesStreamRequest, options: { signal: AbortSignal }): PromiseLike<AsyncIterable<ResponseStreamEventLike>>;
+  };
+}
+
+/** Options of {@link responsesModel}: the client, the model, and any other request parameter, sent as given. */
+export interface ResponsesModelOptions {
+  client: ResponsesClient;
+  model: string;
+  /** `instructions`, `temperature`, `reasoning`…: sent with every request. */
+  [param: string]: unknown;
+}
+
+/**
+ * An OpenAI Responses API model for the agent loop, stateless: each turn sends the whole
+ * conversation as `input` (no `previous_response_id`). Streams text as it comes and each
+ * function call as soon as its item is done, then `finish`: `completed` is `tool_calls` when
+ * the turn called tools, else `stop`; `incomplete` is `length` (`max_output_tokens`) or
+ * `content_filter`.
+ *
+ * Unsubscribing, or aborting the request's `signal`, aborts the HTTP stream. A provider error
+ * (an error status, an `error` event, a `failed` response) errors the Observable (the SDK's
+ * error, or an `Error` with the response's `code` and `message`); the loop ends with `error`.
+ * Reasoning items are not sent back (the conversation has no place for them); function calls
+ * are sent without their item ids, which the API accepts without the reasoning items.
+ *
+ * @example
+ * const model = openai.responsesModel({ client: new OpenAI(), model: "gpt-4.1", instructions: "Be brief." });
+ */
+export function responsesModel(options: ResponsesModelOptions): Model {
+  assertClient(options, "openai.responsesModel", "an OpenAI client", ["responses", "create"]);
+  const { client, model, ...params } = options;
+  return (request) =>
+    streamModel(
+      request,
+      (signal) => {
+        const body: ResponsesStreamRequest = { ...params, model, input: toResponsesInput(request.messages), stream: true };
+        if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
+        return client.responses.create(body, { signal });
+      },
+      () => new ResponseEventReader(),
+    );
+}
+
+class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
+  /** Argument text streamed so far, by output index, for an item that ends without its own. */
+  private readonly pending = new Map<number, string>();
+  private called = false;
+
+  read(event: ResponseStreamEventLike): ModelEvent[] {
+    switch (event.type) {
+      case "response.output_text.delta":
+      case "response.refusal.delta": {
+        // A refusal is what the user is told instead of an answer: it is the turn's text.
+        const { delta } = event as { delta: string };
+        return delta === "" ? [] : [{ type: "text_delta", text: delta }];
+      }
+      case "response.output_item.added": {
+        const { output_index, item } = event as { output_index: number; item: { type: string; arguments?: string } };
+        if (item.type === "function_call") this.pending.set(output_index, item.arguments ?? "");
+        return [];
+      }
+      case "response.function_call_arguments.delta": {
+        const { output_index, delta } = event as { output_index: number; delta: string };
+        this.pending.set(output_index, (this.pending.get(output_index) ?? "") + delta);
+        return [];
+      }
+      case "response.output_item.done": {
+        const { output_index, item } = event as { output_index: number; item: { type: string } };
+        if (item.type !== "function_call") return [];
+        const done = item as FunctionCallItem;
+        const streamed = this.pending.get(output_index) ?? "";
+        this.pending.delete(output_index);
+        this.called = true;
+        return [{ type: "tool_call", call: functionCall({ ...done, arguments: done.arguments ?? streamed }) }];
+      }
+      case "response.completed":
+        return [{ type: "finish", reason: this.called ? "tool_calls" : "stop" }];
+      case "response.incomplete": {
+        const reason = (event as { response: ResponseStatusLike }).response.incomplete_details?.reason;
+        return [{ type: "finish", reason: reason === "content_filter" ? "content_filter" : "length" }];
+      }
+      case "response.failed": {
+        const error = (event as { response: ResponseStatusLike }).response.error;
+        throw responseError(error?.code ?? "failed", error?.message ?? "the response failed");
+      }
+      case "error": {
+        const { code, message } = event as { code: string | null; message: string };
+        throw responseError(code ?? "error", message);
+      }
+      default:
+        return [];
+    }
+  }
+
+  end(): ModelEvent[] {
+    return [];
+  }
+}
+
+/** An in-stream failure, which the SDK passes on as an event rather than throwing. */
+function responseError(code: string, message: string): Error & { code: string } {
+  return Object.assign(new Error(`OpenAI response failed (${code}): ${message}`), { code });
+}

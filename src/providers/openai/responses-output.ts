@@ -1,0 +1,91 @@
+import type { AssistantMessage } from "../../agent/types.js";
+import type { RunResult, ToolMessage } from "../../run-result.js";
+import type { ToolCall } from "../../tool-call.js";
+import { parseArgumentsText } from "../parse-arguments.js";
+import { isRecord, kindOf, providerShape } from "../shape.js";
+
+/** A Responses API output item; `function_call` items are tool calls, `message` items carry text. */
+export type ResponseOutputItem =
+  | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
+  | { type: "message"; content: readonly ({ type: "output_text"; text: string } | { type: string })[] }
+  | { type: string };
+
+/** A Responses API response, the part the parsers read. */
+export interface ResponseLike {
+  output: readonly ResponseOutputItem[];
+}
+
+/**
+ * Responses API: the tool calls of a response (or of its `output`): its `function_call` items,
+ * with their `call_id` as the call's id and the item's id as `metadata.itemId`. Other items are
+ * ignored.
+ *
+ * @throws {TypeError} for anything else, saying what to pass.
+ *
+ * @example
+ * openai.parseResponseOutput(response); // or response.output
+ * // [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_1" } }]
+ */
+export function parseResponseOutput(response: ResponseLike | readonly ResponseOutputItem[]): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const item of outputOf(response, "openai.parseResponseOutput")) {
+    if (item.type === "function_call") calls.push(functionCall(item as Extract<ResponseOutputItem, { type: "function_call" }>));
+  }
+  return calls;
+}
+
+/** A `function_call` item as a call. */
+export function functionCall(item: { call_id: string; name: string; arguments: string; id?: string }): ToolCall {
+  const call: ToolCall = { id: item.call_id, name: item.name, ...parseArgumentsText(item.arguments) };
+  if (item.id !== undefined) call.metadata = { itemId: item.id };
+  return call;
+}
+
+/**
+ * Responses API: a response's turn as a toolrx {@link AssistantMessage}: the text of its
+ * `message` items, and its function calls.
+ *
+ * @example
+ * openai.fromResponseOutput(response);
+ * // { role: "assistant", content: "It is 21°C in Paris." }
+ */
+export function fromResponseOutput(response: ResponseLike | readonly ResponseOutputItem[]): AssistantMessage {
+  const output = outputOf(response, "openai.fromResponseOutput");
+  let content = "";
+  for (const item of output) {
+    if (item.type !== "message") continue;
+    for (const part of (item as Extract<ResponseOutputItem, { type: "message" }>).content) {
+      if (part.type === "output_text") content += (part as { text: string }).text;
+    }
+  }
+  const toolCalls = parseResponseOutput(output);
+  return toolCalls.length > 0 ? { role: "assistant", content, toolCalls } : { role: "assistant", content };
+}
+
+/**
+ * Responses API: `function_call_output` input items answering the calls.
+ *
+ * @example
+ * openai.toFunctionCallOutputs(await runToolCalls(calls, tools));
+ * // [{ type: "function_call_output", call_id: "call_1", output: '{"tempC":21}' }]
+ */
+export function toFunctionCallOutputs(messages: readonly ToolMessage[] | RunResult): { type: "function_call_output"; call_id: string; output: string }[] {
+  const list = Array.isArray(messages) ? messages : (messages as RunResult).messages;
+  return list.map((m) => ({ type: "function_call_output", call_id: m.toolCallId, output: m.content }));
+}
+
+function outputOf(response: unknown, fn: string): readonly ResponseOutputItem[] {
+  const expected = `Expected \`${fn}\` to get a Responses API response or its \`output\``;
+  if (Array.isArray(response)) {
+    if (!response.every((item) => isRecord(item) && typeof item.type === "string")) {
+      throw new TypeError(`${expected}, got an array whose items are not all output items (objects with a \`type\`)`);
+    }
+    return response as ResponseOutputItem[];
+  }
+  if (!isRecord(response)) throw new TypeError(`${expected}, got ${kindOf(response)}`);
+  const shape = providerShape(response);
+  if (shape === "responses" && Array.isArray(response.output)) return outputOf(response.output, fn);
+  if (shape === "chat") throw new TypeError(`${expected}, got a chat completion: use \`openai.parseToolCalls(completion)\``);
+  if (shape === "anthropic") throw new TypeError(`${expected}, got an Anthropic message: use \`anthropic.parseToolCalls(message)\``);
+  throw new TypeError(`${expected}, got an object without an \`output\` array`);
+}
