@@ -1,12 +1,12 @@
 /**
  * A dispatch recipe end to end: the model asks for one `research` call; the resolver answers it
  * by running a search, then fetching the top pages in parallel, and composes a report. Every
- * sub-step is printed as it happens through `onRecipeStep`.
+ * sub-step is printed as it happens through `onCallReport`.
  *
  * Run: npm run example:recipe
  */
 import { z } from "zod";
-import { defineTool, error, ok, runToolCalls, toolResolver, type RecipeStepEvent } from "../src/index.js";
+import { defineTool, error, ok, runToolCalls, toolResolver, type CallReport } from "../src/index.js";
 import { sleep } from "./sleep.js";
 
 
@@ -52,7 +52,9 @@ const resolver = toolResolver([search, fetchPage, research], {
 
 const t0 = performance.now();
 const stamp = () => `[${String(Math.round(performance.now() - t0)).padStart(4)} ms]`;
-const onRecipeStep = (e: RecipeStepEvent) => {
+// Sub-steps arrive on the side channel, with progress and retries; this prints the steps.
+const onCallReport = (e: CallReport) => {
+  if (e.type !== "recipe_step_started" && e.type !== "recipe_step_succeeded" && e.type !== "recipe_step_failed") return;
   const what = e.type === "recipe_step_started" ? "started" : e.type === "recipe_step_succeeded" ? "ok" : `failed: ${e.error}`;
   console.log(`${stamp()} ${e.phase.padEnd(8)} ${e.label.padEnd(22)} ${what}`);
 };
@@ -60,7 +62,7 @@ const onRecipeStep = (e: RecipeStepEvent) => {
 const { messages } = await runToolCalls(
   [{ id: "call_1", name: "research", arguments: { topic: "rxjs operators" } }],
   resolver,
-  { onRecipeStep, maxConcurrency: 2, toolTimeout: 5_000 },
+  { onCallReport, maxConcurrency: 2, toolTimeout: 5_000 },
 );
 
 console.log(`\n${stamp()} tool message for ${messages[0]?.toolCallId} (isError: ${messages[0]?.isError}):\n`);

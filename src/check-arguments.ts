@@ -2,7 +2,6 @@ import { InvalidArgumentsError } from "./invalid-arguments-error.js";
 import type { Validation } from "./schema.js";
 import { compiledSchemaOf, type Tool } from "./tool.js";
 import { isPlainRecord, type ToolCall } from "./tool-call.js";
-import { isThenable } from "./results.js";
 
 /** Valid arguments (the schema's output), or the error to answer the model with. */
 export type CheckedArguments =
@@ -10,8 +9,20 @@ export type CheckedArguments =
   | { readonly ok: false; readonly error: InvalidArgumentsError };
 
 /**
- * Check a call's arguments before its handler runs: the provider's JSON text must parse, and
- * the arguments must match the tool's schema. Synchronous unless the schema has async checks.
+ * Check a call's arguments against its tool's schema, exactly as the runner does before the
+ * handler runs: the provider's JSON text (`rawArguments`) must parse to an object, and the
+ * arguments must match the schema. Useful where the host answers a call itself (a manual tool).
+ * Synchronous unless the schema has async checks.
+ *
+ * @param tool - the tool the call names
+ * @param call - the call, as parsed from the provider
+ * @returns `{ ok: true, value }` with the schema's output (zod defaults applied), or
+ * `{ ok: false, error }` with the {@link InvalidArgumentsError} the model would be answered with
+ *
+ * @example
+ * const checked = checkArguments(weather, { id: "c1", name: "weather", arguments: { city: 42 } });
+ * if (!checked.ok) console.log(checked.error.message);
+ * // Invalid arguments for tool "weather": city: Invalid input: expected string, received number
  */
 export function checkArguments(tool: Tool, call: ToolCall): CheckedArguments | Promise<CheckedArguments> {
   const raw = call.rawArguments;
@@ -22,7 +33,10 @@ export function checkArguments(tool: Tool, call: ToolCall): CheckedArguments | P
     }
   }
   const validation = compiledSchemaOf(tool).validate(call.arguments);
-  return isThenable(validation) ? validation.then((v) => checked(v, call)) : checked(validation, call);
+  // A settled result has its own `ok`; only a promise lacks one. Reading it costs a fraction of a
+  // thenable check's prototype walk, on every call.
+  if ((validation as Partial<Validation>).ok !== undefined) return checked(validation as Validation, call);
+  return (validation as Promise<Validation>).then((v) => checked(v, call));
 }
 
 function checked(validation: Validation, call: ToolCall): CheckedArguments {

@@ -1,6 +1,7 @@
 import { error, isHandlerResult, isThenable, type ErrorResult, type HandlerResult } from "./results.js";
 import type { Tool } from "./tool.js";
 import type { ToolCall } from "./tool-call.js";
+import type { ProgressUpdate } from "./run/call-report.js";
 import { ToolError } from "./tool-error.js";
 
 /** What a handler's second parameter carries. */
@@ -17,6 +18,14 @@ export interface HandlerContext {
    * stream is unsubscribed, or when `opts.signal` aborts (reason: the signal's reason).
    */
   readonly signal: AbortSignal;
+  /**
+   * Report how far the call has got: it reaches `RunOptions.onCallReport` as a `progress`
+   * report, and restarts the `toolIdleTimeout` deadline. Ignored once the call is answered.
+   *
+   * @example
+   * ctx.progress({ progress: 3, total: 7, message: "page 3 of 7" });
+   */
+  progress(update: ProgressUpdate): void;
 }
 
 /**

@@ -1,5 +1,5 @@
 export { defineTool, toolJsonSchema, type HandlerReturn, type Tool, type ToolDefinition, type ToolJSON } from "./tool.js";
-export type { InferArguments, JsonSchema, JsonSchemaObject, ToolSchema, ZodSchema } from "./schema.js";
+export type { InferArguments, JsonSchema, JsonSchemaObject, StandardToolSchema, ToolSchema, ZodSchema } from "./schema.js";
 export type { ToolCall } from "./tool-call.js";
 export {
   askUser,
@@ -18,10 +18,24 @@ export {
 export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool-error.js";
 export { EngineError, type EngineErrorReason } from "./engine-error.js";
 export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-error.js";
+export { checkArguments, type CheckedArguments } from "./check-arguments.js";
 export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
 export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./policy.js";
-export type { EngineLike, RunOptions } from "./options.js";
+export type { CallCancellation, EngineLike, RunOptions } from "./options.js";
+export { CallCancelledError } from "./call-cancelled-error.js";
+export type {
+  AttemptFailedReport,
+  CallReport,
+  CallReportBase,
+  LateSettlementReport,
+  ProgressReport,
+  ProgressUpdate,
+  RecipeStepFields,
+  RecipeStepReport,
+} from "./run/call-report.js";
+export type { RetryPolicy, RetryableReason } from "./run/retry.js";
+export type { ToolControl } from "./run/tool-control.js";
 export {
   AWAITING_USER_RESPONSE,
   type AskUserRequested,
@@ -34,8 +48,8 @@ export {
   type ToolTailEvent,
 } from "./events.js";
 export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
-export { streamToolCalls } from "./stream.js";
-export { runToolCalls } from "./batch.js";
+export { streamToolCalls } from "./run/stream.js";
+export { runToolCalls } from "./run/batch.js";
 export { isToolResolver, type ToolResolver } from "./resolver.js";
 export { toolResolver, type ToolResolverOptions } from "./tool-resolver.js";
 export { mergeResolvers } from "./merge-resolvers.js";
@@ -45,6 +59,5 @@ export {
   type RecipePlan,
   type RecipeResults,
   type RecipeStep,
-  type RecipeStepEvent,
   type ResolveAnswer,
 } from "./recipe.js";

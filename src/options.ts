@@ -1,9 +1,10 @@
-import { asyncScheduler, type SchedulerLike } from "rxjs";
+import { asyncScheduler, type SchedulerLike, type Subscribable } from "rxjs";
 import { availableCores } from "./cores.js";
 import { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
 import { defaultExecutor, type ToolExecutor } from "./executor.js";
 import type { OnToolError } from "./policy.js";
-import type { RecipeStepEvent } from "./recipe.js";
+import type { CallReport } from "./run/call-report.js";
+import { checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./run/retry.js";
 import { describe } from "./tool-error.js";
 
 /** Engine-wide defaults a batch falls back on. */
@@ -37,8 +38,39 @@ export interface RunOptions {
   validateArguments?: boolean;
   /** Where deadlines are scheduled. Default `asyncScheduler`; pass a `TestScheduler` for virtual time. */
   scheduler?: SchedulerLike;
-  /** Sees every recipe sub-step of a resolver's calls start and finish. Must not throw. */
-  onRecipeStep?: (event: RecipeStepEvent) => void;
+  /**
+   * Milliseconds a call may go without a progress report (`ctx.progress`) before it answers
+   * `timeout`; each report restarts it. Counts from the handler's start, always capped by
+   * `toolTimeout`. Default `Infinity` (none).
+   */
+  toolIdleTimeout?: number;
+  /**
+   * The side channel: what happens inside each call (progress, recipe sub-steps, retried
+   * attempts, late settlements). A call's reports arrive before its `completed` event, except
+   * `late_settlement`. Called synchronously; keep it cheap.
+   */
+  onCallReport?: (report: CallReport) => void;
+  /**
+   * Ids of calls to cancel while the rest of the batch goes on (a "stop" button): a call id, or
+   * `{ toolCallId, reason }`. The call is answered with a `CallCancelledError` through
+   * `onToolError`; a running handler's `ctx.signal` aborts with it.
+   */
+  cancel?: Subscribable<string | CallCancellation>;
+  /** Retries for tools declared `control.idempotent` (all tools with `nonIdempotent: true`); a tool's own `control.retry` wins. */
+  retry?: RetryPolicy;
+  /**
+   * How long, after a call stopped waiting for its handler (deadline or cancel), to watch for it
+   * to settle before reporting `late_settlement` with `settled: false`. Only with
+   * `onCallReport`. Default `5_000`.
+   */
+  settleGrace?: number;
+}
+
+/** A cancel request: which call, and what to tell the model. */
+export interface CallCancellation {
+  readonly toolCallId: string;
+  /** Appended to the model's text; default none. */
+  readonly reason?: string;
 }
 
 /** {@link RunOptions} checked, with every default filled in. */
@@ -57,7 +89,12 @@ export interface RunEnv {
   readonly scheduler: SchedulerLike;
   /** Bound on a recipe's parallel steps: `maxConcurrency ?? 2 × cores`, not capped by the batch size. */
   readonly recipeConcurrency: number;
-  readonly onRecipeStep: ((event: RecipeStepEvent) => void) | undefined;
+  /** `Infinity` when unset. */
+  readonly idleTimeout: number;
+  readonly onReport: ((report: CallReport) => void) | undefined;
+  readonly cancel: Subscribable<string | CallCancellation> | undefined;
+  readonly retry: RetryPlan | undefined;
+  readonly settleGrace: number;
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -123,10 +160,25 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`scheduler\` to be an RxJS SchedulerLike, got ${describe(scheduler)}`);
   }
 
-  const { onRecipeStep } = options;
-  if (onRecipeStep !== undefined && typeof onRecipeStep !== "function") {
-    throw new TypeError(`Expected \`onRecipeStep\` to be a function, got ${describe(onRecipeStep)}`);
+  if ((options as { onRecipeStep?: unknown }).onRecipeStep !== undefined) {
+    throw new TypeError("`onRecipeStep` was replaced by `onCallReport`: recipe sub-steps are its `recipe_step_*` reports");
   }
+  const { toolIdleTimeout = Infinity, onCallReport, cancel, settleGrace = 5_000 } = options;
+  if (!(toolIdleTimeout === Infinity || (typeof toolIdleTimeout === "number" && toolIdleTimeout > 0 && toolIdleTimeout <= MAX_TIMEOUT))) {
+    throw new TypeError(
+      `Expected \`toolIdleTimeout\` to be Infinity or a positive number of milliseconds up to ${MAX_TIMEOUT}, got ${describe(toolIdleTimeout)}`,
+    );
+  }
+  if (onCallReport !== undefined && typeof onCallReport !== "function") {
+    throw new TypeError(`Expected \`onCallReport\` to be a function, got ${describe(onCallReport)}`);
+  }
+  if (cancel !== undefined && typeof (cancel as { subscribe?: unknown } | null)?.subscribe !== "function") {
+    throw new TypeError(`Expected \`cancel\` to be an Observable of call ids, got ${describe(cancel)}`);
+  }
+  if (!(typeof settleGrace === "number" && settleGrace >= 0 && settleGrace <= MAX_TIMEOUT)) {
+    throw new TypeError(`Expected \`settleGrace\` to be a number of milliseconds from 0 to ${MAX_TIMEOUT}, got ${describe(settleGrace)}`);
+  }
+  const retry = options.retry === undefined ? undefined : checkRetryPolicy(options.retry, "retry");
 
   const cap = 2 * availableCores();
   return {
@@ -143,6 +195,10 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     validate: validateArguments,
     scheduler,
     recipeConcurrency: maxConcurrency ?? cap,
-    onRecipeStep,
+    idleTimeout: toolIdleTimeout,
+    onReport: onCallReport,
+    cancel,
+    retry,
+    settleGrace,
   };
 }

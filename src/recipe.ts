@@ -2,6 +2,7 @@ import type { HandlerContext } from "./executor.js";
 import { error, isThenable, ok, type HandlerResult } from "./results.js";
 import { isPlainRecord, type ToolCall } from "./tool-call.js";
 import { describe } from "./tool-error.js";
+import { reporterOf } from "./run/call-context.js";
 
 /** One sub-call of a recipe. */
 export interface RecipeStep {
@@ -36,31 +37,10 @@ export type Recipe = (args: Record<string, unknown>) => RecipePlan;
 /** What a sub-step's resolver answers. */
 export type ResolveAnswer = { ok: string } | { error: string };
 
-/**
- * A recipe sub-step as it happens, for logs and UIs. The runner's `ToolEvent` union stays
- * closed; these go to `RunOptions.onRecipeStep` instead.
- */
-export type RecipeStepEvent = {
-  /** The call the recipe answers. */
-  readonly parentToolCallId: string;
-  readonly phase: "serial" | "parallel";
-  /** Position of the step in its phase, from 0. */
-  readonly step: number;
-  readonly label: string;
-  readonly tool: string;
-  /** The sub-call's id: `<parent id>/<phase>/<step>`. */
-  readonly toolCallId: string;
-} & (
-  | { readonly type: "recipe_step_started"; readonly arguments: Record<string, unknown> }
-  | { readonly type: "recipe_step_succeeded"; readonly content: string }
-  | { readonly type: "recipe_step_failed"; readonly error: string }
-);
-
 /** What a recipe run needs from the batch. */
 export interface RecipeEnv {
   readonly resolve: (call: ToolCall, ctx: HandlerContext) => ResolveAnswer | PromiseLike<ResolveAnswer>;
   readonly concurrency: number;
-  readonly onStep: ((event: RecipeStepEvent) => void) | undefined;
 }
 
 /**
@@ -83,21 +63,23 @@ export async function runRecipe(recipe: Recipe, call: ToolCall, ctx: HandlerCont
   const { serial = [], parallel = [], compose = composeRecipeReport } = plan as RecipePlan;
 
   const signal = ctx.signal;
+  // Sub-steps go to the call's side channel (`onCallReport`), which drops them once the call is answered.
+  const report = reporterOf(ctx);
   const results: RecipeResults = { serialResults: [], parallelResults: [], errors: [] };
   const serialContext: Record<string, string> = {};
 
   const runStep = async (step: RecipeStep, phase: "serial" | "parallel", index: number) => {
     const label = step.label ?? step.tool;
-    const toolCallId = `${call.id}/${phase}/${index}`;
-    const base = { parentToolCallId: call.id, phase, step: index, label, tool: step.tool, toolCallId };
-    const outcome = await resolveStep(step, toolCallId, { ...serialContext }, ctx, env, (args) =>
-      env.onStep?.({ type: "recipe_step_started", ...base, arguments: args }),
+    const stepCallId = `${call.id}/${phase}/${index}`;
+    const base = { phase, step: index, label, tool: step.tool, stepCallId };
+    const outcome = await resolveStep(step, stepCallId, { ...serialContext }, ctx, env, (args) =>
+      report?.({ type: "recipe_step_started", ...base, arguments: args }),
     );
     if ("content" in outcome) {
-      env.onStep?.({ type: "recipe_step_succeeded", ...base, content: outcome.content });
+      report?.({ type: "recipe_step_succeeded", ...base, content: outcome.content });
       return { label, tool: step.tool, content: outcome.content };
     }
-    env.onStep?.({ type: "recipe_step_failed", ...base, error: outcome.error });
+    report?.({ type: "recipe_step_failed", ...base, error: outcome.error });
     results.errors.push({ label, tool: step.tool, error: outcome.error });
     return undefined;
   };
@@ -157,6 +139,8 @@ async function resolveStep(
     engine: ctx.engine,
     toolCall: subCall,
     signal: ctx.signal,
+    // A sub-step's progress is its parent call's progress.
+    progress: (update) => ctx.progress(update),
   };
   let answer: unknown;
   try {

@@ -16,7 +16,7 @@ export interface ToolSource {
 export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): ToolSource {
   let list: () => readonly Tool[];
   if (isToolResolver(tools)) {
-    list = () => resolverTools(tools, { concurrency: env.recipeConcurrency, onStep: env.onRecipeStep });
+    list = () => resolverTools(tools, { concurrency: env.recipeConcurrency });
   } else if (Array.isArray(tools)) {
     tools.forEach(assertTool);
     list = () => tools;

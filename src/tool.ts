@@ -1,5 +1,6 @@
 import type { HandlerContext } from "./executor.js";
 import type { HandlerResult } from "./results.js";
+import { checkToolControl, type ToolControl } from "./run/tool-control.js";
 import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "./schema.js";
 import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
@@ -17,6 +18,8 @@ export interface Tool<Args = Record<string, unknown>> {
   readonly schema: ToolSchema;
   readonly manual: boolean;
   readonly metadata: Record<string, unknown>;
+  /** Per-tool limit, idempotency and retries; see {@link ToolControl}. */
+  readonly control?: ToolControl;
   /** Called with the validated arguments (schema output) and the call's context. */
   handler?(args: Args, ctx: HandlerContext): HandlerReturn;
 }
@@ -36,7 +39,7 @@ export interface ToolDefinition<S extends ToolSchema> {
   name: string;
   /** Shown to the model; `""` is allowed. */
   description: string;
-  /** A zod v4 schema, or a JSON Schema object literal. */
+  /** A zod v4 schema, a Standard Schema with Standard JSON Schema (ArkType, Valibot's wrapper), or a JSON Schema object literal. */
   schema: S;
   /** At most two parameters: `(args, ctx)`. */
   handler?: (args: InferArguments<S>, ctx: HandlerContext) => HandlerReturn;
@@ -44,6 +47,8 @@ export interface ToolDefinition<S extends ToolSchema> {
   manual?: boolean;
   /** Free-form data for the host; default `{}`. */
   metadata?: Record<string, unknown>;
+  /** Per-tool limit, idempotency and retries; default none. */
+  control?: ToolControl;
 }
 
 const compiled = new WeakMap<object, CompiledSchema>();
@@ -94,8 +99,10 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   if (!isPlainRecord(metadata)) {
     throw new TypeError(`Expected \`metadata\` of tool "${name}" to be an object, got ${describe(metadata)}`);
   }
+  if (definition.control !== undefined) checkToolControl(definition.control, name);
   const prepared = compileSchema(schema, name);
   const tool: Tool<InferArguments<S>> = { name, description, schema, manual, metadata };
+  if (definition.control !== undefined) Object.defineProperty(tool, "control", { value: definition.control, enumerable: true });
   if (handler !== undefined) Object.defineProperty(tool, "handler", { value: handler, enumerable: true });
   Object.defineProperty(tool, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(tool, COMPILED, { value: prepared, enumerable: false });
@@ -127,6 +134,7 @@ export function compiledSchemaOf(tool: Tool): CompiledSchema {
 export function withHandler(tool: Tool, handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn): Tool {
   const { name, description, schema, manual = false, metadata = {} } = tool;
   const copy: Tool = { name, description, schema, manual, metadata, handler };
+  if (tool.control !== undefined) Object.defineProperty(copy, "control", { value: tool.control, enumerable: true });
   Object.defineProperty(copy, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(copy, COMPILED, { value: compiledSchemaOf(tool), enumerable: false });
   return Object.freeze(copy);

@@ -10,6 +10,7 @@ export function contextFor(call: ToolCall): HandlerContext {
     toolCall: call,
     engine: undefined,
     signal: new AbortController().signal,
+    progress: () => {},
   };
 }
 

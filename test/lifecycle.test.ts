@@ -4,6 +4,7 @@ import { TestScheduler } from "rxjs/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   defineTool,
+  error,
   ok,
   runToolCalls,
   streamToolCalls,
@@ -14,6 +15,7 @@ import {
   type ToolExecutor,
 } from "../src/index.js";
 import { z } from "zod";
+import { manualScheduler } from "./manual-scheduler.js";
 import { anyArgs, call, countingController, countingScheduler, deferred, eventsOf, flushMicrotasks } from "./helpers.js";
 
 /** A tool whose calls wait for the test to settle them, recording each one's ctx. */
@@ -205,7 +207,8 @@ describe("cancellation", () => {
     const { tool, pending } = controlledTool();
     const subscription = streamToolCalls(Array.from({ length: 5 }, (_, i) => call(`c${i}`, "slow")), [tool], { maxConcurrency: 2, scheduler }).subscribe();
     expect(pending).toHaveLength(2);
-    expect(scheduler.live).toBe(2);
+    // One deadline action for the pool, armed for the earliest call, not one timer per call.
+    expect(scheduler.live).toBe(1);
     subscription.unsubscribe();
     expect(pending.map((p) => p.ctx.signal.aborted)).toEqual([true, true]);
     expect((pending[0]?.ctx.signal.reason as DOMException).name).toBe("AbortError");
@@ -340,8 +343,8 @@ describe("cancellation from inside a running handler", () => {
 });
 
 describe("the deadline and async validation", () => {
-  it("starts the clock when the handler starts, not while async refinements run", async () => {
-    const scheduler = countingScheduler(asyncScheduler);
+  it("starts the handler's clock when the handler starts, not while async refinements run", async () => {
+    const scheduler = manualScheduler();
     const check = deferred<boolean>();
     const handler = vi.fn(() => new Promise<HandlerResult>(() => {}));
     const tool = defineTool({
@@ -350,15 +353,39 @@ describe("the deadline and async validation", () => {
       schema: z.object({ name: z.string().refine(() => check.promise, "taken") }),
       handler,
     });
-    const subscription = streamToolCalls([call("c0", "t", { name: "x" })], [tool], { scheduler, toolTimeout: 1_000 }).subscribe();
-    await flushMicrotasks();
+    const completed: [number, unknown][] = [];
+    streamToolCalls([call("c0", "t", { name: "x" })], [tool], { scheduler, toolTimeout: 1_000 }).subscribe((e) => {
+      if (e.type === "tool_execution_completed") completed.push([scheduler.now(), e.result]);
+    });
+    await scheduler.advance(600);
     expect(handler).not.toHaveBeenCalled();
-    expect(scheduler.scheduled).toBe(0);
     check.resolve(true);
-    await flushMicrotasks();
+    await scheduler.advance(999);
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(scheduler.live).toBe(1);
-    subscription.unsubscribe();
+    expect(completed).toEqual([]);
+    await scheduler.advance(1);
+    expect(completed).toEqual([[1_600, error(expect.objectContaining({ reason: "timeout", metadata: expect.objectContaining({ settled: false }) }))]]);
+    expect(scheduler.live).toBe(0);
+  });
+
+  it("bounds an async validation that never settles by toolTimeout (issue 9.11)", async () => {
+    const scheduler = manualScheduler();
+    const handler = vi.fn(() => ok(1));
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: z.object({ name: z.string().refine(() => new Promise<boolean>(() => {}), "taken") }),
+      handler,
+    });
+    const messages: [number, string][] = [];
+    streamToolCalls([call("c0", "t", { name: "x" })], [tool], { scheduler, toolTimeout: 50 }).subscribe((e) => {
+      if (e.type === "tool_result_encoded") messages.push([scheduler.now(), e.content]);
+    });
+    await scheduler.advance(49);
+    expect(messages).toEqual([]);
+    await scheduler.advance(1);
+    expect(messages).toEqual([[50, '{"error":"timeout: the arguments of tool t were still being validated after 50 ms"}']]);
+    expect(handler).not.toHaveBeenCalled();
     expect(scheduler.live).toBe(0);
   });
 });

@@ -711,6 +711,17 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
   else expect(records, `${where}: the handler runs exactly once`).toHaveLength(1);
   const rec = records[0];
 
+  // A result that arrives after the deadline answers `timeout` with `metadata.settled: true`
+  // (issue 9.10). With deadlines of 5–25 ms on a shared machine, even a sync or microtask
+  // handler can see the event loop held past its deadline; its late result must then lose.
+  const term = h.policyCalls[i]?.[0]?.error ?? (completed.result.type === "error" ? completed.result.reason : undefined);
+  if (b.kind !== "badArgs" && isToolError(term) && term.reason === "timeout" && term.metadata.settled === true) {
+    return expectPolicy(h, i, completed, tail, where, {
+      toolError: "timeout",
+      check: (e) => expect(rec?.settledAt, `${where}: a late timeout is one whose handler settled`).toBeDefined(),
+    });
+  }
+
   const success = (content: string | undefined, tailType: ToolTailEvent["type"]): boolean => {
     if (content === undefined) return false;
     expect(h.policyCalls[i], `${where}: the policy is not consulted on success`).toHaveLength(0);
@@ -783,6 +794,18 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
         },
       });
   }
+}
+
+/** Calls whose handler settled but whose result came after the deadline, answered `timeout`. */
+function lateTimeouts(h: Harness, messages: readonly ToolMessage[]): number[] {
+  const late: number[] = [];
+  messages.forEach((m, i) => {
+    const kind = h.spec.behaviours[i]?.kind;
+    if (kind === "slow" || kind === "never" || kind === "late") return;
+    const term = h.policyCalls[i]?.[0]?.error;
+    if ((isToolError(term) && term.reason === "timeout") || m.content.includes("timed out after")) late.push(i);
+  });
+  return late;
 }
 
 function policyName(h: Harness, i: number): string {
@@ -1072,8 +1095,14 @@ describe("the runner, over random batches of 1..40 calls mixing every handler be
                 expect(m.toolCallId, `messages[${i}].toolCallId is calls[${i}].id`).toBe(batched.calls[i]?.id);
                 expect(m.name, `messages[${i}].name`).toBe(batched.calls[i]?.name);
               });
-              expect(messages, "the batch's messages are the stream's").toStrictEqual(fromStream.messages);
-              if (fromStream.halt === undefined) expect("halt" in result && result.halt !== undefined, "no halt when no call halted").toBe(false);
+              // A late result answers `timeout` (issue 9.10): which calls lose that race on a loaded
+              // machine differs between two runs, so those calls are left out of the comparison.
+              const late = new Set([...lateTimeouts(streamed, fromStream.messages), ...lateTimeouts(batched, messages)]);
+              const keep = (list: readonly ToolMessage[]) => list.filter((_, i) => !late.has(i));
+              expect(keep(messages), "the batch's messages are the stream's").toStrictEqual(keep(fromStream.messages));
+              if (late.size > 0) {
+                // the halt may belong to a call that lost the race in one run only
+              } else if (fromStream.halt === undefined) expect("halt" in result && result.halt !== undefined, "no halt when no call halted").toBe(false);
               else expect(result.halt, "the lowest-index halt wins").toEqual(fromStream.halt);
 
               expect(batched.unhandled, "unhandled rejections").toEqual([]);

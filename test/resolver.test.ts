@@ -15,7 +15,7 @@ import {
   ToolError,
   type HandlerContext,
   type RecipePlan,
-  type RecipeStepEvent,
+  type CallReport,
   type ResolveAnswer,
   type ToolCall,
   type ToolResolver,
@@ -266,19 +266,19 @@ describe("dispatch recipes", () => {
     expect(signals[0]?.aborted).toBe(true);
   });
 
-  it("reports every sub-step to onRecipeStep, the ToolEvent union untouched", async () => {
-    const steps: RecipeStepEvent[] = [];
+  it("reports every sub-step on the onCallReport side channel, the ToolEvent union untouched", async () => {
+    const steps: CallReport[] = [];
     const { resolver } = tableResolver(answers, {
       research: () => ({ serial: [{ tool: "search", arguments: { q: "a" } }], parallel: [{ tool: "fetch", label: "bad page", arguments: { url: "bad" } }] }),
     });
-    const events = await eventsOf([call("c1", "research", { topic: "t" })], resolver as never, { onRecipeStep: (e) => steps.push(e) });
+    const events = await eventsOf([call("c1", "research", { topic: "t" })], resolver as never, { onCallReport: (e) => steps.push(e) });
     expect(events.map((e) => e.type)).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded"]);
-    const base = { parentToolCallId: "c1" };
+    const base = { index: 0, toolCallId: "c1", toolName: "research" };
     expect(steps).toEqual([
-      { type: "recipe_step_started", ...base, phase: "serial", step: 0, label: "search", tool: "search", toolCallId: "c1/serial/0", arguments: { q: "a" } },
-      { type: "recipe_step_succeeded", ...base, phase: "serial", step: 0, label: "search", tool: "search", toolCallId: "c1/serial/0", content: "hits for a" },
-      { type: "recipe_step_started", ...base, phase: "parallel", step: 0, label: "bad page", tool: "fetch", toolCallId: "c1/parallel/0", arguments: { url: "bad" } },
-      { type: "recipe_step_failed", ...base, phase: "parallel", step: 0, label: "bad page", tool: "fetch", toolCallId: "c1/parallel/0", error: "fetch failed" },
+      { type: "recipe_step_started", ...base, phase: "serial", step: 0, label: "search", tool: "search", stepCallId: "c1/serial/0", arguments: { q: "a" } },
+      { type: "recipe_step_succeeded", ...base, phase: "serial", step: 0, label: "search", tool: "search", stepCallId: "c1/serial/0", content: "hits for a" },
+      { type: "recipe_step_started", ...base, phase: "parallel", step: 0, label: "bad page", tool: "fetch", stepCallId: "c1/parallel/0", arguments: { url: "bad" } },
+      { type: "recipe_step_failed", ...base, phase: "parallel", step: 0, label: "bad page", tool: "fetch", stepCallId: "c1/parallel/0", error: "fetch failed" },
     ]);
   });
 });
@@ -307,7 +307,7 @@ describe("toolResolver", () => {
     handler: ({ city }) => (city === "Atlantis" ? error("no such city") : ok({ city, tempC: 21 })),
   });
   const asker = defineTool({ name: "ask", description: "", schema: anyArgs, handler: () => askUser("which?") });
-  const ctx = (c: ToolCall): HandlerContext => ({ context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: c, signal: new AbortController().signal });
+  const ctx = (c: ToolCall): HandlerContext => ({ context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: c, signal: new AbortController().signal, progress: () => {} });
 
   it("resolves calls through the tools' handlers, values encoded, errors as text", async () => {
     const resolver = toolResolver([weather, asker]);
@@ -344,7 +344,7 @@ describe("mergeResolvers", () => {
     const { messages } = await runToolCalls([call("c1", "x"), call("c2", "y")], merged);
     expect(messages.map((m) => m.content)).toEqual(["a", "## Sequential Results\n\n### Step 1: x\na"]);
     const c = call("c3", "z");
-    expect(await merged.resolve(c, { context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: c, signal: new AbortController().signal })).toEqual({
+    expect(await merged.resolve(c, { context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: c, signal: new AbortController().signal, progress: () => {} })).toEqual({
       error: "Unknown tool: z",
     });
   });

@@ -36,10 +36,10 @@ describe("defineTool", () => {
       ["handler not a function", { ...base, handler: "run" }, /`handler` of tool "weather" to be a function/],
       ["handler with 3 parameters", { ...base, handler: (_a: unknown, _b: unknown, _c: unknown) => ok(1) }, /at most 2 parameters.*got 3/],
       ["metadata an array", { ...base, metadata: [] }, /`metadata`.*object, got an array/],
-      ["schema a string", { ...base, schema: "object" }, /`schema`.*zod schema or a JSON Schema object, got string/],
+      ["schema a string", { ...base, schema: "object" }, /`schema`.*zod schema, a Standard Schema or a JSON Schema object, got string/],
       ["schema not an object type", { ...base, schema: { type: "string" } }, /describe an object/],
       ["zod schema not an object", { ...base, schema: z.string() }, /describe an object/],
-      ["schema from another library", { ...base, schema: { "~standard": { version: 1 } } }, /zod v4 schema or a JSON Schema object/],
+      ["Standard Schema without validate", { ...base, schema: { "~standard": { version: 1 } } }, /no `~standard.validate` function/],
     ];
     it.each(cases)("throws a TypeError: %s", (_, definition, message) => {
       expect(() => defineTool(definition as never)).toThrow(TypeError);

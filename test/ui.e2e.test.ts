@@ -1,8 +1,14 @@
 import { mkdirSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../examples/ui/server.js";
 import { chromiumLaunchOptions } from "./browser.js";
+
+/** Stop the slow crawl once its progress bar shows, as a user would with its "stop" button. */
+async function stopCrawlOnceItProgresses(page: Page): Promise<void> {
+  await page.waitForSelector("tr[data-call-id='call_7'][data-progress]", { timeout: 30_000 });
+  await page.click("tr[data-call-id='call_7'] button.stop");
+}
 
 describe("the UI example in a real browser", () => {
   let browser: Browser;
@@ -19,11 +25,12 @@ describe("the UI example in a real browser", () => {
     await server?.close();
   });
 
-  it("shows every tool's live state and ends with done, failed and asking-user rows", async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 520 } });
+  it("shows every tool's live state, progress bars from the side channel, and ends with done, failed, stopped and asking-user rows", async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 620 } });
     await page.goto(server.url);
     // While the slow call runs, the page shows running rows and, behind the limit of 3, a queued one.
     await page.waitForSelector("tr[data-status='running']");
+    await stopCrawlOnceItProgresses(page);
     await page.waitForSelector("body[data-done='true']", { timeout: 30_000 });
     const rows = await page.$$eval("tbody tr", (trs) =>
       trs.map((tr) => ({
@@ -38,15 +45,27 @@ describe("the UI example in a real browser", () => {
       { id: "call_3", status: "failed", result: "no seats left to Lisbon" },
       { id: "call_4", status: "asking", result: 'Which hotel in Lisbon? ["Harbour View","Old Town Inn"]' },
       { id: "call_5", status: "failed", result: 'Invalid arguments for tool "weather": city: Invalid input: expected string, received number' },
+      { id: "call_6", status: "done", result: '{"pages":8,"file":"trip-report.pdf"}' },
+      {
+        id: "call_7",
+        status: "cancelled",
+        result: "tool crawl_reviews was cancelled while it ran (stopped by the user): it stopped before it finished, and part of its work may have happened",
+      },
     ]);
+    expect(await page.getAttribute("tr[data-call-id='call_6']", "data-progress")).toBe("100");
+    expect(await page.textContent("tr[data-call-id='call_6'] .note")).toBe("page 8 of 8");
+    // Durations are stamped on the server: a 350 ms tool never shows less than 350 ms.
+    const flight = await page.textContent("tr[data-call-id='call_3'] td:nth-child(5)");
+    expect(Number(flight?.replace(" ms", ""))).toBeGreaterThanOrEqual(350);
     expect(await page.textContent("#state")).toMatch(/^turn finished in \d+ ms$/);
     mkdirSync("test/artifacts", { recursive: true });
     await page.screenshot({ path: "test/artifacts/ui-timeline.png", fullPage: true });
   }, 60_000);
 
-  it("walks each row through its states: queued, running, then its outcome", async () => {
-    const page = await browser.newPage();
+  it("walks each row through its states on a 390 px phone screen, without overflowing it", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(server.url);
+    await stopCrawlOnceItProgresses(page);
     await page.waitForSelector("body[data-done='true']", { timeout: 30_000 });
     const histories = await page.$$eval("tbody tr", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.history));
     expect(histories).toEqual([
@@ -55,6 +74,11 @@ describe("the UI example in a real browser", () => {
       "queued running failed",
       "queued running asking",
       "queued running failed",
+      "queued running done",
+      "queued running cancelled",
     ]);
+    const width = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(width.page).toBeLessThanOrEqual(width.viewport);
+    await page.screenshot({ path: "test/artifacts/ui-timeline-390.png", fullPage: true });
   }, 60_000);
 });

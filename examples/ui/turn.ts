@@ -2,7 +2,6 @@ import { z } from "zod";
 import { askUser, defineTool, error, ok, type ToolCall } from "../../src/index.js";
 import { sleep } from "../sleep.js";
 
-
 /** The tools of the scripted turn: each one shows a different state in the timeline. */
 export const tools = [
   defineTool({
@@ -32,6 +31,32 @@ export const tools = [
       return askUser(`Which hotel in ${city}?`, { choices: ["Harbour View", "Old Town Inn"] });
     },
   }),
+  // Long tools report progress on the side channel: the page draws a bar from it.
+  defineTool({
+    name: "export_report",
+    description: "Export the trip report, page by page",
+    schema: z.object({ pages: z.number().int().positive() }),
+    handler: async ({ pages }, ctx) => {
+      for (let page = 1; page <= pages; page++) {
+        await sleep(120, ctx.signal);
+        ctx.progress({ progress: page, total: pages, message: `page ${page} of ${pages}` });
+      }
+      return ok({ pages, file: "trip-report.pdf" });
+    },
+  }),
+  defineTool({
+    name: "crawl_reviews",
+    description: "Read every review of a hotel (slow: a user may stop it)",
+    schema: z.object({ hotel: z.string() }),
+    handler: async ({ hotel }, ctx) => {
+      const total = 60;
+      for (let read = 1; read <= total; read++) {
+        await sleep(250, ctx.signal);
+        ctx.progress({ progress: read, total, message: `${read} reviews of ${hotel} read` });
+      }
+      return ok({ hotel, reviews: total });
+    },
+  }),
 ];
 
 /** The calls a scripted model asks for in one turn. */
@@ -41,4 +66,6 @@ export const calls: ToolCall[] = [
   { id: "call_3", name: "book_flight", arguments: { to: "Lisbon" } },
   { id: "call_4", name: "choose_hotel", arguments: { city: "Lisbon" } },
   { id: "call_5", name: "weather", arguments: { city: 42 } },
+  { id: "call_6", name: "export_report", arguments: { pages: 8 } },
+  { id: "call_7", name: "crawl_reviews", arguments: { hotel: "Harbour View" } },
 ];

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * Per-call cost of two builds of toolrx, paired round by round in one process, by process CPU
+ * time (wall time swings on a shared machine). Used to show that a change costs the plain
+ * path nothing measurable.
+ *
+ *   node bench/paired.mjs <before-dist-dir> [after-dist-dir] [--rounds 15] [--calls 10000]
+ *
+ * Scenarios: sync handlers, async handlers under the default 30 s deadline (both with zod
+ * validation and JSON encoding, limit 16), and, on the "after" build when it has
+ * `ctx.progress`, the cost of one progress report to an `onCallReport` listener.
+ */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+
+const argv = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? fallback : Number(argv[at + 1]);
+};
+const dirs = argv.filter((a, i) => !a.startsWith("--") && !argv[i - 1]?.startsWith("--"));
+const rounds = flag("--rounds", 15);
+const n = flag("--calls", 10_000);
+const builds = await Promise.all(
+  (dirs.length === 1 ? [dirs[0], "dist"] : dirs).map(async (dir) => ({
+    dir,
+    lib: await import(pathToFileURL(resolve(dir, "index.js")).href),
+  })),
+);
+
+const calls = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "work", arguments: { i } }));
+const schema = z.object({ i: z.number() });
+
+function run(lib, handler, extra = {}) {
+  const tool = lib.defineTool({ name: "work", description: "", schema, handler });
+  const opts = { maxConcurrency: 16, ...extra };
+  return new Promise((res, rej) => {
+    let events = 0;
+    lib.streamToolCalls(calls, [tool], opts).subscribe({ next: () => events++, error: rej, complete: () => res(events) });
+  });
+}
+
+function cpuMicros() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+async function measure(fn) {
+  const t = cpuMicros();
+  await fn();
+  return (cpuMicros() - t) / n;
+}
+
+const scenarios = {
+  sync: (lib) => run(lib, ({ i }) => lib.ok(i)),
+  async: (lib) => run(lib, async ({ i }) => lib.ok(i)),
+};
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [name, scenario] of Object.entries(scenarios)) {
+  const per = builds.map(() => []);
+  for (let r = 0; r < rounds + 3; r++) {
+    // Alternate which build goes first, so neither always runs on a warmer heap.
+    const order = r % 2 === 0 ? builds.map((_, i) => i) : builds.map((_, i) => i).reverse();
+    for (const i of order) {
+      const us = await measure(() => scenario(builds[i].lib));
+      if (r >= 3) per[i].push(us);
+    }
+  }
+  const line = builds.map((b, i) => `${b.dir}: ${median(per[i]).toFixed(3)} µs/call`).join("   ");
+  const ratios = per[0].map((b, r) => per[1][r] / b);
+  console.log(`${name.padEnd(6)} ${line}   after/before median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`);
+}
+
+const after = builds.at(-1).lib;
+const reports = 100;
+const probe = after.defineTool({ name: "work", description: "", schema, handler: (_a, ctx) => after.ok(typeof ctx.progress) });
+const hasProgress = await new Promise((res) =>
+  after.streamToolCalls(calls.slice(0, 1), [probe]).subscribe((e) => e.type === "tool_result_encoded" && res(e.content === "function")),
+);
+if (hasProgress) {
+  let seen = 0;
+  const onCallReport = () => seen++;
+  for (const [label, extra] of [["listener", { onCallReport }], ["listener + toolIdleTimeout", { onCallReport, toolIdleTimeout: 60_000 }]]) {
+    const withReports = [];
+    const without = [];
+    for (let r = 0; r < rounds + 3; r++) {
+      const a = await measure(() =>
+        run(after, (_args, ctx) => {
+          for (let k = 0; k < reports; k++) ctx.progress({ progress: k, total: reports });
+          return after.ok(1);
+        }, extra),
+      );
+      const b = await measure(() => run(after, () => after.ok(1), extra));
+      if (r >= 3) {
+        withReports.push(a);
+        without.push(b);
+      }
+    }
+    const perReport = (median(withReports) - median(without)) / reports;
+    console.log(`progress (${label}): ${(perReport * 1000).toFixed(0)} ns per report (${reports} reports per call)`);
+  }
+  if (seen === 0) throw new Error("no report reached the listener");
+}

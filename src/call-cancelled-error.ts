@@ -1,0 +1,32 @@
+/**
+ * The reason of the error result a call gets when it is cancelled by id (`RunOptions.cancel`)
+ * while the rest of the batch goes on. Like `InvalidArgumentsError`, it is deliberately not a
+ * `ToolError`: that set of reasons stays closed. Its message tells the model whether the tool
+ * ran at all, so it does not assume an effect that may not have happened.
+ *
+ * @example
+ * new CallCancelledError("search", "c1", false, "stopped by the user").message;
+ * // 'tool search was cancelled before it started (stopped by the user): it did not run'
+ */
+export class CallCancelledError extends Error {
+  override readonly name = "CallCancelledError";
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** Whether the call had started (its handler may have done part of its work). */
+  readonly started: boolean;
+  /** What the canceller said, if anything. (Not `reason`: that name means a `ToolError` reason elsewhere.) */
+  readonly cancelReason: string | undefined;
+
+  constructor(toolName: string, toolCallId: string, started: boolean, reason?: string) {
+    const why = reason === undefined || reason === "" ? "" : ` (${reason})`;
+    super(
+      started
+        ? `tool ${toolName} was cancelled while it ran${why}: it stopped before it finished, and part of its work may have happened`
+        : `tool ${toolName} was cancelled before it started${why}: it did not run`,
+    );
+    this.toolName = toolName;
+    this.toolCallId = toolCallId;
+    this.started = started;
+    this.cancelReason = reason;
+  }
+}

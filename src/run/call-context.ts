@@ -1,0 +1,77 @@
+import type { HandlerContext } from "../executor.js";
+import type { RunEnv } from "../options.js";
+import type { ToolCall } from "../tool-call.js";
+import type { CallReport, ProgressUpdate } from "./call-report.js";
+
+/** What a context reports to: the attempt's call, which drops reports once it is answered. */
+export interface ReportTarget {
+  progressed(ctx: CallContext, update: ProgressUpdate): void;
+  reported(ctx: CallContext, body: ReportBody): void;
+}
+
+/** A report without the call's identity, which the call adds. */
+export type ReportBody = CallReport extends infer R ? (R extends CallReport ? Omit<R, "index" | "toolCallId" | "toolName"> : never) : never;
+
+/**
+ * The `ctx` a handler receives, one per attempt. Its `AbortController` is made only when a
+ * handler first reads `ctx.signal`, so the many handlers that never look at it cost no controller.
+ */
+export class CallContext implements HandlerContext {
+  readonly context: unknown;
+  readonly sessionId: string | undefined;
+  readonly requestId: string | undefined;
+  readonly engine: unknown;
+  readonly toolCall: ToolCall;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly #target: ReportTarget;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  constructor(toolCall: ToolCall, env: RunEnv, target: ReportTarget, attempt: number) {
+    this.toolCall = toolCall;
+    this.context = env.context;
+    this.sessionId = env.sessionId;
+    this.requestId = env.requestId;
+    this.engine = env.engine;
+    this.#target = target;
+    this.attempt = attempt;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  progress(update: ProgressUpdate): void {
+    if (typeof update !== "object" || update === null || typeof update.progress !== "number") {
+      throw new TypeError(`Expected \`ctx.progress\` to get { progress: number, total?, message?, data? }, got ${update === null ? "null" : typeof update}`);
+    }
+    this.#target.progressed(this, update);
+  }
+
+  /** Abort the handler's signal once; later calls keep the first reason. */
+  static abort(ctx: CallContext, reason: unknown): void {
+    if (ctx.#aborted) return;
+    ctx.#aborted = true;
+    ctx.#reason = reason;
+    ctx.#controller?.abort(reason);
+  }
+
+  /** Report on behalf of the call this context belongs to (recipe sub-steps use it). */
+  static report(ctx: CallContext, body: ReportBody): void {
+    ctx.#target.reported(ctx, body);
+  }
+}
+
+/**
+ * The report function of a runner's context, for code that runs inside a call (a resolver's
+ * recipe); `undefined` for a context the runner did not make (a custom executor's own).
+ */
+export function reporterOf(ctx: HandlerContext): ((body: ReportBody) => void) | undefined {
+  return ctx instanceof CallContext ? (body) => CallContext.report(ctx, body) : undefined;
+}

@@ -1,0 +1,93 @@
+/** Which call a report belongs to: the same three fields every `ToolEvent` carries. */
+export interface CallReportBase {
+  /** The call's position in the input (arrival order for an Observable of calls). */
+  readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+}
+
+/** What a handler passes to `ctx.progress`: MCP's progress notification, plus partial data. */
+export interface ProgressUpdate {
+  /** How far along; grows with each report (units are the tool's: bytes, rows, steps). */
+  readonly progress: number;
+  /** The `progress` at which the work is done, when known. */
+  readonly total?: number;
+  /** A line for a human, such as "page 3 of 7". */
+  readonly message?: string;
+  /** A partial result, for a UI that shows what is in so far. */
+  readonly data?: unknown;
+}
+
+/** A handler reported progress; `attempt` is 1 unless the call is being retried. */
+export interface ProgressReport extends CallReportBase, ProgressUpdate {
+  readonly type: "progress";
+  readonly attempt: number;
+}
+
+/** Where a recipe sub-step sits in its parent call's plan. */
+export interface RecipeStepFields {
+  readonly phase: "serial" | "parallel";
+  /** Position of the step in its phase, from 0. */
+  readonly step: number;
+  readonly label: string;
+  readonly tool: string;
+  /** The sub-call's own id: `<parent id>/<phase>/<step>`. */
+  readonly stepCallId: string;
+}
+
+/** A recipe sub-step of a resolver's call started, succeeded or failed. */
+export type RecipeStepReport = CallReportBase &
+  RecipeStepFields &
+  (
+    | { readonly type: "recipe_step_started"; readonly arguments: Record<string, unknown> }
+    | { readonly type: "recipe_step_succeeded"; readonly content: string }
+    | { readonly type: "recipe_step_failed"; readonly error: string }
+  );
+
+/** An attempt failed and the call will be tried again after `retryIn` milliseconds. */
+export interface AttemptFailedReport extends CallReportBase {
+  readonly type: "attempt_failed";
+  /** The attempt that failed, from 1. */
+  readonly attempt: number;
+  /** Its error term (a `ToolError` for the default retry rule). */
+  readonly error: unknown;
+  readonly retryIn: number;
+}
+
+/**
+ * What became of a handler the runner stopped waiting for (a deadline passed, or the call was
+ * cancelled by id). JavaScript cannot stop a function, so this says whether it finished after
+ * all (`settled: true`, with its result and `lateBy` milliseconds after it was abandoned) or was
+ * still running `settleGrace` milliseconds later (`settled: false`). It comes after the call's
+ * `completed` event, by nature, possibly after the stream has completed.
+ */
+export type LateSettlementReport = CallReportBase & {
+  readonly type: "late_settlement";
+  readonly attempt: number;
+  /** Why the runner stopped waiting. */
+  readonly abandoned: "timeout" | "cancelled";
+} & (
+    | { readonly settled: true; readonly result: unknown; readonly lateBy: number }
+    | { readonly settled: false; readonly grace: number }
+  );
+
+/**
+ * Everything that happens inside a call besides its `ToolEvent`s, on one side channel
+ * (`RunOptions.onCallReport`). A call's reports come before its `tool_execution_completed`
+ * event, never after, except `late_settlement`, which by nature comes later.
+ */
+export type CallReport = ProgressReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport;
+
+/**
+ * Hand a report to the listener. A listener that throws must not break the call that reported,
+ * nor vanish silently: its error is rethrown on its own, as RxJS does for a throwing observer.
+ */
+export function deliver(listener: (report: CallReport) => void, report: CallReport): void {
+  try {
+    listener(report);
+  } catch (e) {
+    setTimeout(() => {
+      throw e;
+    });
+  }
+}

@@ -1,0 +1,277 @@
+import type { Subscriber, Unsubscribable } from "rxjs";
+import type { ToolEvent } from "../events.js";
+import type { CallCancellation, RunEnv } from "../options.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import type { ToolSource } from "../tool-source.js";
+import { Deadlines } from "./deadlines.js";
+import type { Abandoned, CallSink } from "./call-sink.js";
+import { CallRun } from "./run-one.js";
+import { Lanes, type Lane } from "./lanes.js";
+import { controlOf, retryPlanOf } from "./tool-control.js";
+
+/** Compact a streamed queue once this many started calls sit before its head. */
+const COMPACT_AT = 1_024;
+
+/**
+ * The bounded merge behind both inputs: at most `concurrency` calls at once, queued calls
+ * started in order as slots free up. It drains in a loop rather than by recursion, so a long
+ * run of synchronous handlers behind slow ones cannot overflow the stack. A call whose tool (or
+ * group) is at its own limit waits in that lane without holding a global slot, so calls of
+ * other tools go ahead; within a lane, input order is kept.
+ */
+export class Pool implements CallSink {
+  /** Calls not started yet, from `head` on; a batch's own array is read, never written. */
+  #queue: readonly ToolCall[];
+  #head = 0;
+  /** Input index of `#queue[0]`. */
+  #base = 0;
+  readonly #batch: boolean;
+  /** Calls received so far: the next streamed call's index. */
+  arrived = 0;
+  active = 0;
+  inputDone: boolean;
+  #closed = false;
+  #closeReason: unknown;
+  #draining = false;
+  /** The clock as last read during this drain pass; see {@link Pool.startClock}. */
+  #passNow: number | undefined;
+  readonly #running = new Set<CallRun>();
+  readonly deadlines: Deadlines;
+  readonly #env: RunEnv;
+  readonly #source: ToolSource;
+  readonly #subscriber: Subscriber<ToolEvent>;
+  #lanes: Lanes | undefined;
+  /** Indices of queued calls already answered as cancelled. */
+  #skip: Set<number> | undefined;
+  #watched: Set<Abandoned> | undefined;
+
+  /** `batch` is the whole input when it is known up front; otherwise calls are `push`ed. */
+  constructor(env: RunEnv, source: ToolSource, subscriber: Subscriber<ToolEvent>, batch: readonly ToolCall[] | undefined) {
+    this.#env = env;
+    this.#source = source;
+    this.#subscriber = subscriber;
+    this.#queue = batch ?? [];
+    this.#batch = batch !== undefined;
+    this.inputDone = this.#batch;
+    this.arrived = this.#queue.length;
+    this.deadlines = new Deadlines(env.scheduler);
+  }
+
+  push(call: ToolCall): void {
+    (this.#queue as ToolCall[]).push(call);
+    this.arrived++;
+    this.drain();
+  }
+
+  /**
+   * True once the pool was failed or torn down, or the subscriber let go. The last can happen
+   * during the synchronous first drain, before RxJS has our teardown to call.
+   */
+  get closed(): boolean {
+    return this.#closed || this.#subscriber.closed;
+  }
+
+  get closeReason(): unknown {
+    return this.#closed ? this.#closeReason : unsubscribed();
+  }
+
+  /** Start work; returns the teardown that cancels whatever still runs. */
+  open(): () => void {
+    const { signal, cancel } = this.#env;
+    const onAbort = () => this.fail(signal?.reason);
+    let cancels: Unsubscribable | undefined;
+    if (signal?.aborted) {
+      this.fail(signal.reason);
+    } else {
+      signal?.addEventListener("abort", onAbort);
+      if (cancel !== undefined) cancels = cancel.subscribe({ next: (request) => this.#cancelById(request) });
+      this.drain();
+    }
+    return () => {
+      signal?.removeEventListener("abort", onAbort);
+      cancels?.unsubscribe();
+      // A completed or failed pool is already closed; only a consumer letting go needs a reason.
+      if (!this.#closed) this.#close(unsubscribed());
+    };
+  }
+
+  drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    const limit = this.#env.concurrency;
+    while (!this.closed && this.active < limit) {
+      if (this.#lanes !== undefined && this.#lanes.parked > 0) {
+        const ready = this.#lanes.takeReady();
+        if (ready !== undefined) {
+          this.#start(ready[0].call, ready[0].index, ready[0].tool, ready[1]);
+          continue;
+        }
+      }
+      if (this.#head >= this.#queue.length) break;
+      const index = this.#base + this.#head;
+      const call = this.#queue[this.#head++] as ToolCall;
+      if (this.#skip?.delete(index) === true) continue;
+      const tool = this.#source.lookup(call.name);
+      if (tool?.control === undefined) {
+        this.#start(call, index, tool, undefined);
+        continue;
+      }
+      const lanes = (this.#lanes ??= new Lanes());
+      let lane: Lane | undefined;
+      try {
+        lane = lanes.of(tool);
+      } catch (e) {
+        this.fail(e);
+        break;
+      }
+      if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
+    }
+    this.#draining = false;
+    this.#passNow = undefined;
+    if (this.closed) return;
+    if (this.#head === this.#queue.length) {
+      // Everything queued has started; let go of the calls so a long run does not hold them.
+      if (this.#head > 0) {
+        this.#base += this.#head;
+        this.#queue = [];
+        this.#head = 0;
+      }
+      if (this.inputDone && this.active === 0 && (this.#lanes?.parked ?? 0) === 0) {
+        this.#closed = true;
+        this.deadlines.close();
+        this.#subscriber.complete();
+      }
+    } else if (!this.#batch && this.#head >= COMPACT_AT && this.#head * 2 >= this.#queue.length) {
+      // A standing backlog never empties the queue: drop the started calls in front of it.
+      this.#base += this.#head;
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** Abort everything running, then pass `reason` on as the stream's error. */
+  fail(reason: unknown): void {
+    if (this.#closed) return;
+    this.#close(reason);
+    this.#subscriber.error(reason);
+  }
+
+  next(event: ToolEvent): void {
+    this.#subscriber.next(event);
+  }
+
+  /**
+   * When a handler starts. Within one synchronous drain pass, the reading taken when the previous
+   * synchronous handler returned is reused: a clock read is a fifth of a sync call's cost. What
+   * runs in between is that call's outcome and events (and the consumer's handling of them), so
+   * a deadline may start that much early: microseconds, unless the consumer blocks on an event.
+   */
+  startClock(): number {
+    if (!this.#draining) return this.deadlines.now();
+    return (this.#passNow ??= this.deadlines.now());
+  }
+
+  /** When a handler returned or settled: always read, and kept for the next start in this pass. */
+  endClock(): number {
+    const now = this.deadlines.now();
+    if (this.#draining) this.#passNow = now;
+    return now;
+  }
+
+  forgetClock(): void {
+    this.#passNow = undefined;
+  }
+
+  track(run: CallRun): void {
+    this.#running.add(run);
+  }
+
+  done(run: CallRun, tracked: boolean): void {
+    if (tracked) this.#running.delete(run);
+    this.active--;
+    if (run.lane !== undefined) (run.lane as Lane).active--;
+    if (!this.#draining) this.drain();
+  }
+
+  watch(run: CallRun, abandoned: Abandoned): Unsubscribable {
+    const watched = (this.#watched ??= new Set());
+    watched.add(abandoned);
+    const grace = this.#env.scheduler.schedule(onGrace, this.#env.settleGrace, { run, abandoned, watched });
+    return {
+      unsubscribe() {
+        watched.delete(abandoned);
+        grace.unsubscribe();
+      },
+    };
+  }
+
+  #start(call: ToolCall, index: number, tool: Tool | undefined, lane: Lane | undefined): void {
+    this.active++;
+    if (lane !== undefined) lane.active++;
+    const retry = tool === undefined || (tool.control === undefined && this.#env.retry === undefined) ? undefined : retryPlanOf(controlOf(tool), this.#env.retry);
+    new CallRun(call, index, tool, this.#env, this, lane, retry).start();
+  }
+
+  /** Cancel one call by id: running, it is aborted and answered; queued, it is answered at once. */
+  #cancelById(request: string | CallCancellation): void {
+    const id = typeof request === "string" ? request : request?.toolCallId;
+    const reason = typeof request === "string" ? undefined : request?.reason;
+    if (typeof id !== "string" || (reason !== undefined && typeof reason !== "string")) {
+      throw new TypeError(`Expected \`cancel\` to emit a call id or { toolCallId: string, reason?: string }, got ${describe(request)}`);
+    }
+    if (this.closed) return;
+    const hits: CallRun[] = [];
+    for (const run of this.#running) if (run.toolCallId === id) hits.push(run);
+    for (const run of hits) run.cancelById(reason);
+    for (let i = this.#head; i < this.#queue.length; i++) {
+      const call = this.#queue[i] as ToolCall;
+      if (call.id === id && !this.#skip?.has(this.#base + i)) {
+        (this.#skip ??= new Set()).add(this.#base + i);
+        this.#answerCancelled(call, this.#base + i, this.#source.lookup(call.name), reason);
+      }
+    }
+    for (const parked of this.#lanes?.remove(id) ?? []) this.#answerCancelled(parked.call, parked.index, parked.tool, reason);
+    this.drain();
+  }
+
+  /** Answer a call that never took a slot; counted as active while it answers, so `done` balances. */
+  #answerCancelled(call: ToolCall, index: number, tool: Tool | undefined, reason: string | undefined): void {
+    if (this.closed) return;
+    this.active++;
+    const draining = this.#draining;
+    this.#draining = true;
+    try {
+      new CallRun(call, index, tool, this.#env, this, undefined, undefined).answerCancelled(reason);
+    } finally {
+      this.#draining = draining;
+    }
+  }
+
+  #close(reason: unknown): void {
+    if (!this.#closed) this.#closeReason = reason;
+    this.#closed = true;
+    this.deadlines.close();
+    for (const run of this.#running) run.cancel(reason);
+    this.#running.clear();
+    for (const abandoned of this.#watched ?? []) {
+      abandoned.reported = true;
+      abandoned.grace?.unsubscribe();
+    }
+    this.#watched = undefined;
+    this.#queue = [];
+    this.#head = 0;
+    this.#lanes = undefined;
+  }
+}
+
+function onGrace(this: unknown, state: { run: CallRun; abandoned: Abandoned; watched: Set<Abandoned> } | undefined): void {
+  if (state === undefined) return;
+  state.watched.delete(state.abandoned);
+  state.run.graceOver(state.abandoned);
+}
+
+function unsubscribed(): DOMException {
+  return new DOMException("The tool stream was unsubscribed", "AbortError");
+}

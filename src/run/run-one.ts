@@ -1,0 +1,357 @@
+import { CallCancelledError } from "../call-cancelled-error.js";
+import { checkArguments, type CheckedArguments } from "../check-arguments.js";
+import type { RunEnv } from "../options.js";
+import { outcomeOf } from "../outcome.js";
+import { error, isThenable } from "../results.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import { ToolError } from "../tool-error.js";
+import { deadlineError, exitResult, validationTimeout, type Deadline } from "./run-errors.js";
+import { CallContext, type ReportBody, type ReportTarget } from "./call-context.js";
+import { deliver, type CallReportBase, type ProgressUpdate } from "./call-report.js";
+import { settledLate, stillRunning, type Abandoned, type CallSink } from "./call-sink.js";
+import type { Timed } from "./deadlines.js";
+import { backoff, errorTerm, isRetryable, NO_ERROR, type RetryPlan } from "./retry.js";
+import { withAttempts } from "./with-attempts.js";
+
+const IDLE = 0;
+const VALIDATING = 1;
+const RUNNING = 2;
+const BACKOFF = 3;
+const DONE = 4;
+
+/**
+ * One call from `started` to its tail event: validate, run each attempt under its deadlines,
+ * retry per its plan, apply the policy, encode. A call that finishes synchronously never
+ * allocates a timer, a controller or a closure; only the asynchronous path pays for them.
+ */
+export class CallRun implements Timed, ReportTarget {
+  readonly call: ToolCall;
+  readonly index: number;
+  /** Fixed when the call starts: a handler that rewrites `ctx.toolCall` cannot change what its events and reports say. */
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly tool: Tool | undefined;
+  readonly env: RunEnv;
+  readonly sink: CallSink;
+  /** The pool's bookkeeping: the per-tool or per-group lane whose slot this call holds. */
+  readonly lane: unknown;
+  due = 0;
+  slot = -1;
+  readonly #retry: RetryPlan | undefined;
+  /** Whether any deadline applies: only then is the clock read. */
+  readonly #clocked: boolean;
+  #phase = IDLE;
+  #ctx: CallContext | undefined;
+  #args: Record<string, unknown> | undefined;
+  #tracked = false;
+  #attemptStart = 0;
+  #lastActive = 0;
+  #firstStart = 0;
+  #total = Infinity;
+  #abandoned: Abandoned[] | undefined;
+
+  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
+    this.call = call;
+    this.index = index;
+    this.toolCallId = call.id;
+    this.toolName = call.name;
+    this.tool = tool;
+    this.env = env;
+    this.sink = sink;
+    this.lane = lane;
+    this.#retry = retry;
+    // By default every attempt may use its whole deadline and every backoff its cap.
+    if (retry !== undefined) this.#total = retry.totalTimeout ?? retry.attempts * env.timeout + (retry.attempts - 1) * retry.maxDelay;
+    this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || this.#total !== Infinity;
+  }
+
+  get finished(): boolean {
+    return this.#phase === DONE;
+  }
+
+  /** Emit `started` and run the call as far as it goes synchronously. */
+  start(): void {
+    const { call, tool, env } = this;
+    this.sink.next({
+      type: "tool_execution_started",
+      index: this.index,
+      toolCallId: this.toolCallId,
+      toolName: this.toolName,
+      arguments: call.arguments,
+    });
+    if (this.sink.closed) {
+      // The consumer let go while seeing `started`: do not run a handler nobody waits for.
+      this.#phase = DONE;
+      return;
+    }
+    if (tool === undefined) {
+      this.#finish(error(new ToolError("not_found", { toolName: this.toolName, toolCallId: this.toolCallId })));
+      return;
+    }
+    if (!env.validate) {
+      this.#attempt(tool, call.arguments);
+      return;
+    }
+    let checked: CheckedArguments | Promise<CheckedArguments>;
+    try {
+      checked = checkArguments(tool, call);
+    } catch (cause) {
+      this.#finish(exitResult(this, cause));
+      return;
+    }
+    if (isThenable(checked)) {
+      // No call waits longer than its deadline for anything, its own validation included.
+      this.#phase = VALIDATING;
+      this.#track();
+      if (env.timeout !== Infinity) this.sink.deadlines.add(this, this.sink.deadlines.now() + env.timeout);
+      checked.then(
+        (c) => this.#phase === VALIDATING && this.#afterCheck(tool, c),
+        (cause: unknown) => this.#phase === VALIDATING && this.#finish(exitResult(this, cause)),
+      );
+      return;
+    }
+    this.#afterCheck(tool, checked);
+  }
+
+  /** Answer a call cancelled while it waited in the queue: `started`, then its cancellation. */
+  answerCancelled(reason: string | undefined): void {
+    const { call } = this;
+    this.sink.next({ type: "tool_execution_started", index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, arguments: call.arguments });
+    if (this.sink.closed) return;
+    this.#finish(error(new CallCancelledError(this.toolName, this.toolCallId, false, reason)));
+  }
+
+  /** Cancel this call alone (`RunOptions.cancel`): abort its handler and answer it. */
+  cancelById(reason: string | undefined): void {
+    if (this.#phase === DONE) return;
+    const ctx = this.#ctx;
+    const cancelled = new CallCancelledError(this.toolName, this.toolCallId, ctx !== undefined, reason);
+    if (ctx !== undefined && this.#phase === RUNNING) {
+      CallContext.abort(ctx, cancelled);
+      this.#abandon(ctx, "cancelled");
+    }
+    this.#finish(error(cancelled));
+  }
+
+  /** Stop waiting for this call (unsubscribe or `opts.signal`): abort its handler, emit nothing. */
+  cancel(reason: unknown): void {
+    if (this.#phase === DONE) return;
+    this.#phase = DONE;
+    this.sink.deadlines.remove(this);
+    if (this.#ctx !== undefined) CallContext.abort(this.#ctx, reason);
+  }
+
+  /** A deadline or a backoff is due. */
+  wake(now: number): void {
+    if (this.#phase === VALIDATING) {
+      this.#finish(error(validationTimeout(this, this.env.timeout)));
+    } else if (this.#phase === BACKOFF) {
+      this.#attempt(this.tool as Tool, this.#args as Record<string, unknown>);
+    } else if (this.#phase === RUNNING) {
+      const fired = this.#expired(now);
+      if (fired === undefined) this.sink.deadlines.add(this, this.#nextDue());
+      else this.#timeout(fired, false);
+    }
+  }
+
+  progressed(ctx: CallContext, update: ProgressUpdate): void {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) return;
+    if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
+    const listener = this.env.onReport;
+    if (listener === undefined) return;
+    deliver(listener, {
+      type: "progress",
+      index: this.index,
+      toolCallId: this.toolCallId,
+      toolName: this.toolName,
+      attempt: ctx.attempt,
+      progress: update.progress,
+      total: update.total,
+      message: update.message,
+      data: update.data,
+    });
+  }
+
+  reported(ctx: CallContext, body: ReportBody): void {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) return;
+    // A recipe's sub-steps are its progress: they restart the idle deadline too.
+    if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
+    const listener = this.env.onReport;
+    if (listener === undefined) return;
+    deliver(listener, { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, ...body } as Parameters<typeof listener>[0]);
+  }
+
+  /** The grace period after abandoning an attempt passed, and it has not settled. */
+  graceOver(abandoned: Abandoned): void {
+    if (abandoned.reported) return;
+    abandoned.reported = true;
+    abandoned.grace = undefined;
+    const listener = this.env.onReport;
+    if (listener !== undefined) deliver(listener, stillRunning(this.#base(), abandoned, this.env.settleGrace));
+  }
+
+  #afterCheck(tool: Tool, checked: CheckedArguments): void {
+    this.sink.deadlines.remove(this);
+    if (checked.ok) this.#attempt(tool, checked.value);
+    else this.#finish(error(checked.error));
+  }
+
+  #attempt(tool: Tool, args: Record<string, unknown>): void {
+    const attempt = this.#ctx === undefined ? 1 : this.#ctx.attempt + 1;
+    const ctx = (this.#ctx = new CallContext(this.call, this.env, this, attempt));
+    this.#phase = RUNNING;
+    if (this.#retry !== undefined) this.#args = args;
+    if (this.#clocked) {
+      const now = this.sink.startClock();
+      this.#attemptStart = this.#lastActive = now;
+      if (attempt === 1) this.#firstStart = now;
+    }
+    let returned: unknown;
+    try {
+      returned = this.env.executor.execute(tool, args, ctx);
+    } catch (cause) {
+      if (this.#abandonIfClosed(ctx, undefined)) return;
+      this.#settled(ctx, exitResult(this, cause));
+      return;
+    }
+    if (this.#abandonIfClosed(ctx, returned)) return;
+    if (!isThenable(returned)) {
+      this.#settled(ctx, returned);
+      return;
+    }
+    this.#track();
+    if (this.#clocked && this.#phase === RUNNING) {
+      // The next handler of this drain pass must read the clock afresh: this one may have run
+      // long before handing back its promise, and a stale reading would cut the next deadline short.
+      this.sink.forgetClock();
+      this.sink.deadlines.add(this, this.#nextDue());
+    }
+    returned.then(
+      (result) => this.#settled(ctx, result),
+      (cause: unknown) => this.#settled(ctx, exitResult(this, cause)),
+    );
+  }
+
+  /** An attempt's handler returned or settled: unless a deadline passed meanwhile, that is its result. */
+  #settled(ctx: CallContext, result: unknown): void {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) {
+      this.#late(ctx, result);
+      return;
+    }
+    if (this.#clocked) {
+      if (this.slot >= 0) this.sink.deadlines.remove(this);
+      // A handler that blocked the event loop past its deadline returns before the timer can fire.
+      const fired = this.#expired(this.sink.endClock());
+      if (fired !== undefined) {
+        this.#timeout(fired, true);
+        return;
+      }
+    }
+    this.#outcome(result);
+  }
+
+  /** Retry the failed attempt when the plan allows and time remains; otherwise answer. */
+  #outcome(result: unknown): void {
+    const plan = this.#retry;
+    if (plan !== undefined) {
+      const attempt = (this.#ctx as CallContext).attempt;
+      const term = errorTerm(result);
+      if (term !== NO_ERROR) {
+        if (attempt < plan.attempts && isRetryable(plan, term, attempt)) {
+          const wait = backoff(plan, attempt);
+          const now = this.sink.deadlines.now();
+          if (now + wait < this.#firstStart + this.#total) {
+            this.#phase = BACKOFF;
+            this.#track();
+            const listener = this.env.onReport;
+            if (listener !== undefined) {
+              const { index, toolCallId, toolName } = this;
+              deliver(listener, { type: "attempt_failed", index, toolCallId, toolName, attempt, error: term, retryIn: wait });
+            }
+            if (this.#phase === BACKOFF) this.sink.deadlines.add(this, now + wait);
+            return;
+          }
+        }
+        result = withAttempts(result, term, attempt);
+      }
+    }
+    this.#finish(result);
+  }
+
+  #expired(now: number): Deadline | undefined {
+    const { env } = this;
+    if (now - this.#attemptStart >= env.timeout) return "toolTimeout";
+    if (now - this.#lastActive >= env.idleTimeout) return "toolIdleTimeout";
+    if (now - this.#firstStart >= this.#total) return "totalTimeout";
+    return undefined;
+  }
+
+  #nextDue(): number {
+    const { env } = this;
+    return Math.min(this.#attemptStart + env.timeout, this.#lastActive + env.idleTimeout, this.#firstStart + this.#total);
+  }
+
+  /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
+  #timeout(fired: Deadline, settled: boolean): void {
+    const { env } = this;
+    const ctx = this.#ctx as CallContext;
+    const timeout = deadlineError(this, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#total }, settled);
+    CallContext.abort(ctx, timeout);
+    if (!settled) this.#abandon(ctx, "timeout");
+    if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
+    else this.#outcome(error(timeout));
+  }
+
+  #abandon(ctx: CallContext, why: "timeout" | "cancelled"): void {
+    if (this.env.onReport === undefined) return;
+    const abandoned: Abandoned = { ctx, at: this.sink.deadlines.now(), why, grace: undefined, reported: false };
+    (this.#abandoned ??= []).push(abandoned);
+    abandoned.grace = this.sink.watch(this, abandoned);
+  }
+
+  /** An attempt settled after the runner stopped waiting for it: report it, once. */
+  #late(ctx: CallContext, result: unknown): void {
+    const abandoned = this.#abandoned?.find((a) => a.ctx === ctx);
+    const listener = this.env.onReport;
+    if (abandoned === undefined || abandoned.reported || listener === undefined) return;
+    abandoned.reported = true;
+    abandoned.grace?.unsubscribe();
+    abandoned.grace = undefined;
+    deliver(listener, settledLate(this.#base(), abandoned, result, this.sink.deadlines.now()));
+  }
+
+  #base(): CallReportBase {
+    return { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName };
+  }
+
+  /**
+   * The stream closed while the handler ran synchronously (it, or something it called, let go
+   * of the stream). The pool could not reach this call yet, so abort it here.
+   */
+  #abandonIfClosed(ctx: CallContext, returned: unknown): boolean {
+    if (!this.sink.closed) return false;
+    this.#phase = DONE;
+    CallContext.abort(ctx, this.sink.closeReason);
+    if (isThenable(returned)) returned.then(undefined, ignore);
+    return true;
+  }
+
+  #track(): void {
+    if (!this.#tracked) {
+      this.#tracked = true;
+      this.sink.track(this);
+    }
+  }
+
+  #finish(returned: unknown): void {
+    this.#phase = DONE;
+    if (this.slot >= 0) this.sink.deadlines.remove(this);
+    const [completed, tail] = outcomeOf(returned, this.call, this.index, this.env);
+    this.sink.next(completed);
+    this.sink.next(tail);
+    this.sink.done(this, this.#tracked);
+  }
+}
+
+function ignore(): void {}

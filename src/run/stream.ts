@@ -1,0 +1,92 @@
+import { Observable, type Subscribable } from "rxjs";
+import { EngineError } from "../engine-error.js";
+import type { ToolEvent } from "../events.js";
+import { resolveOptions, type RunEnv, type RunOptions } from "../options.js";
+import { Pool } from "./pool.js";
+import type { Tool } from "../tool.js";
+import { assertToolCall, type ToolCall } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import { toolSource, type ToolSource } from "../tool-source.js";
+import type { ToolResolver } from "../resolver.js";
+
+/**
+ * Run tool calls and tell what happens as it happens. Cold and lazy: nothing runs until you
+ * subscribe; unsubscribing aborts every running handler's `ctx.signal` and leaves no timer or
+ * listener behind.
+ *
+ * Given an array, the batch is checked first: an unknown tool name errors the stream with an
+ * `EngineError` before any call runs. Given an Observable, calls start as they arrive, `index` is
+ * arrival order, and an unknown name fails that call alone (`not_found`).
+ *
+ * @throws {TypeError} at call time, for invalid options or malformed calls.
+ *
+ * @example
+ * streamToolCalls(calls, [weather], { maxConcurrency: 4, toolTimeout: 5_000 })
+ *   .subscribe((event) => console.log(event.index, event.type));
+ * // 0 tool_execution_started
+ * // 0 tool_execution_completed
+ * // 0 tool_result_encoded
+ */
+export function streamToolCalls(
+  calls: readonly ToolCall[] | Subscribable<ToolCall>,
+  tools: readonly Tool[] | ToolResolver,
+  options?: RunOptions,
+): Observable<ToolEvent> {
+  const streamed = !Array.isArray(calls);
+  if (streamed && typeof (calls as { subscribe?: unknown } | null)?.subscribe !== "function") {
+    throw new TypeError(`Expected \`calls\` to be an array or an Observable of tool calls, got ${describe(calls)}`);
+  }
+  const env = resolveOptions(options, streamed ? undefined : calls.length);
+  const source = toolSource(tools, env);
+  if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env);
+  (calls as readonly unknown[]).forEach(assertToolCall);
+  return batchOf(calls as readonly ToolCall[], source, env);
+}
+
+function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {
+  return new Observable<ToolEvent>((subscriber) => {
+    if (calls.length === 0) {
+      subscriber.complete();
+      return;
+    }
+    for (const call of calls) {
+      if (source.lookup(call.name) === undefined) {
+        subscriber.error(new EngineError("unknown_tool", { toolName: call.name }));
+        return;
+      }
+    }
+    const pool = new Pool(env, source, subscriber, calls);
+    return pool.open();
+  });
+}
+
+function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv): Observable<ToolEvent> {
+  return new Observable<ToolEvent>((subscriber) => {
+    const pool = new Pool(env, source, subscriber, undefined);
+    const teardown = pool.open();
+    if (pool.closed) return teardown;
+    const input = calls.subscribe({
+      next(call) {
+        if (pool.closed) return;
+        try {
+          assertToolCall(call, pool.arrived);
+        } catch (e) {
+          pool.fail(e);
+          return;
+        }
+        pool.push(call);
+      },
+      error(e: unknown) {
+        pool.fail(e);
+      },
+      complete() {
+        pool.inputDone = true;
+        pool.drain();
+      },
+    });
+    return () => {
+      input.unsubscribe();
+      teardown();
+    };
+  });
+}
