@@ -143,6 +143,8 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
         idempotent: annotations.idempotentHint === true,
         openWorld: annotations.openWorldHint !== false,
       },
+      // The server's word that a second run changes nothing: what lets `RunOptions.retry` retry it.
+      control: { idempotent: annotations.idempotentHint === true },
     }) as Tool;
   } catch (cause) {
     throw new McpToolsError("invalid_schema", `tool "${mcpName}" has an inputSchema toolrx cannot use: ${messageOf(cause)}`, {

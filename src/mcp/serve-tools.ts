@@ -2,13 +2,14 @@ import { lastValueFrom, toArray } from "rxjs";
 import { availableCores } from "../cores.js";
 import type { ToolEvent } from "../events.js";
 import { resolveOptions, type RunOptions } from "../options.js";
+import type { CallReport } from "../run/call-report.js";
 import { isToolResolver, type ToolResolver } from "../resolver.js";
-import { streamToolCalls } from "../stream.js";
+import { streamToolCalls } from "../run/stream.js";
 import { toolJsonSchema, type Tool } from "../tool.js";
 import { isPlainRecord } from "../tool-call.js";
 import { describe } from "../tool-error.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
-import { setRequestHandler, type McpServerLike } from "./server-like.js";
+import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal"> {
@@ -27,6 +28,8 @@ type CallResult = { content: { type: "text"; text: string }[]; isError: boolean;
  * Results become `CallToolResult`s: the tool message's content as one text block, `isError`
  * as toolrx decided it, and an `ok` value that is an object also as `structuredContent`. A
  * handler's `ask_user` answers `isError: true` with the question; a halt answers its content.
+ * A handler's `ctx.progress` goes out as a progress notification when the client asked for
+ * progress.
  *
  * @throws {TypeError} on bad options, before anything is registered.
  *
@@ -65,14 +68,38 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     const release = await gate.acquire(rctx.signal);
     try {
       const call = { id: `mcp-${++ids}`, name, arguments: args };
+      const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
       const events = await lastValueFrom(
-        streamToolCalls([call], tools, { ...runOptions, signal: rctx.signal, maxConcurrency: 1 }).pipe(toArray()),
+        streamToolCalls([call], tools, { ...runOptions, onCallReport, signal: rctx.signal, maxConcurrency: 1 }).pipe(toArray()),
       );
       return resultOf(events);
     } finally {
       release();
     }
   });
+}
+
+/**
+ * The side channel of one request: a handler's `ctx.progress` goes out as a progress
+ * notification when the client asked for progress, and every report still reaches the
+ * `onCallReport` given to `serveTools`.
+ */
+function progressTo(
+  rctx: McpRequestContext,
+  progressToken: string | number | undefined,
+  own: ((report: CallReport) => void) | undefined,
+): ((report: CallReport) => void) | undefined {
+  if (progressToken === undefined) return own;
+  return (report) => {
+    if (report.type === "progress") {
+      const params: Record<string, unknown> = { progressToken, progress: report.progress };
+      if (report.total !== undefined) params.total = report.total;
+      if (report.message !== undefined) params.message = report.message;
+      // A notification that cannot be sent (the client went away) must not fail the call.
+      rctx.notify({ method: "notifications/progress", params }).catch(() => {});
+    }
+    own?.(report);
+  };
 }
 
 function listOf(tools: readonly Tool[] | ToolResolver): () => readonly Tool[] {

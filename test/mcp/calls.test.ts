@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { defaultExecutor, runToolCalls, ToolError, type HandlerContext, type ToolCall, type ToolExecutor } from "../../src/index.js";
-import { mcpTools, type McpClientLike, type McpProgress } from "../../src/mcp/index.js";
+import { lastValueFrom, tap, toArray } from "rxjs";
+import { runToolCalls, streamToolCalls, ToolError, type ToolCall } from "../../src/index.js";
+import { mcpTools, type McpClientLike } from "../../src/mcp/index.js";
 import { connect, LINES, sleep, text, type Connected, type TestTool } from "./servers.js";
 
 const open: Connected[] = [];
@@ -110,27 +111,74 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
   });
 
   describe("progress notifications", () => {
-    it("reach the call's progress channel", async () => {
+    it("reach the side channel (onCallReport) as progress reports, before the call completes", async () => {
       const { client } = await serve(line, [
         {
           name: "work",
           handler: async (_a, ctx) => {
             await ctx.progress(1, 3, "one");
+            await sleep(20);
             await ctx.progress(2, 3);
+            await sleep(20);
             return text("done");
           },
         },
       ]);
-      const reports: McpProgress[] = [];
-      const withProgress: ToolExecutor = {
-        execute: (tool, args, ctx) => defaultExecutor.execute(tool, args, contextWithProgress(ctx, (p) => reports.push(p))),
-      };
-      const result = await runToolCalls([call("work")], await mcpTools(client), { toolExecutor: withProgress });
-      expect(result.messages[0]!.content).toBe("done");
-      expect(reports).toEqual([
-        { progress: 1, total: 3, message: "one" },
-        { progress: 2, total: 3 },
+      const seen: string[] = [];
+      const tools = await mcpTools(client);
+      await lastValueFrom(
+        streamToolCalls([call("work")], tools, {
+          onCallReport: (r) => {
+            if (r.type === "progress") seen.push(`progress ${r.progress}/${r.total ?? "?"}${r.message ? ` ${r.message}` : ""}`);
+          },
+        }).pipe(tap((e) => seen.push(e.type)), toArray()),
+      );
+      expect(seen).toEqual(["tool_execution_started", "progress 1/3 one", "progress 2/3", "tool_execution_completed", "tool_result_encoded"]);
+    });
+
+    it("restart toolrx's idle deadline: a server that keeps reporting outlives toolIdleTimeout, a silent one does not", async () => {
+      const { client } = await serve(line, [
+        {
+          name: "chatty",
+          handler: async (_a, ctx) => {
+            for (let i = 1; i <= 8; i++) {
+              await sleep(50);
+              await ctx.progress(i, 8);
+            }
+            return text("done");
+          },
+        },
+        { name: "silent", handler: (_a, ctx) => sleep(400, ctx.signal).then(() => text("done")) },
       ]);
+      const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
+      const result = await runToolCalls([call("chatty"), call("silent")], await mcpTools(client), { toolIdleTimeout: 200, onToolError });
+      expect(result.messages[0]).toMatchObject({ content: "done", isError: false });
+      expect(onToolError).toHaveBeenCalledTimes(1);
+      expect(onToolError.mock.calls[0]![0].name).toBe("silent");
+      expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("timeout");
+    });
+  });
+
+  describe("idempotentHint", () => {
+    it("lets RunOptions.retry retry a failed call of an idempotent tool, and only of one", async () => {
+      const runs = { safe: 0, unsafe: 0 };
+      const flaky = (key: "safe" | "unsafe") => () => {
+        runs[key]++;
+        if (runs[key] === 1) throw new Error("upstream hiccup");
+        return text(`${key} ok`);
+      };
+      const { client } = await serve(line, [
+        { name: "safe", annotations: { idempotentHint: true }, handler: flaky("safe") },
+        { name: "unsafe", handler: flaky("unsafe") },
+      ]);
+      const tools = await mcpTools(client);
+      expect(tools.map((t) => t.control)).toEqual([{ idempotent: true }, { idempotent: false }]);
+      const result = await runToolCalls([call("safe"), call("unsafe")], tools, { retry: { attempts: 3, delay: 0 } });
+      expect(result.messages.map((m) => [m.content.startsWith("{") ? "error" : m.content, m.isError])).toEqual([
+        ["safe ok", false],
+        ["error", true],
+      ]);
+      expect(runs).toEqual({ safe: 2, unsafe: 1 });
     });
   });
 
@@ -233,35 +281,5 @@ describe("a client that answers something that is not a CallToolResult", () => {
     const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
     await runToolCalls([call("t")], await mcpTools(client), { onToolError });
     expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("invalid_return");
-  });
-});
-
-/** A handler context with a progress function, as call control provides. */
-function contextWithProgress(ctx: HandlerContext, progress: (p: McpProgress) => void): HandlerContext {
-  return {
-    context: ctx.context,
-    sessionId: ctx.sessionId,
-    requestId: ctx.requestId,
-    toolCall: ctx.toolCall,
-    engine: ctx.engine,
-    signal: ctx.signal,
-    progress,
-  } as HandlerContext;
-}
-
-describe("an outputSchema on a tool of an earlier page (SDK v1)", () => {
-  it("is still checked: v1 keeps output validators for the last page only, toolrx checks every tool", async () => {
-    const outputSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
-    const c = await connect("v1", {
-      pageSize: 1,
-      tools: [
-        { name: "liar", outputSchema, handler: () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { n: "seven" } }) },
-        { name: "other", handler: () => text("other") },
-      ],
-    });
-    open.push(c);
-    const result = await runToolCalls([call("liar")], await mcpTools(c.client));
-    expect(result.messages[0]).toMatchObject({ isError: true });
-    expect(result.messages[0]!.content).toContain("MCP tool liar answered against its own outputSchema: n:");
   });
 });

@@ -132,6 +132,32 @@ describe.each(LINES)("serveTools (SDK %s)", (line) => {
     await expect(seen.promise).resolves.toBeDefined();
   });
 
+  it("sends a handler's ctx.progress to the client as progress notifications", async () => {
+    const steps = defineTool({
+      name: "steps",
+      description: "",
+      schema: z.object({}),
+      handler: async (_a, ctx) => {
+        for (let i = 1; i <= 3; i++) {
+          ctx.progress({ progress: i, total: 3, message: `step ${i}` });
+          await sleep(20);
+        }
+        return ok("done");
+      },
+    });
+    const reports: unknown[] = [];
+    const client = await served(line, [steps], { onCallReport: (r) => void reports.push(r.type) });
+    const onprogress = (p: unknown) => void seen.push(p);
+    const seen: unknown[] = [];
+    const result =
+      client instanceof ClientV1
+        ? await client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress })
+        : await client.callTool({ name: "steps", arguments: {} }, { onprogress });
+    expect(result.content).toEqual([{ type: "text", text: "done" }]);
+    expect(seen).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })));
+    expect(reports).toEqual(["progress", "progress", "progress"]); // the server's own onCallReport still sees them
+  });
+
   it("serves tools that mcpTools reads back: both directions compose", async () => {
     const client = await served(line, [weather]);
     const tools = await mcpTools({ remote: client });
