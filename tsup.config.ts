@@ -27,6 +27,7 @@ export default defineConfig({
     // cannot do through the `openai` / `anthropic` namespace objects of `toolrx/providers`.
     "providers/openai/index": "src/providers/openai/index.ts",
     "providers/anthropic/index": "src/providers/anthropic/index.ts",
+    "testing/index": "src/testing/index.ts",
     "mcp/index": "src/mcp/index.ts",
   },
   format: ["esm", "cjs"],

@@ -1,40 +1,41 @@
 #!/usr/bin/env node
 /**
- * toolrx against the floor (bare RxJS) and its peers, in one run.
+ * toolrx against its floors, its physical limit and its peers, in one run.
  *
- *   npm run bench               full run (scaling up to 1,000,000 calls, more repetitions)
- *   npm run bench -- --quick    under a minute on a 2-core machine
- *   npm run bench -- --only overhead,deadline
+ *   npm run bench               full run (up to 1,000,000 calls, more rounds)
+ *   npm run bench -- --quick    about a minute on a 2-core machine
+ *   npm run bench -- --only sync,async
  *   npm run bench -- --out results.json   (default: bench/results.json)
  *
- * Overhead, concurrency and deadline run every system in this one process. The floor runs a
- * second time alone in a process of its own (`floor-alone`): a library that runs first can make
- * RxJS's shared code polymorphic and slow the floor down, which would flatter every ratio, so
- * ratios are quoted against the better of the two floors. toolrx-stream runs alone too
- * (`toolrx-stream-alone`), for the like-for-like ratio. Scaling runs each system and size in
- * a process of its own, so the peak RSS it reports belongs to that system alone.
+ * Costs are CPU time (user + system) per run, not wall time: on a shared machine wall time
+ * swings with the neighbours' load. Systems that share this process run in interleaved rounds,
+ * and ratios are taken within each round (paired), then the median over rounds. Some systems
+ * also run each alone in a process of its own (`-alone` rows), and their ratios are quoted too:
+ * a library that runs first can slow RxJS's shared code down for the ones after it.
  *
- * Writes a table to stdout and the rows to bench/results.json.
+ * What toolrx is held against: `floor` (bare `mergeMap`), `floor-timeout` (the same with RxJS
+ * `timeout` on each call), and `limit-stream` / `limit-batch` (hand-written pools doing exactly
+ * the work a tool runner must do: the physical limit). The targets are evaluated at the end.
+ *
+ * Writes the tables and targets to stdout, and everything to bench/results.json.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { concurrencyScenario, deadline, maxCalls, overhead, scalingJob, SETTINGS } from "./lib/scenarios.mjs";
+import { concurrencyScenario } from "./lib/concurrency.mjs";
+import { deadline } from "./lib/deadline.mjs";
+import { perCall } from "./lib/per-call.mjs";
+import { queuedJob } from "./lib/queued.mjs";
+import { scalingJob } from "./lib/scaling.mjs";
+import { limitOf, maxCalls, SETTINGS } from "./lib/settings.mjs";
 import { loadSystem, SYSTEM_NAMES } from "./lib/systems.mjs";
 import { printTable } from "./lib/table.mjs";
+import { evaluateTargets } from "./lib/targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SHARED_SCENARIOS = { overhead, concurrency: concurrencyScenario, deadline };
-const ALL_SCENARIOS = ["overhead", "scaling", "concurrency", "deadline"];
-/**
- * Systems run a second time, each in a process of its own: the floor, so no ratio is flattered
- * by a floor slowed down by the libraries beside it, and toolrx, so its cost alone can be read
- * against the floor's alone.
- */
-const ALONE = ["floor", "toolrx-stream"];
+const ALL_SCENARIOS = ["sync", "async", "deadline", "concurrency", "scaling", "queued"];
 
 const args = process.argv.slice(2);
 if (args[0] === "--child") {
@@ -44,57 +45,96 @@ if (args[0] === "--child") {
 }
 
 async function main(argv) {
-  const quick = argv.includes("--quick");
+  const mode = SETTINGS[argv.includes("--quick") ? "quick" : "full"];
   const onlyAt = argv.indexOf("--only");
   const scenarios = onlyAt === -1 ? ALL_SCENARIOS : argv[onlyAt + 1].split(",");
   for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) fail(`unknown scenario ${s}; known: ${ALL_SCENARIOS.join(", ")}`);
   preflight();
-  const mode = quick ? "quick" : "full";
   const started = performance.now();
-  console.log(`toolrx bench (${mode}) on ${machine()}\n`);
+  console.log(`toolrx bench (${mode.name}) on ${machine()}`);
 
   const { systems, missing } = await loadAll(SYSTEM_NAMES);
+  const loaded = (names) => systems.filter((s) => names.includes(s.name));
   const rows = [];
   for (const scenario of scenarios) {
     const t = performance.now();
-    if (scenario === "scaling") {
-      for (const n of SETTINGS[mode].scalingSizes) {
-        for (const system of systems) {
-          if (n <= maxCalls(system, SETTINGS[mode])) rows.push(await inChild({ job: "scaling", system: system.name, n, mode }));
-          else rows.push(notRun("scaling", system.name, n, `not run: more than the ${maxCalls(system, SETTINGS[mode]).toLocaleString("en-US")} calls it runs in reasonable time in ${mode} mode`));
+    if (scenario === "sync" || scenario === "async") {
+      rows.push(...(await perCall(scenario, systems, mode)));
+      const alone = [];
+      for (const system of loaded(mode.alone)) alone.push(await inChild({ job: "alone", scenario, system: system.name, mode: mode.name }));
+      rows.push(...aloneRatios(alone, systems));
+    } else if (scenario === "deadline") {
+      rows.push(...(await deadline(systems, mode)));
+    } else if (scenario === "concurrency") {
+      rows.push(...(await concurrencyScenario(systems, mode)));
+    } else if (scenario === "scaling") {
+      for (const n of mode.scalingSizes) {
+        for (const system of loaded(mode.scalingSystems)) {
+          if (n <= maxCalls(system, mode)) rows.push(await inChild({ job: "scaling", system: system.name, n, mode: mode.name }));
+          else rows.push(notRun("scaling", system.name, n, `not run: more than the ${maxCalls(system, mode).toLocaleString("en-US")} calls it runs in reasonable time in ${mode.name} mode`));
         }
       }
     } else {
-      rows.push(...(await SHARED_SCENARIOS[scenario](systems, SETTINGS[mode])));
-      for (const name of ALONE) {
-        rows.push(...(await inChild({ job: "shared", scenario, system: name, mode })).map((row) => ({ ...row, system: `${name}-alone` })));
-      }
+      // The hanging cases wait for their watchdog doing nothing, so they run side by side.
+      const { mergeMap, toolrx, watchdogMs } = mode.queued;
+      const jobs = [...mergeMap.map((n) => ["floor", n]), ...toolrx.map((n) => ["toolrx-stream", n])];
+      rows.push(...(await Promise.all(jobs.map(([system, n]) => inChild({ job: "queued", system, n, watchdogMs }, watchdogMs)))));
     }
-    for (const [name, reason] of missing) rows.push(notRun(scenario, name, null, reason));
+    if (scenario !== "queued") for (const [name, reason] of missing) rows.push(notRun(scenario, name, null, reason));
     console.error(`  ${scenario}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  addRatios(rows);
-  printTable(rows);
+  const targets = evaluateTargets(rows);
+  printTable(rows, targets);
   const outAt = argv.indexOf("--out");
   const file = outAt === -1 ? join(here, "results.json") : resolve(argv[outAt + 1]);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
-  console.log(`\n${rows.length} rows written to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  writeFileSync(file, `${JSON.stringify({ mode: mode.name, machine: machine(), seconds, targets, rows }, null, 2)}\n`);
+  console.log(`\n${rows.length} rows and ${targets.length} targets written to ${file} in ${seconds} s`);
 }
 
-/** A job in a fresh process: one scenario for one system, or one scaling size. */
+/** A job in a fresh process: one system alone, one scaling size, or one queued case. */
 async function child(job) {
   const system = await loadSystem(job.system);
-  const mode = SETTINGS[job.mode];
-  const result = job.job === "scaling" ? await scalingJob(system, job.n, mode) : await SHARED_SCENARIOS[job.scenario]([system], mode);
+  let result;
+  if (job.job === "alone") [result] = await perCall(job.scenario, [system], SETTINGS[job.mode]);
+  else if (job.job === "scaling") result = await scalingJob(system, job.n, SETTINGS[job.mode]);
+  else result = await queuedJob(system, job.n, job.watchdogMs);
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  // A hung run's pending timers must not keep the process alive once it has answered.
+  process.exit(0);
 }
 
-async function inChild(job) {
-  const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), "--child", JSON.stringify(job)], {
-    maxBuffer: 16 * 1024 * 1024,
+/**
+ * Runs `job` in a child with --expose-gc (memory is measured as heap after GC). A queued case
+ * whose child dies (a stack overflow reported asynchronously) becomes a row saying so.
+ */
+function inChild(job, watchdogMs) {
+  const argv = ["--expose-gc", fileURLToPath(import.meta.url), "--child", JSON.stringify(job)];
+  // The child's own watchdog answers first; this one catches a child too busy to run it.
+  const timeout = watchdogMs === undefined ? 0 : watchdogMs + 30_000;
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, argv, { maxBuffer: 16 * 1024 * 1024, timeout }, (error, stdout, stderr) => {
+      const line = stdout.trim().split("\n").at(-1);
+      if (!error && line) return resolvePromise(JSON.parse(line));
+      if (job.job !== "queued") return reject(new Error(`${job.system} (${job.job}) failed: ${stderr || error?.message}`));
+      const thrown = stderr.split("\n").find((l) => /^\w*Error\b/.test(l)) ?? (error?.killed ? "killed by the watchdog" : `exit code ${error?.code}`);
+      resolvePromise({ scenario: "queued", system: job.system, n: job.n, concurrency: 16, outcome: "crashed", note: thrown.trim() });
+    });
   });
-  return JSON.parse(stdout.trim().split("\n").at(-1));
+}
+
+/** `-alone` rows: the systems run each in a process of their own, with ratios between them. */
+function aloneRatios(alone, systems) {
+  const byName = new Map(alone.map((row) => [row.system, row]));
+  const versus = (row, other) => {
+    const ref = byName.get(other);
+    return ref && ref !== row ? { median: Number((row.cpuUsPerCall / ref.cpuUsPerCall).toFixed(2)), p25: null, p75: null } : null;
+  };
+  return alone.map((row) => {
+    const system = systems.find((s) => s.name === row.system);
+    return { ...row, system: `${row.system}-alone`, xFloor: versus(row, "floor"), xLimit: versus(row, limitOf(system)), note: "alone in a process of its own" };
+  });
 }
 
 async function loadAll(names) {
@@ -111,20 +151,7 @@ async function loadAll(names) {
 }
 
 function notRun(scenario, system, n, note) {
-  return { scenario, system, n, concurrency: null, medianMs: null, perCallUs: null, peakRssMb: null, note };
-}
-
-/** Ratio to the better floor of the same scenario and size: per call, or lateness for deadlines. */
-function addRatios(rows) {
-  for (const row of rows) {
-    // Per-call costs compare across sizes, except in scaling, whose point is how they change with size.
-    const floors = rows.filter(
-      (f) => (f.system === "floor" || f.system === "floor-alone") && f.scenario === row.scenario && (row.scenario !== "scaling" || f.n === row.n),
-    );
-    const key = row.scenario === "deadline" ? "medianMs" : "perCallUs";
-    const best = Math.min(...floors.map((f) => f[key]).filter((v) => typeof v === "number"));
-    row.ratio = typeof row[key] === "number" && Number.isFinite(best) && best > 0 && row.scenario !== "deadline" ? Number((row[key] / best).toFixed(2)) : null;
-  }
+  return { scenario, system, n, note };
 }
 
 function preflight() {

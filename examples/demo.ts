@@ -1,34 +1,25 @@
 /**
- * The first thing to run: a scripted model asks for six tool calls at once, and toolrx runs
- * them concurrently, each under a deadline, printing every event as it happens.
+ * The first thing to run: a travel agent on a scripted model (no API key, no network).
  *
- *   #0 weather          fast, succeeds
- *   #1 search_flights   slow (600 ms), succeeds
- *   #2 convert_currency the model got the arguments wrong: the handler never runs
- *   #3 book_hotel       throws: the error becomes a message, the batch goes on
- *   #4 confirm_trip     asks the user: the batch halts with `ask_user`
- *   #5 traffic          never answers: its deadline aborts `ctx.signal`
+ *   turn 0  the model streams text and asks for three tools while it talks; they start at once:
+ *           weather (fast), search_flights (slow), convert_currency (wrong arguments: the
+ *           handler never runs, the model is told what was wrong)
+ *   turn 1  the model reads the results and asks for two more: book_hotel throws (the error
+ *           becomes a message, the run goes on) and confirm_trip asks the user: the loop halts
+ *   resume  the host appends the user's answer to the conversation and calls again
+ *   turn 0  the model answers; the loop ends with `completed`
  *
- * Then the batch result: one tool message per call, in input order, and the halt metadata.
- * No API key, no network.
+ * Every event is printed as it happens, then the conversation.
  *
  * Run: npm run demo
  */
 import { z } from "zod";
-import {
-  askUser,
-  defineTool,
-  ok,
-  RunResultCollector,
-  streamToolCalls,
-  type ToolCall,
-  type ToolEvent,
-} from "../src/index.js";
+import { askUser, defineTool, ok, streamAgent, type AgentEvent, type AgentResult, type Message, type ModelEvent, type ToolEvent } from "../src/index.js";
+import { scriptedModel } from "../src/testing/index.js";
 import { sleep } from "./sleep.js";
 
 const t0 = performance.now();
 const log = (line: string) => console.log(`[${String(Math.round(performance.now() - t0)).padStart(4)} ms] ${line}`);
-
 
 // ── The tools ────────────────────────────────────────────────────────────────────────────
 
@@ -44,8 +35,8 @@ const searchFlights = defineTool({
   description: "Search flights between two airports",
   schema: z.object({ from: z.string().length(3), to: z.string().length(3), adults: z.number().int().default(1) }),
   handler: async ({ from, to, adults }, ctx) => {
-    await sleep(600, ctx.signal);
-    return ok([{ flight: "TP1351", from, to, departs: "07:40", adults, priceEur: 89 * adults }]);
+    await sleep(400, ctx.signal);
+    return ok([{ flight: "TP1351", from, to, departs: "07:40", priceEur: 89 * adults }]);
   },
 });
 
@@ -61,7 +52,7 @@ const bookHotel = defineTool({
   description: "Book a hotel room",
   schema: z.object({ city: z.string(), nights: z.number().int() }),
   handler: async (_args, ctx) => {
-    await sleep(150, ctx.signal);
+    await sleep(100, ctx.signal);
     throw new Error("hotel API answered 503 Service Unavailable");
   },
 });
@@ -73,85 +64,104 @@ const confirmTrip = defineTool({
   handler: ({ summary }) => askUser(`Book this trip? ${summary}`, { choices: ["yes", "no"] }),
 });
 
-const traffic = defineTool({
-  name: "traffic",
-  description: "Live traffic to the airport",
-  schema: z.object({ to: z.string() }),
-  handler: async (_args, ctx) => {
-    ctx.signal.addEventListener("abort", () => log(`   #5 traffic's handler sees ctx.signal abort: ${String(ctx.signal.reason)}`));
-    await sleep(60_000, ctx.signal); // a hung upstream: only the deadline ends it
-    return ok("clear roads");
-  },
-});
+const tools = [weather, searchFlights, convertCurrency, bookHotel, confirmTrip];
 
-const tools = [weather, searchFlights, convertCurrency, bookHotel, confirmTrip, traffic];
+// ── A scripted model: what a real one would stream, 60 ms between events ─────────────────
 
-// ── A scripted model: streams a little text, then several tool calls at once ─────────────
+const say = (text: string): ModelEvent => ({ type: "text_delta", text });
+const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
 
-type Chunk = { type: "text"; text: string } | { type: "tool_call"; id: string; name: string; json: string };
+const model = scriptedModel(
+  [
+    [
+      say("Let me check the weather, "),
+      call("call_1", "weather", { city: "Lisbon" }),
+      say("flights "),
+      call("call_2", "search_flights", { from: "OSL", to: "LIS", adults: 2 }),
+      say("and prices at once."),
+      call("call_3", "convert_currency", { amount: "about 200", from: "EUR" }),
+      { type: "finish", reason: "tool_calls" },
+    ],
+    [
+      say("Clear skies and a 07:40 flight. Booking a hotel and asking you to confirm."),
+      call("call_4", "book_hotel", { city: "Lisbon", nights: 3 }),
+      call("call_5", "confirm_trip", { summary: "OSL→LIS, 2 adults, 3 nights" }),
+      { type: "finish", reason: "tool_calls" },
+    ],
+    [say("Booked: TP1351 on Friday. "), say("The hotel API is down, so I will retry the room later."), { type: "finish", reason: "stop" }],
+  ],
+  { delay: 60 },
+);
 
-async function* scriptedModel(): AsyncGenerator<Chunk> {
-  const turn: Chunk[] = [
-    { type: "text", text: "Let me check everything for your Lisbon trip at once." },
-    { type: "tool_call", id: "call_0", name: "weather", json: `{"city":"Lisbon"}` },
-    { type: "tool_call", id: "call_1", name: "search_flights", json: `{"from":"OSL","to":"LIS","adults":2}` },
-    { type: "tool_call", id: "call_2", name: "convert_currency", json: `{"amount":"about 200","from":"EUR"}` },
-    { type: "tool_call", id: "call_3", name: "book_hotel", json: `{"city":"Lisbon","nights":3}` },
-    { type: "tool_call", id: "call_4", name: "confirm_trip", json: `{"summary":"OSL→LIS, 2 adults, 3 nights"}` },
-    { type: "tool_call", id: "call_5", name: "traffic", json: `{"to":"OSL"}` },
-  ];
-  for (const chunk of turn) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    yield chunk;
-  }
-}
+// ── Showing the run ──────────────────────────────────────────────────────────────────────
 
-function describeEvent(e: ToolEvent): string {
+function describeTool(e: ToolEvent): string | undefined {
+  const who = `${e.toolName}`.padEnd(16);
   switch (e.type) {
     case "tool_execution_started":
-      return `started    ${JSON.stringify(e.arguments)}`;
-    case "tool_execution_completed":
-      return `completed  ${e.result.type}`;
+      return `  ⚙ ${who} started   ${JSON.stringify(e.arguments)}`;
     case "tool_result_encoded":
-      return `${e.isError ? "error     " : "result    "} ${e.content}`;
+      return `  ⚙ ${who} ${e.isError ? "error  " : "result "}   ${e.content.length > 90 ? `${e.content.slice(0, 90)}…` : e.content}`;
     case "ask_user_requested":
-      return `asks user  ${JSON.stringify(e.question)}`;
+      return `  ⚙ ${who} asks the user: ${JSON.stringify(e.question)}`;
     case "tool_halt":
-      return `halts      ${e.reason}: ${e.content}`;
+      return `  ⚙ ${who} halts     ${e.reason}`;
+    default:
+      return undefined; // `completed` adds nothing the tail event does not say
   }
 }
 
-// ── Run ──────────────────────────────────────────────────────────────────────────────────
-
-const calls: ToolCall[] = [];
-for await (const chunk of scriptedModel()) {
-  if (chunk.type === "text") {
-    log(`model   ${JSON.stringify(chunk.text)}`);
-  } else {
-    log(`model   calls ${chunk.name}(${chunk.json})`);
-    calls.push({ id: chunk.id, name: chunk.name, arguments: JSON.parse(chunk.json), rawArguments: chunk.json });
-  }
-}
-log(`model   turn done: ${calls.length} tool calls, running them with a 900 ms deadline each\n`);
-
-const collector = new RunResultCollector();
-streamToolCalls(calls, tools, { toolTimeout: 900 }).subscribe({
-  next(event) {
-    collector.add(event);
-    log(`#${event.index} ${event.toolName.padEnd(16)} ${describeEvent(event)}`);
-  },
-  error(e: unknown) {
-    console.error("the batch failed:", e);
-    process.exitCode = 1;
-  },
-  complete() {
-    const { messages, halt } = collector.result();
-    console.log("\nBatch result: one tool message per call, in input order");
-    for (const m of messages) {
-      console.log(`  ${m.toolCallId}  ${m.name.padEnd(16)} ${m.isError ? "isError " : "        "} ${m.content}`);
+function show(e: AgentEvent): void {
+  switch (e.type) {
+    case "turn_started":
+      log(`turn ${e.turn}`);
+      return;
+    case "text_delta":
+      log(`  model: ${JSON.stringify(e.text)}`);
+      return;
+    case "tool_event": {
+      const line = describeTool(e.event);
+      if (line !== undefined) log(line);
+      return;
     }
-    console.log("\nHalt metadata (the lowest index that halted wins):");
-    console.log(`  ${JSON.stringify(halt)}`);
-    log("done");
-  },
-});
+    case "turn_completed":
+      return;
+    case "agent_halted":
+      log(`halted: ${e.haltedReason} ${JSON.stringify(e.metadata)}\n`);
+  }
+}
+
+/** One run of the loop, shown live; resolves with how it ended. */
+function run(messages: readonly Message[]): Promise<AgentResult> {
+  return new Promise((resolve, reject) => {
+    streamAgent({ model, tools, messages, toolTimeout: 5_000 }).subscribe({
+      next(e) {
+        show(e);
+        if (e.type === "agent_halted") resolve(e);
+      },
+      error: reject,
+    });
+  });
+}
+
+// ── Run, halt on ask_user, resume with the answer ────────────────────────────────────────
+
+let result = await run([
+  { role: "system", content: "You are a travel agent." },
+  { role: "user", content: "Plan a long weekend in Lisbon for two, from Oslo." },
+]);
+
+if (result.haltedReason === "ask_user") {
+  const answer = "yes"; // a real host would ask the user here
+  log(`the user answers ${JSON.stringify(answer)}; resuming with the whole conversation plus the answer\n`);
+  result = await run([...result.messages, { role: "user", content: answer }]);
+}
+
+console.log(`The conversation (${result.messages.length} messages), ready for the next user message:`);
+for (const m of result.messages) {
+  const text = m.role === "approval" ? `${m.toolCallId} approved=${m.approved}` : m.content;
+  const calls = m.role === "assistant" && m.toolCalls ? `  → ${m.toolCalls.map((c) => c.name).join(", ")}` : "";
+  const line = `${text}${calls}`;
+  console.log(`  ${m.role.padEnd(9)} ${line.length > 100 ? `${line.slice(0, 100)}…` : line}`);
+}
+if (result.haltedReason !== "completed") process.exitCode = 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Pack smoke test: install the packed tarball into a clean project, as a user would, and use it
-# from ESM, from CommonJS, and from TypeScript (node16 and bundler resolution, ESM and CJS types).
+# from ESM, from CommonJS, and from TypeScript (node16, bundler and node10 resolution, ESM and CJS
+# types), and check that the tarball carries the license.
 # Needs a build (`npm run build`). Exits non-zero on any failure.
 set -euo pipefail
 
@@ -21,6 +22,12 @@ tarball="$(cd "$root" && npm pack --pack-destination "$work" --json --silent | n
 ')"
 tarball="$(basename "$tarball")"
 echo "smoke-pack: $tarball ($(du -k "$work/$tarball" | cut -f1) kB)"
+
+# Not `tar | grep -q`: grep's early exit makes tar fail under pipefail.
+if ! grep -qx 'package/LICENSE' <<<"$(tar -tzf "$work/$tarball")"; then
+  echo "smoke-pack: the tarball has no LICENSE" >&2
+  exit 1
+fi
 
 cd "$work"
 # A user's project: the tarball, plus the peers at the newest versions its ranges admit.
@@ -160,10 +167,65 @@ tsconfig() { # module, moduleResolution, skipLibCheck, files...
 # The node16 run also checks the shipped .d.ts and .d.cts files themselves (no skipLibCheck).
 tsconfig node16 node16 false check.ts check-cjs.cts > tsconfig.node16.json
 tsconfig esnext bundler true check.ts > tsconfig.bundler.json
+# node10 is what `module: commonjs` picks by default: it ignores `exports`, so each subpath's types
+# must be found another way (package.json `typesVersions`).
+tsconfig commonjs node10 true check.ts > tsconfig.node10.json
 "$tsc" -p tsconfig.node16.json
 echo "tsc: node16 resolution, ESM and CJS types: ok"
 "$tsc" -p tsconfig.bundler.json
 echo "tsc: bundler resolution: ok"
+"$tsc" -p tsconfig.node10.json
+echo "tsc: node10 resolution: ok"
+
+# (e) The agent loop on toolrx/testing's scripted model, from ESM, CommonJS and TypeScript.
+cat > agent.mjs <<'JS'
+import { defineTool, ok, runAgent } from "toolrx";
+import { scriptedModel } from "toolrx/testing";
+import { z } from "zod";
+
+const weather = defineTool({
+  name: "weather",
+  description: "Weather by city",
+  schema: z.object({ city: z.string() }),
+  handler: ({ city }) => ok({ city, tempC: 21 }),
+});
+const model = scriptedModel([
+  [{ type: "tool_call", call: { id: "c1", name: "weather", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }],
+  [{ type: "text_delta", text: "Sunny, 21 °C." }, { type: "finish", reason: "stop" }],
+]);
+const result = await runAgent({ model, tools: [weather], messages: [{ role: "user", content: "Weather in Oslo?" }] });
+console.log(`esm agent: ${result.haltedReason} after ${model.requests.length} model calls`);
+if (result.haltedReason !== "completed" || result.messages.length !== 4) throw new Error(`esm agent: unexpected ${JSON.stringify(result)}`);
+JS
+node agent.mjs
+
+cat > agent.cjs <<'JS'
+const { runAgent } = require("toolrx");
+const { scriptedModel } = require("toolrx/testing");
+
+const model = scriptedModel([[{ type: "text_delta", text: "hi" }, { type: "finish", reason: "stop" }]]);
+runAgent({ model, tools: [], messages: [{ role: "user", content: "hi" }] }).then((result) => {
+  console.log(`cjs agent: ${result.haltedReason}`);
+  if (result.haltedReason !== "completed") throw new Error(`cjs agent: unexpected ${JSON.stringify(result)}`);
+});
+JS
+node agent.cjs
+
+cat > agent.ts <<'TS'
+import { runAgent, streamAgent, type AgentEvent, type AgentResult } from "toolrx";
+import { scriptedModel, type ScriptedModel } from "toolrx/testing";
+import type { Observable } from "rxjs";
+
+const model: ScriptedModel = scriptedModel([[{ type: "finish", reason: "stop" }]], { delay: 10 });
+export const events: Observable<AgentEvent> = streamAgent({ model, tools: [], messages: [] });
+export const result: Promise<AgentResult> = runAgent({ model, tools: [], messages: [], maxTurns: 2 });
+// @ts-expect-error: mode is "auto" or "manual"
+runAgent({ model, tools: [], messages: [], mode: "sometimes" });
+TS
+cp agent.ts agent-cjs.cts
+tsconfig node16 node16 false agent.ts agent-cjs.cts > tsconfig.agent.json
+"$tsc" -p tsconfig.agent.json
+echo "tsc: toolrx/testing and the agent loop, node16 resolution, ESM and CJS types: ok"
 
 # (d) The lowest versions the peer ranges admit: the runtime checks again.
 min_peers="$(node -e '
@@ -178,5 +240,7 @@ echo "smoke-pack: minimum peers: $min_peers"
 npm install --no-save --prefer-offline --no-audit --no-fund --loglevel=error $min_peers
 node esm.mjs
 node cjs.cjs
+node agent.mjs
+node agent.cjs
 
 echo "smoke-pack: ok ($((SECONDS - start)) s)"

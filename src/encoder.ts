@@ -1,3 +1,4 @@
+import { isError, messageOf, read, safeJson, UNREADABLE, withoutFrames } from "./safe.js";
 import { isToolError } from "./tool-error.js";
 
 /**
@@ -12,8 +13,8 @@ export interface ToolResultEncoder {
 /**
  * The default encoder. Strings pass through raw; everything else is `JSON.stringify`'d, and a
  * value JSON cannot represent (`undefined`, a function, a symbol, a bigint, a cycle) throws
- * instead of becoming a silent `undefined`. Errors become `{"error": "<text>"}`, never with a
- * stack trace.
+ * instead of becoming a silent `undefined`. Errors become `{"error": "<text>"}`. No content
+ * carries a stack trace: stack frames are cut out, however deep they sit.
  *
  * @example
  * jsonEncoder.encode({ tempC: 21 });      // '{"tempC":21}'
@@ -22,11 +23,14 @@ export interface ToolResultEncoder {
  */
 export const jsonEncoder: ToolResultEncoder = Object.freeze({
   encode(value: unknown): string {
-    if (typeof value === "string") return value;
+    if (typeof value === "string") return value.includes(FRAME_MARK) ? withoutFrames(value) : value;
     const text: string | undefined = JSON.stringify(value);
     if (text === undefined) {
       throw new TypeError(`Cannot encode ${value === undefined ? "undefined" : typeof value} as JSON`);
     }
+    // One scan of the text keeps the common case at native speed; only a value that carries a
+    // V8 trace is rendered a second time, without it.
+    if (text.includes(FRAME_MARK)) return JSON.stringify(value, withoutTraces) as string;
     return text;
   },
   encodeError(reason: unknown): string {
@@ -34,35 +38,38 @@ export const jsonEncoder: ToolResultEncoder = Object.freeze({
   },
 });
 
+/** What every V8 stack frame line contains. */
+const FRAME_MARK = "    at ";
+
+/** A JSON replacer: a `stack` that is a trace is left out, frames are cut from other strings. */
+function withoutTraces(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const text = withoutFrames(value);
+  return key === "stack" && text !== value ? undefined : text;
+}
+
 /**
  * The text of an error term: what happened and why, in one line a model can read. For a
- * `ToolError` that is its reason, its message and its cause; never a stack.
+ * `ToolError` that is its reason, its message and its cause. It never throws, whatever the term
+ * (throwing getters, revoked Proxies, cycles), and never carries a stack.
+ *
+ * @example
+ * errorText(new ToolError("timeout", { toolName: "weather" })); // "tool error (weather): timeout"
+ * errorText({ code: 42 });                                       // '{"code":42}'
  */
 export function errorText(reason: unknown): string {
-  if (typeof reason === "string") return reason;
+  if (typeof reason === "string") return withoutFrames(reason);
   if (isToolError(reason)) {
-    const head = reason.message.includes(reason.reason) ? reason.message : `${reason.reason}: ${reason.message}`;
-    return "cause" in reason && reason.cause !== undefined ? `${head}: ${causeText(reason.cause)}` : head;
+    const message = messageOf(reason) ?? "";
+    const code = read(reason, "reason") as string;
+    const head = message.includes(code) ? message : `${code}: ${message}`;
+    const cause = read(reason, "cause");
+    if (cause === undefined) return head;
+    return `${head}: ${cause === UNREADABLE ? "[unreadable]" : causeText(cause)}`;
   }
-  if (reason instanceof Error) return reason.message;
-  return safeJson(reason);
+  return causeText(reason);
 }
 
 function causeText(cause: unknown): string {
-  return cause instanceof Error ? cause.message : safeJson(cause);
-}
-
-/** A JSON rendering that cannot throw: cycles, bigints and the like fall back to `String`. */
-function safeJson(value: unknown): string {
-  try {
-    const text: string | undefined = JSON.stringify(value);
-    if (text !== undefined) return text;
-  } catch {
-    // fall through to String()
-  }
-  try {
-    return String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
+  return (isError(cause) ? messageOf(cause) : undefined) ?? safeJson(cause);
 }

@@ -2,6 +2,8 @@ import { error, isHandlerResult, isThenable, type ErrorResult, type HandlerResul
 import type { Tool } from "./tool.js";
 import type { ToolCall } from "./tool-call.js";
 import type { ProgressUpdate } from "./run/call-report.js";
+import { invalidReturn } from "./invalid-return.js";
+import { isError } from "./safe.js";
 import { ToolError } from "./tool-error.js";
 
 /** What a handler's second parameter carries. */
@@ -58,7 +60,14 @@ export const defaultExecutor: ToolExecutor = Object.freeze({
       return raised(thrown, toolName, toolCallId);
     }
     if (isThenable(returned)) {
-      return Promise.resolve(returned).then(
+      let promise: Promise<unknown>;
+      try {
+        // Even this can throw: a promise whose `constructor` getter throws.
+        promise = Promise.resolve(returned);
+      } catch (thrown) {
+        return raised(thrown, toolName, toolCallId);
+      }
+      return promise.then(
         (value) => checked(value, toolName, toolCallId),
         (thrown: unknown) => raised(thrown, toolName, toolCallId),
       );
@@ -69,10 +78,10 @@ export const defaultExecutor: ToolExecutor = Object.freeze({
 
 function checked(value: unknown, toolName: string, toolCallId: string): HandlerResult {
   if (isHandlerResult(value)) return value;
-  return error(new ToolError("invalid_return", { toolName, toolCallId, cause: value }));
+  return error(invalidReturn(value, toolName, toolCallId));
 }
 
 function raised(thrown: unknown, toolName: string, toolCallId: string): ErrorResult<ToolError> {
-  const cause = thrown instanceof Error ? thrown : { thrown };
+  const cause = isError(thrown) ? thrown : { thrown };
   return error(new ToolError("handler_raised", { toolName, toolCallId, cause }));
 }

@@ -47,7 +47,15 @@ export {
   type ToolResultEncoded,
   type ToolTailEvent,
 } from "./events.js";
-export { RunResultCollector, type HaltMetadata, type RunResult, type ToolMessage } from "./run-result.js";
+export {
+  RunResultCollector,
+  type AskUserHalt,
+  type HaltMetadata,
+  type HandlerHalt,
+  type RunResult,
+  type ToolErrorHalt,
+  type ToolMessage,
+} from "./run-result.js";
 export { streamToolCalls } from "./run/stream.js";
 export { runToolCalls } from "./run/batch.js";
 export { isToolResolver, type ToolResolver } from "./resolver.js";
@@ -61,3 +69,23 @@ export {
   type RecipeStep,
   type ResolveAnswer,
 } from "./recipe.js";
+export { executeToolCalls } from "./execute-tool-calls.js";
+export { streamAgent } from "./agent/stream-agent.js";
+export { runAgent } from "./agent/run-agent.js";
+export { ModelEventError } from "./agent/model-event-error.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval } from "./agent/approval.js";
+export type {
+  AgentEvent,
+  AgentOptions,
+  AgentResult,
+  ApprovalMessage,
+  AssistantMessage,
+  FinishReason,
+  Message,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  TextMessage,
+  TurnResult,
+} from "./agent/types.js";
+export { toAsyncIterable } from "./to-async-iterable.js";

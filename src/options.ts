@@ -5,7 +5,7 @@ import { defaultExecutor, type ToolExecutor } from "./executor.js";
 import type { OnToolError } from "./policy.js";
 import type { CallReport } from "./run/call-report.js";
 import { checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./run/retry.js";
-import { describe } from "./tool-error.js";
+import { describe } from "./safe.js";
 
 /** Engine-wide defaults a batch falls back on. */
 export interface EngineLike {
@@ -64,6 +64,13 @@ export interface RunOptions {
    * `onCallReport`. Default `5_000`.
    */
   settleGrace?: number;
+  /**
+   * A batch call naming a tool that is not in `tools`: `"fail"` (default) fails the whole batch
+   * with an `EngineError` before any tool runs; `"answer"` answers that call alone with a
+   * `not_found` error listing the tools that exist, through `onToolError`, and runs the rest.
+   * Streamed calls are always answered.
+   */
+  onUnknownTool?: "fail" | "answer";
 }
 
 /** A cancel request: which call, and what to tell the model. */
@@ -95,6 +102,7 @@ export interface RunEnv {
   readonly cancel: Subscribable<string | CallCancellation> | undefined;
   readonly retry: RetryPlan | undefined;
   readonly settleGrace: number;
+  readonly onUnknownTool: "fail" | "answer";
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -180,6 +188,11 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   }
   const retry = options.retry === undefined ? undefined : checkRetryPolicy(options.retry, "retry");
 
+  const { onUnknownTool = "fail" } = options;
+  if (onUnknownTool !== "fail" && onUnknownTool !== "answer") {
+    throw new TypeError(`Expected \`onUnknownTool\` to be "fail" or "answer", got ${describe(onUnknownTool)}`);
+  }
+
   const cap = 2 * availableCores();
   return {
     executor,
@@ -200,5 +213,6 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     cancel,
     retry,
     settleGrace,
+    onUnknownTool,
   };
 }

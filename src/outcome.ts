@@ -1,10 +1,12 @@
 import { jsonEncoder } from "./encoder.js";
 import type { ToolExecutionCompleted, ToolHaltEvent, ToolResultEncoded, ToolTailEvent } from "./events.js";
+import { invalidReturn } from "./invalid-return.js";
 import type { RunEnv } from "./options.js";
 import { applyPolicy } from "./policy.js";
 import { error, isHandlerResult, isReservedHaltReason, ok, type HandlerResult } from "./results.js";
-import type { ToolCall } from "./tool-call.js";
-import { describe, ToolError } from "./tool-error.js";
+import { describe } from "./safe.js";
+import type { CallIdentity } from "./tool-call.js";
+import { ToolError } from "./tool-error.js";
 
 /** A call's last two events, decided together because the completed result depends on the policy. */
 export type Outcome = readonly [ToolExecutionCompleted, ToolTailEvent];
@@ -17,105 +19,126 @@ export type Outcome = readonly [ToolExecutionCompleted, ToolTailEvent];
  * Runs once per call, so it is written for the hot path: no closures, no object spreads, and
  * events built as literals of one shape each.
  */
-export function outcomeOf(returned: unknown, call: ToolCall, index: number, env: RunEnv): Outcome {
-  if (!isHandlerResult(returned)) {
-    return failed(env, call, index, new ToolError("invalid_return", { toolName: call.name, toolCallId: call.id, cause: returned }));
-  }
+export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Outcome {
+  if (!isHandlerResult(returned)) return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
   const result: HandlerResult = returned;
-  switch (result.type) {
+  // Each field is read once, in locals (no object per call): a getter cannot answer differently
+  // the second time, and one that throws now, after passing the shape check, is still caught.
+  let type: HandlerResult["type"];
+  let value: unknown;
+  let text = "";
+  let opts: unknown;
+  const r = result as Partial<Record<"value" | "reason" | "question" | "opts" | "result", unknown>> & { type: HandlerResult["type"] };
+  try {
+    type = r.type;
+    if (type === "ok") value = r.value;
+    else if (type === "error") value = r.reason;
+    else if (type === "ask_user") {
+      text = r.question as string;
+      opts = r.opts ?? {};
+    } else {
+      text = r.reason as string;
+      value = r.result;
+    }
+    if ((type === "ask_user" || type === "halt") && typeof (text as unknown) !== "string") throw new TypeError("changed shape");
+  } catch {
+    return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
+  }
+  switch (type) {
     case "ok": {
-      const content = encoded(env, result.value, call);
-      if (content instanceof ToolError) return failed(env, call, index, content);
-      return [completedEvent(call, index, result), encodedEvent(call, index, content, false)];
+      const content = encoded(env, value, who);
+      if (content instanceof ToolError) return failed(env, who, content);
+      return [completedEvent(who, result), encodedEvent(who, content, false)];
     }
     case "ask_user":
       return [
-        completedEvent(call, index, result),
+        completedEvent(who, result),
         {
           type: "ask_user_requested",
-          index,
-          toolCallId: call.id,
-          toolName: call.name,
-          question: result.question,
-          opts: result.opts ?? {},
+          index: who.index,
+          toolCallId: who.toolCallId,
+          toolName: who.toolName,
+          question: text,
+          opts: opts as object,
         },
       ];
     case "halt": {
-      if (isReservedHaltReason(result.reason)) {
+      if (isReservedHaltReason(text)) {
         return failed(
           env,
-          call,
-          index,
+          who,
           new ToolError("invalid_return", {
-            message: `tool ${call.name} halted with the reserved reason "${result.reason}"; reserved halt reasons belong to the orchestrator`,
-            toolName: call.name,
-            toolCallId: call.id,
+            message: `tool ${who.toolName} halted with the reserved reason "${text}"; reserved halt reasons belong to the orchestrator`,
+            toolName: who.toolName,
+            toolCallId: who.toolCallId,
             cause: result,
-            metadata: { reservedHaltReason: result.reason },
+            metadata: { reservedHaltReason: text },
           }),
         );
       }
-      const content = encoded(env, result.result, call);
-      if (content instanceof ToolError) return failed(env, call, index, content);
-      return [completedEvent(call, index, result), haltEvent(call, index, result.reason, result.result, content, false)];
+      const content = encoded(env, value, who);
+      if (content instanceof ToolError) return failed(env, who, content);
+      return [completedEvent(who, result), haltEvent(who, text, value, content, false)];
     }
-    case "error":
-      return failed(env, call, index, result.reason, result);
+    default:
+      return failed(env, who, value, result);
   }
 }
 
 /** Route the error term `term` through the policy; `own` is the handler's own error result, if any. */
-function failed(env: RunEnv, call: ToolCall, index: number, term: unknown, own: HandlerResult = error(term)): Outcome {
-  const decision = applyPolicy(env.policy, call, term);
+function failed(env: RunEnv, who: CallIdentity, term: unknown, own: HandlerResult = error(term)): Outcome {
+  const decision = applyPolicy(env.policy, who, term);
   if (decision.action === "continue") {
-    return [completedEvent(call, index, own), encodedEvent(call, index, errorContent(env, term), true)];
+    return [completedEvent(who, own), encodedEvent(who, errorContent(env, term), true)];
   }
   if (decision.action === "replace") {
-    const content = encoded(env, decision.value, call);
+    const content = encoded(env, decision.value, who);
     if (!(content instanceof ToolError)) {
-      return [completedEvent(call, index, ok(decision.value)), encodedEvent(call, index, content, false)];
+      return [completedEvent(who, ok(decision.value)), encodedEvent(who, content, false)];
     }
-    return [completedEvent(call, index, own), haltOnError(env, call, index, content)];
+    return [completedEvent(who, own), haltOnError(env, who, content)];
   }
-  return [completedEvent(call, index, own), haltOnError(env, call, index, decision.term)];
+  return [completedEvent(who, own), haltOnError(env, who, decision.term)];
 }
 
-function haltOnError(env: RunEnv, call: ToolCall, index: number, term: unknown): ToolTailEvent {
-  return haltEvent(call, index, "tool_error", term, errorContent(env, term), true);
+function haltOnError(env: RunEnv, who: CallIdentity, term: unknown): ToolTailEvent {
+  return haltEvent(who, "tool_error", term, errorContent(env, term), true);
 }
 
-function completedEvent(call: ToolCall, index: number, result: HandlerResult): ToolExecutionCompleted {
-  return { type: "tool_execution_completed", index, toolCallId: call.id, toolName: call.name, result };
+function completedEvent(who: CallIdentity, result: HandlerResult): ToolExecutionCompleted {
+  return { type: "tool_execution_completed", index: who.index, toolCallId: who.toolCallId, toolName: who.toolName, result };
 }
 
-function encodedEvent(call: ToolCall, index: number, content: string, isError: boolean): ToolResultEncoded {
-  return { type: "tool_result_encoded", index, toolCallId: call.id, toolName: call.name, content, isError };
+function encodedEvent(who: CallIdentity, content: string, isError: boolean): ToolResultEncoded {
+  return { type: "tool_result_encoded", index: who.index, toolCallId: who.toolCallId, toolName: who.toolName, content, isError };
 }
 
-function haltEvent(
-  call: ToolCall,
-  index: number,
-  reason: string,
-  result: unknown,
-  content: string,
-  isError: boolean,
-): ToolHaltEvent {
-  return { type: "tool_halt", index, toolCallId: call.id, toolName: call.name, reason, result, content, isError };
+function haltEvent(who: CallIdentity, reason: string, result: unknown, content: string, isError: boolean): ToolHaltEvent {
+  return {
+    type: "tool_halt",
+    index: who.index,
+    toolCallId: who.toolCallId,
+    toolName: who.toolName,
+    reason,
+    result,
+    content,
+    isError,
+  };
 }
 
 /** `encode(value)`, or the `encoding_failed` error to route when the encoder throws or misbehaves. */
-function encoded(env: RunEnv, value: unknown, call: ToolCall): string | ToolError {
+function encoded(env: RunEnv, value: unknown, who: CallIdentity): string | ToolError {
   let content: unknown;
   try {
     content = env.encoder.encode(value);
   } catch (cause) {
-    return new ToolError("encoding_failed", { toolName: call.name, toolCallId: call.id, cause });
+    return new ToolError("encoding_failed", { toolName: who.toolName, toolCallId: who.toolCallId, cause });
   }
   if (typeof content === "string") return content;
   return new ToolError("encoding_failed", {
-    message: `tool error (${call.name}): encoding_failed: the encoder returned ${describe(content)} instead of a string`,
-    toolName: call.name,
-    toolCallId: call.id,
+    message: `tool error (${who.toolName}): encoding_failed: the encoder returned ${describe(content)} instead of a string`,
+    toolName: who.toolName,
+    toolCallId: who.toolCallId,
     cause: content,
   });
 }

@@ -1,6 +1,6 @@
-import type { ToolCall } from "./tool-call.js";
-import { describe, ToolError } from "./tool-error.js";
-import { isThenable } from "./results.js";
+import type { CallIdentity, ToolCall } from "./tool-call.js";
+import { describe, read, settle, UNREADABLE } from "./safe.js";
+import { ToolError } from "./tool-error.js";
 
 /** A policy function's answer: replace the error with a success value, or halt the batch. */
 export type ToolErrorDecision = { continue: unknown } | "halt";
@@ -26,42 +26,62 @@ const CONTINUE: PolicyOutcome = Object.freeze({ action: "continue" });
  * anything but `{ continue }` or `"halt"` halts the batch with an `invalid_return` error; it is
  * never asked a second time.
  */
-export function applyPolicy(policy: OnToolError, call: ToolCall, term: unknown): PolicyOutcome {
+export function applyPolicy(policy: OnToolError, who: CallIdentity, term: unknown): PolicyOutcome {
   if (policy === "continue") return CONTINUE;
   if (policy === "halt") return { action: "halt", term };
   let answer: unknown;
   try {
-    answer = policy(call, term);
+    answer = policy(who.call, term);
   } catch (thrown) {
     return {
       action: "halt",
       term: new ToolError("invalid_return", {
-        message: `onToolError threw while handling tool ${call.name}`,
-        toolName: call.name,
-        toolCallId: call.id,
+        message: `onToolError threw while handling tool ${who.toolName}`,
+        toolName: who.toolName,
+        toolCallId: who.toolCallId,
         cause: thrown,
         metadata: { onToolErrorThrew: true },
       }),
     };
   }
   if (answer === "halt") return { action: "halt", term };
-  if (typeof answer === "object" && answer !== null && Object.hasOwn(answer, "continue") && !isThenable(answer)) {
-    return { action: "replace", value: (answer as { continue: unknown }).continue };
-  }
-  if (isThenable(answer)) {
-    // The promise is ignored; keep its rejection from surfacing as an unhandled one.
-    Promise.resolve(answer).catch(() => undefined);
+  let problem = `returned ${describe(answer)}`;
+  if ((typeof answer === "object" && answer !== null) || typeof answer === "function") {
+    const then = read(answer, "then");
+    if (typeof then === "function") {
+      // The promise is ignored; keep its rejection from surfacing as an unhandled one.
+      settle(answer as PromiseLike<unknown>, undefined, ignore, ignore);
+      problem = "returned a promise";
+    } else if (then === UNREADABLE) {
+      problem = `returned ${describe(answer)} that cannot be read`;
+    } else if (typeof answer === "object" && ownsContinue(answer)) {
+      const value = read(answer, "continue");
+      if (value !== UNREADABLE) return { action: "replace", value };
+      problem = `returned ${describe(answer)} whose \`continue\` cannot be read`;
+    }
   }
   return {
     action: "halt",
     term: new ToolError("invalid_return", {
-      message: isThenable(answer)
-        ? `onToolError returned a promise for tool ${call.name}; the policy must answer synchronously`
-        : `onToolError returned ${describe(answer)} for tool ${call.name}; expected { continue: value } or "halt"`,
-      toolName: call.name,
-      toolCallId: call.id,
+      message:
+        problem === "returned a promise"
+          ? `onToolError returned a promise for tool ${who.toolName}; the policy must answer synchronously`
+          : `onToolError ${problem} for tool ${who.toolName}; expected { continue: value } or "halt"`,
+      toolName: who.toolName,
+      toolCallId: who.toolCallId,
       cause: answer,
       metadata: { onToolErrorReturned: true },
     }),
   };
 }
+
+/** `Object.hasOwn(answer, "continue")`, false when a Proxy's trap throws. */
+function ownsContinue(answer: object): boolean {
+  try {
+    return Object.hasOwn(answer, "continue");
+  } catch {
+    return false;
+  }
+}
+
+function ignore(): void {}

@@ -1,7 +1,7 @@
 import type { HandlerContext } from "./executor.js";
 import { error, isThenable, ok, type HandlerResult } from "./results.js";
 import { isPlainRecord, type ToolCall } from "./tool-call.js";
-import { describe } from "./tool-error.js";
+import { describe, messageOf as errorMessageOf, withoutFrames } from "./safe.js";
 import { reporterOf } from "./run/call-context.js";
 
 /** One sub-call of a recipe. */
@@ -206,6 +206,7 @@ export function composeRecipeReport(results: RecipeResults): string {
   return sections.length === 0 ? "No results produced." : sections.join("\n\n");
 }
 
+/** What a recipe, step or resolver threw, as one line for the report: never a stack. */
 function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : typeof e === "string" ? e : describe(e);
+  return typeof e === "string" ? withoutFrames(e) : (errorMessageOf(e) ?? describe(e));
 }

@@ -1,3 +1,5 @@
+import { thenOf } from "./safe.js";
+
 /**
  * A handler succeeded; `value` goes to the result encoder.
  */
@@ -79,7 +81,8 @@ export function halt<R>(reason: string, result: R): Halt<R> {
 
 /**
  * Halt reasons the orchestrator owns. A handler halting with one of them is an
- * `invalid_return`, so a loop never mistakes a tool's halt for its own.
+ * `invalid_return`, so a loop never mistakes a tool's halt for its own: the contract's six,
+ * then the agent loop's own endings (`approval_required`, `manual_tool_calls`, `error`).
  */
 export const RESERVED_HALT_REASONS = Object.freeze([
   "ask_user",
@@ -88,6 +91,9 @@ export const RESERVED_HALT_REASONS = Object.freeze([
   "tool_error",
   "cancelled",
   "completed",
+  "approval_required",
+  "manual_tool_calls",
+  "error",
 ] as const);
 
 /** One of {@link RESERVED_HALT_REASONS}. */
@@ -102,33 +108,32 @@ export function isReservedHaltReason(reason: string): reason is ReservedHaltReas
 
 /**
  * Whether `value` is one of the legal handler result shapes. Extra keys are tolerated; missing
- * or mistyped ones are not.
+ * or mistyped ones are not. Never throws: a value whose getters or Proxy traps throw is not one.
  */
 export function isHandlerResult(value: unknown): value is HandlerResult {
   if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  switch (v.type) {
-    case "ok":
-      return "value" in v;
-    case "error":
-      return "reason" in v;
-    case "ask_user":
-      return (
-        typeof v.question === "string" &&
-        (v.opts === undefined || (typeof v.opts === "object" && v.opts !== null))
-      );
-    case "halt":
-      return typeof v.reason === "string" && "result" in v;
-    default:
-      return false;
+  try {
+    const v = value as Record<string, unknown>;
+    switch (v.type) {
+      case "ok":
+        return "value" in v;
+      case "error":
+        return "reason" in v;
+      case "ask_user": {
+        const opts = v.opts;
+        return typeof v.question === "string" && (opts === undefined || (typeof opts === "object" && opts !== null));
+      }
+      case "halt":
+        return typeof v.reason === "string" && "result" in v;
+      default:
+        return false;
+    }
+  } catch {
+    return false;
   }
 }
 
-/** Whether `value` is a Promise or another thenable, without awaiting it. */
+/** Whether `value` is a Promise or another thenable, without awaiting it. Never throws. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === "object" || typeof value === "function") &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
+  return thenOf(value) !== undefined;
 }

@@ -1,4 +1,4 @@
-import { AWAITING_USER_RESPONSE, type ToolEvent } from "./events.js";
+import { AWAITING_USER_RESPONSE, type AskUserRequested, type ToolEvent, type ToolHaltEvent } from "./events.js";
 import { isToolError } from "./tool-error.js";
 
 /** One tool-role message per call, ready to append to the conversation. */
@@ -11,16 +11,53 @@ export interface ToolMessage {
   isError: boolean;
 }
 
-/** Why and where a batch halted; the call with the lowest index wins. */
-export type HaltMetadata =
-  | { haltedReason: "ask_user"; pendingQuestion: string; pendingToolCallId: string; askUserOpts: object }
-  | { haltedReason: "tool_error"; haltToolCallId: string; onToolErrorException?: unknown }
-  | { haltedReason: string; haltToolCallId: string; haltResult: unknown };
+/** A call asked the user a question. */
+export interface AskUserHalt {
+  haltedReason: "ask_user";
+  pendingQuestion: string;
+  pendingToolCallId: string;
+  askUserOpts: object;
+}
 
-/** A finished batch: messages in input order, and `halt` only when some call halted. */
+/** The `onToolError` policy halted; `onToolErrorException` is what a policy function threw. */
+export interface ToolErrorHalt {
+  haltedReason: "tool_error";
+  haltToolCallId: string;
+  onToolErrorException?: unknown;
+}
+
+/**
+ * A handler halted with its own reason. The other members' fields are declared `never` here so
+ * that after `haltedReason === "ask_user"` they read as the ask-user member's (a handler's
+ * `string` reason cannot be told apart from a literal by the compiler, so this member stays in
+ * the narrowed union; its `never` fields keep it from hiding the others').
+ */
+export interface HandlerHalt {
+  haltedReason: string;
+  haltToolCallId: string;
+  haltResult: unknown;
+  pendingQuestion?: never;
+  pendingToolCallId?: never;
+  askUserOpts?: never;
+  onToolErrorException?: never;
+}
+
+/**
+ * Why and where a batch halted. Narrow on `haltedReason`:
+ *
+ * @example
+ * if (r.halt?.haltedReason === "ask_user") ask(r.halt.pendingQuestion); // string (| undefined, see HandlerHalt)
+ */
+export type HaltMetadata = AskUserHalt | ToolErrorHalt | HandlerHalt;
+
+/**
+ * A finished batch: messages in input order; when some call halted, `halt` is the one with the
+ * lowest index and `halts` every halt in input order (`halts[0]` is `halt`).
+ */
 export interface RunResult {
   messages: ToolMessage[];
   halt?: HaltMetadata;
+  halts?: HaltMetadata[];
 }
 
 /**
@@ -33,8 +70,8 @@ export interface RunResult {
  */
 export class RunResultCollector {
   readonly #messages: ToolMessage[] = [];
-  #haltIndex = Infinity;
-  #halt: HaltMetadata | undefined;
+  /** Sparse, by index: most batches never halt, so this stays empty and costs nothing. */
+  readonly #halts: HaltMetadata[] = [];
 
   /** Take one event; only tail events add a message. */
   add(event: ToolEvent): void {
@@ -44,41 +81,36 @@ export class RunResultCollector {
         return;
       case "ask_user_requested":
         this.#message(event.index, event.toolCallId, event.toolName, AWAITING_USER_RESPONSE, false);
-        this.#halted(event.index, {
-          haltedReason: "ask_user",
-          pendingQuestion: event.question,
-          pendingToolCallId: event.toolCallId,
-          askUserOpts: event.opts,
-        });
+        this.#halts[event.index] = haltMetadataOf(event);
         return;
       case "tool_halt":
         this.#message(event.index, event.toolCallId, event.toolName, event.content, event.isError);
-        this.#halted(event.index, haltOf(event.reason, event.toolCallId, event.result));
+        this.#halts[event.index] = haltMetadataOf(event);
         return;
       default:
         return;
     }
   }
 
-  /** The messages in input order, and the earliest halt. */
+  /** The messages in input order; the earliest halt, and every halt in input order. */
   result(): RunResult {
     const messages = this.#messages.filter(() => true);
-    return this.#halt === undefined ? { messages } : { messages, halt: this.#halt };
+    if (this.#halts.length === 0) return { messages };
+    const halts = this.#halts.filter(() => true);
+    return { messages, halt: halts[0] as HaltMetadata, halts };
   }
 
   #message(index: number, toolCallId: string, name: string, content: string, isError: boolean): void {
     this.#messages[index] = { role: "tool", toolCallId, name, content, isError };
   }
-
-  #halted(index: number, halt: HaltMetadata): void {
-    if (index < this.#haltIndex) {
-      this.#haltIndex = index;
-      this.#halt = halt;
-    }
-  }
 }
 
-function haltOf(reason: string, haltToolCallId: string, result: unknown): HaltMetadata {
+/** The halt a call's tail event declares: ask_user, the policy's tool_error, or a handler's own reason. */
+export function haltMetadataOf(event: AskUserRequested | ToolHaltEvent): HaltMetadata {
+  if (event.type === "ask_user_requested") {
+    return { haltedReason: "ask_user", pendingQuestion: event.question, pendingToolCallId: event.toolCallId, askUserOpts: event.opts };
+  }
+  const { reason, toolCallId: haltToolCallId, result } = event;
   if (reason !== "tool_error") return { haltedReason: reason, haltToolCallId, haltResult: result };
   // A policy function that threw leaves its exception as the cause of the halting error.
   if (isToolError(result) && result.metadata.onToolErrorThrew === true) {

@@ -1,3 +1,5 @@
+import { describe, isError, read } from "./safe.js";
+
 /**
  * The closed set of reasons a {@link ToolError} may carry.
  *
@@ -69,22 +71,12 @@ export class ToolError extends Error {
   }
 }
 
-/** Whether `value` is a {@link ToolError}, also across copies of this package. */
+/** Whether `value` is a {@link ToolError}, also across copies of this package. Never throws. */
 export function isToolError(value: unknown): value is ToolError {
-  return (
-    value instanceof ToolError ||
-    (value instanceof Error &&
-      value.name === "ToolError" &&
-      reasons.has((value as { reason?: unknown }).reason as string))
-  );
+  if (!isError(value)) return false;
+  if (value instanceof ToolError) return true;
+  return read(value, "name") === "ToolError" && reasons.has(read(value, "reason") as string);
 }
 
-/** A short, safe rendering of a bad value for error messages. */
-export function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "function") return `a function${value.name ? ` (${value.name})` : ""}`;
-  if (Array.isArray(value)) return "an array";
-  if (value === null) return "null";
-  if (typeof value === "object") return "an object";
-  return String(value);
-}
+// Kept here too: many modules have always imported it from this one.
+export { describe };

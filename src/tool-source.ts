@@ -1,12 +1,14 @@
 import type { RunEnv } from "./options.js";
 import { isToolResolver, resolverTools, type ToolResolver } from "./resolver.js";
 import type { Tool } from "./tool.js";
-import { describe } from "./tool-error.js";
+import { describe } from "./safe.js";
 
 /** How a batch finds the tool for a call name. */
 export interface ToolSource {
   /** The tool for `name`, first one wins; `undefined` when there is none. */
   lookup(name: string): Tool | undefined;
+  /** Every tool name, in list order without repeats: what an unknown-tool message lists. */
+  names(): readonly string[];
 }
 
 /**
@@ -27,16 +29,20 @@ export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): 
   // Batches repeat names; the last answer saves a hash lookup per call on the hot path.
   let lastName: string | undefined;
   let lastTool: Tool | undefined;
+  const index = (): Map<string, Tool> => {
+    if (byName === undefined) {
+      byName = new Map();
+      for (const tool of list()) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    }
+    return byName;
+  };
   return {
     lookup(name) {
       if (name === lastName) return lastTool;
-      if (byName === undefined) {
-        byName = new Map();
-        for (const tool of list()) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-      }
       lastName = name;
-      return (lastTool = byName.get(name));
+      return (lastTool = (byName ?? index()).get(name));
     },
+    names: () => [...index().keys()],
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ApprovalContext, NeedsApproval } from "./agent/approval.js";
 import type { HandlerContext } from "./executor.js";
 import type { HandlerResult } from "./results.js";
 import { checkToolControl, type ToolControl } from "./run/tool-control.js";
@@ -22,6 +23,8 @@ export interface Tool<Args = Record<string, unknown>> {
   readonly control?: ToolControl;
   /** Called with the validated arguments (schema output) and the call's context. */
   handler?(args: Args, ctx: HandlerContext): HandlerReturn;
+  /** Whether the agent loop must ask the host before running a call (never part of the JSON). */
+  readonly needsApproval?: NeedsApproval<Args>;
 }
 
 /** What `JSON.stringify(tool)` gives: the tool without its handler, schema as JSON Schema. */
@@ -49,7 +52,15 @@ export interface ToolDefinition<S extends ToolSchema> {
   metadata?: Record<string, unknown>;
   /** Per-tool limit, idempotency and retries; default none. */
   control?: ToolControl;
+  /**
+   * The agent loop halts with `approval_required` instead of running a call that needs approval:
+   * `true`, or a function of the validated arguments. Default: no approval.
+   */
+  needsApproval?: boolean | ((args: InferArguments<S>, ctx: ApprovalContext) => boolean | PromiseLike<boolean>);
 }
+
+/** The tool names both OpenAI and Anthropic accept; a provider refuses the whole request otherwise. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const compiled = new WeakMap<object, CompiledSchema>();
 /** Where a tool made by this package keeps its prepared schema: a property read is cheaper per call than a WeakMap lookup. */
@@ -59,7 +70,8 @@ const COMPILED = Symbol("toolrx.compiledSchema");
  * Define a tool. Checks every field up front and prepares the schema once, so a bad definition
  * fails where it is written, not when a model first calls it.
  *
- * @throws {TypeError} when `name`, `description` or `schema` is missing or mistyped, when
+ * @throws {TypeError} when `name`, `description` or `schema` is missing or mistyped, when `name`
+ * is not one providers accept (`^[a-zA-Z0-9_-]{1,64}$`), when
  * `manual` is not a boolean, when `handler` is not a function of at most 2 parameters, or when
  * the schema cannot describe an object of arguments.
  *
@@ -77,9 +89,14 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   if (!isPlainRecord(definition)) {
     throw new TypeError(`Expected a tool definition object, got ${describe(definition)}`);
   }
-  const { name, description, schema, handler, manual = false, metadata = {} } = definition;
+  const { name, description, schema, handler, manual = false, metadata = {}, needsApproval } = definition;
   if (typeof name !== "string" || name === "") {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}`);
+  }
+  if (!TOOL_NAME.test(name)) {
+    throw new TypeError(
+      `Expected \`name\` to match ${TOOL_NAME} (letters, digits, _ and -, at most 64), as OpenAI and Anthropic require, got ${describe(name)}`,
+    );
   }
   if (typeof description !== "string") {
     throw new TypeError(`Expected \`description\` of tool "${name}" to be a string, got ${describe(description)}`);
@@ -96,6 +113,9 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
       `Expected \`handler\` of tool "${name}" to take at most 2 parameters (args, ctx), got ${handler.length}`,
     );
   }
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+    throw new TypeError(`Expected \`needsApproval\` of tool "${name}" to be a boolean or a function, got ${describe(needsApproval)}`);
+  }
   if (!isPlainRecord(metadata)) {
     throw new TypeError(`Expected \`metadata\` of tool "${name}" to be an object, got ${describe(metadata)}`);
   }
@@ -104,6 +124,7 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   const tool: Tool<InferArguments<S>> = { name, description, schema, manual, metadata };
   if (definition.control !== undefined) Object.defineProperty(tool, "control", { value: definition.control, enumerable: true });
   if (handler !== undefined) Object.defineProperty(tool, "handler", { value: handler, enumerable: true });
+  if (needsApproval !== undefined) Object.defineProperty(tool, "needsApproval", { value: needsApproval, enumerable: true });
   Object.defineProperty(tool, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(tool, COMPILED, { value: prepared, enumerable: false });
   return Object.freeze(tool);
@@ -135,6 +156,7 @@ export function withHandler(tool: Tool, handler: (args: Record<string, unknown>,
   const { name, description, schema, manual = false, metadata = {} } = tool;
   const copy: Tool = { name, description, schema, manual, metadata, handler };
   if (tool.control !== undefined) Object.defineProperty(copy, "control", { value: tool.control, enumerable: true });
+  if (tool.needsApproval !== undefined) Object.defineProperty(copy, "needsApproval", { value: tool.needsApproval, enumerable: true });
   Object.defineProperty(copy, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(copy, COMPILED, { value: compiledSchemaOf(tool), enumerable: false });
   return Object.freeze(copy);

@@ -116,7 +116,11 @@ describe("checks before anything runs", () => {
       const calls = [call("c0", "echo"), call("c1", "wether"), call("c2", "nope")];
       const error = await runToolCalls(calls, [tool]).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EngineError);
-      expect(error).toMatchObject({ reason: "unknown_tool", message: "tool wether not in tools", metadata: { toolName: "wether" } });
+      expect(error).toMatchObject({
+        reason: "unknown_tool",
+        message: "tool wether not in tools; available tools: echo",
+        metadata: { toolName: "wether", availableTools: ["echo"] },
+      });
       expect(handler).not.toHaveBeenCalled();
     });
 

@@ -41,6 +41,7 @@ describe("what each outcome becomes", () => {
     expect(await runToolCalls([call("c1", "t")], [tool])).toEqual({
       messages: [{ role: "tool", toolCallId: "c1", name: "t", content: "<awaiting user response>", isError: false }],
       halt: { haltedReason: "ask_user", pendingQuestion: "Which Paris?", pendingToolCallId: "c1", askUserOpts: { choices: ["FR", "TX"] } },
+      halts: [{ haltedReason: "ask_user", pendingQuestion: "Which Paris?", pendingToolCallId: "c1", askUserOpts: { choices: ["FR", "TX"] } }],
     });
   });
 
@@ -64,6 +65,7 @@ describe("what each outcome becomes", () => {
     expect(await runToolCalls([call("c1", "t")], [tool])).toEqual({
       messages: [{ role: "tool", toolCallId: "c1", name: "t", content: '{"code":51}', isError: false }],
       halt: { haltedReason: "payment_declined", haltToolCallId: "c1", haltResult: { code: 51 } },
+      halts: [{ haltedReason: "payment_declined", haltToolCallId: "c1", haltResult: { code: 51 } }],
     });
   });
 
@@ -224,6 +226,7 @@ describe("the encoder", () => {
     expect(result).toEqual({
       messages: [{ role: "tool", toolCallId: "c1", name: "t", content: '{"error":"bad"}', isError: true }],
       halt: { haltedReason: "tool_error", haltToolCallId: "c1" },
+      halts: [{ haltedReason: "tool_error", haltToolCallId: "c1" }],
     });
   });
 });

@@ -79,7 +79,7 @@ function topLevelBindings(code: string): string[] {
   );
 }
 
-/** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/mcp`) resolve to the source, as they would to the built package. */
+/** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/providers/openai`, `toolrx/testing`, `toolrx/mcp`, …) resolve to the source, as they would to the built package. */
 function mapImports(code: string): string {
   const toSrc = (entry: string) => relative(dir, join(root, "src", entry)).split("\\").join("/");
   return code.replace(/(["'])toolrx(?:\/([a-z/]+))?\1/g, (_m, quote: string, subpath: string | undefined) =>
@@ -133,16 +133,78 @@ describe("README.md blocks run", () => {
     if (importsAny(block.code, ["vitest"])) continue;
     const name = `block #${block.number} (README.md:${block.line})`;
     if (importsAny(block.code, NETWORK)) continue; // run against the fake provider below
-    it(`${name} runs without throwing`, async () => {
-      const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const shown = shownOutputs(block.code);
+    const title = shown.length === 0 ? `${name} runs without throwing` : `${name} runs and prints what the README shows`;
+    it(title, async () => {
+      const printed: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+        printed.push(args.map((a) => show(a, true)).join(" "));
+      });
       try {
         await import(block.file);
+        await new Promise((resolve) => setTimeout(resolve, 20)); // logs from callbacks still in flight
       } finally {
         log.mockRestore();
       }
+      if (shown.length === 0) return;
+      expect(printed, `printed:\n${printed.join("\n")}`).toHaveLength(shown.length);
+      shown.forEach((expected, i) => {
+        expect(squeeze(printed[i] ?? ""), `output ${i + 1} of ${name}`).toMatch(pattern(expected));
+      });
     });
   }
 });
+
+/**
+ * What a block says it prints: one entry per `//=>` comment, with the comment lines right
+ * after it (a multi-line value) joined on.
+ */
+function shownOutputs(code: string): string[] {
+  const outputs: string[] = [];
+  let current: string[] | undefined;
+  for (const raw of code.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("//=>")) {
+      current = [line.slice(4)];
+      outputs.push("");
+    } else if (current !== undefined && line.startsWith("//")) {
+      current.push(line.slice(2));
+    } else {
+      current = undefined;
+    }
+    if (current !== undefined) outputs[outputs.length - 1] = current.join("\n");
+  }
+  return outputs;
+}
+
+/** A value as the README writes it: JS literal style, strings in double quotes unless they hold one. */
+function show(value: unknown, top = false): string {
+  if (typeof value === "string") {
+    if (top) return value;
+    return value.includes('"') ? `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'` : JSON.stringify(value);
+  }
+  if (value === undefined || value === null || typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => show(v)).join(", ")}]`;
+  if (value instanceof Error) return String(value);
+  const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${show(v)}`);
+  return `{ ${entries.join(", ")} }`;
+}
+
+/** Whitespace is layout, not output: compare without it. */
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
+/** The README's `...` stands for anything; a duration in ms may differ run to run. */
+function pattern(expected: string): RegExp {
+  const body = squeeze(expected)
+    .replace(/,(?=[\]}])/g, "") // a trailing comma is layout too
+    .split("...")
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*?")
+    .replace(/\d+ms/g, "\\d+ms");
+  return new RegExp(`^${body}$`, "s");
+}
 
 describe("README.md provider blocks", () => {
   const weatherSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };

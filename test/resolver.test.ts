@@ -52,6 +52,7 @@ describe("a ToolResolver in place of the tool list", () => {
         { role: "tool", toolCallId: "c2", name: "fetch", content: '{"error":"404"}', isError: true },
       ],
       halt: { haltedReason: "tool_error", haltToolCallId: "c2" },
+      halts: [{ haltedReason: "tool_error", haltToolCallId: "c2" }],
     });
     expect(policy).toHaveBeenCalledWith(call("c2", "fetch", { url: "x" }), "404");
   });

@@ -43,7 +43,17 @@ describe("isHandlerResult", () => {
 
 describe("RESERVED_HALT_REASONS", () => {
   it("lists the orchestrator's reasons and cannot be changed", () => {
-    expect([...RESERVED_HALT_REASONS]).toEqual(["ask_user", "max_turns", "halt_when", "tool_error", "cancelled", "completed"]);
+    expect([...RESERVED_HALT_REASONS]).toEqual([
+      "ask_user",
+      "max_turns",
+      "halt_when",
+      "tool_error",
+      "cancelled",
+      "completed",
+      "approval_required",
+      "manual_tool_calls",
+      "error",
+    ]);
     expect(Object.isFrozen(RESERVED_HALT_REASONS)).toBe(true);
   });
 });

@@ -2,13 +2,27 @@
  * The systems in the order the table shows them. Peers are loaded lazily and by name, so one
  * that fails to load is reported as a row with the reason instead of stopping the run.
  */
-export const SYSTEM_NAMES = ["floor", "p-limit", "toolrx-stream", "toolrx-batch", "ai-sdk", "langgraph", "openai-agents"];
+export const SYSTEM_NAMES = [
+  "floor",
+  "floor-timeout",
+  "limit-stream",
+  "limit-batch",
+  "toolrx-stream",
+  "toolrx-batch",
+  "p-limit",
+  "ai-sdk",
+  "langgraph",
+  "openai-agents",
+];
 
 const loaders = {
   floor: async () => (await import("../systems/floor.mjs")).system,
-  "p-limit": async () => (await import("../systems/p-limit.mjs")).system,
+  "floor-timeout": async () => (await import("../systems/floor.mjs")).withTimeout,
+  "limit-stream": async () => (await import("../systems/limit.mjs")).stream,
+  "limit-batch": async () => (await import("../systems/limit.mjs")).batch,
   "toolrx-stream": async () => (await import("../systems/toolrx.mjs")).stream,
   "toolrx-batch": async () => (await import("../systems/toolrx.mjs")).batch,
+  "p-limit": async () => (await import("../systems/p-limit.mjs")).system,
   "ai-sdk": async () => (await import("../systems/ai-sdk.mjs")).system,
   langgraph: async () => (await import("../systems/langgraph.mjs")).system,
   "openai-agents": async () => (await import("../systems/openai-agents.mjs")).system,

@@ -17,14 +17,25 @@ export function streamCalls(n) {
   };
 }
 
-/** A handler plus what it saw: invocations, peak concurrency, start time of each call. */
+/**
+ * A handler plus what it saw: invocations, peak concurrency, start time of each call. Set
+ * `probe.midpoint` to a call's `i` to have `probe.atMidpoint()` run inside that call.
+ */
 export function instrumented(kind, { sleepMs = 20 } = {}) {
-  const probe = { calls: 0, running: 0, peak: 0, startedAt: [] };
+  const probe = { calls: 0, running: 0, peak: 0, startedAt: [], midpoint: -1, atMidpoint: () => {} };
   const handlers = {
     // The tool does nothing, so what is measured is the runner.
     trivial: ({ i }) => {
       probe.calls++;
+      if (i === probe.midpoint) probe.atMidpoint();
       return { i };
+    },
+    // Settles on the next microtask: an async tool whose work is already done, so what is
+    // measured is what going asynchronous costs the runner (promise hops, the deadline timer).
+    resolved: ({ i }) => {
+      probe.calls++;
+      if (i === probe.midpoint) probe.atMidpoint();
+      return Promise.resolve({ i });
     },
     sleep: ({ i }) => {
       probe.calls++;
@@ -35,6 +46,11 @@ export function instrumented(kind, { sleepMs = 20 } = {}) {
           resolve({ i });
         }, sleepMs),
       );
+    },
+    // Slow for the first `slowCalls` calls, synchronous after: calls queued behind slow ones.
+    queued: ({ i }) => {
+      probe.calls++;
+      return i < probe.slowCalls ? new Promise((resolve) => setTimeout(resolve, sleepMs, { i })) : { i };
     },
     // Never settles: only a deadline ends it.
     never: ({ i }) => {

@@ -36,7 +36,7 @@ export const system = {
   framework: true,
   limitsConcurrency: false,
   // Past this many calls in one go a run takes too long (see the note).
-  maxCalls: { quick: 10_000, full: 100_000 },
+  maxCalls: { quick: 1_000, full: 10_000 },
   perToolDeadline: false,
   note: "runs every tool call of a step at once (Promise.all), no concurrency limit; result assembly is quadratic in the calls per step",
 

@@ -45,7 +45,7 @@ export const system = {
   framework: true,
   limitsConcurrency: false,
   // Past this many calls in one go a run takes too long (see the note).
-  maxCalls: { quick: 10_000, full: 100_000 },
+  maxCalls: { quick: 1_000, full: 10_000 },
   perToolDeadline: true,
   note: "ToolNode runs every tool call at once (Promise.all), no concurrency limit; the deadline is @langchain/core's per-invocation timeout (AbortSignal.timeout)",
 

@@ -1,35 +1,26 @@
 /**
- * p-limit: the pool most code reaches for, `Promise.all` over `limit(fn)`. It has no deadline
- * of its own, so the deadline scenario races each call against a timer, as a user would.
+ * p-limit: the pool most code reaches for, `Promise.all` over `limit(fn)`, results in input
+ * order. It has no deadline of its own, so it runs without one (the deadline scenario says so).
  */
 import pLimit from "p-limit";
 
 /** @type {import("../lib/system.mjs").System} */
 export const system = {
   name: "p-limit",
+  kind: "batch",
   limitsConcurrency: true,
   perToolDeadline: false,
   streams: false,
-  note: undefined,
-  deadlineNote: "a hand-written Promise.race against setTimeout",
-  async prepare({ handler, concurrency, deadlineMs, onSettled }) {
+  note: "p-limit + Promise.all; no validation, no encoding, no deadline",
+  async prepare({ handler, concurrency, keep }) {
     const limit = pLimit(concurrency);
-    const one =
-      deadlineMs === undefined
-        ? (call) => handler(call.arguments)
-        : (call) => {
-            let timer;
-            const deadline = new Promise((resolve) => {
-              timer = setTimeout(resolve, deadlineMs, "timeout");
-            });
-            return Promise.race([handler(call.arguments), deadline]).then((value) => {
-              clearTimeout(timer);
-              onSettled?.(call.arguments.i);
-              return value;
-            });
-          };
+    const one = (call) => handler(call.arguments);
     return {
-      run: async (calls) => (await Promise.all(calls.map((call) => limit(one, call)))).length,
+      run: async (calls) => {
+        const results = await Promise.all(calls.map((call) => limit(one, call)));
+        keep?.(results);
+        return results.length;
+      },
     };
   },
 };

@@ -5,7 +5,7 @@
  */
 import { from } from "rxjs";
 import { defineTool, ok, runToolCalls, streamToolCalls } from "../../dist/index.js";
-import { z } from "zod";
+import { z } from "../lib/zod.mjs";
 
 function workTool(handler) {
   return defineTool({
@@ -19,13 +19,15 @@ function workTool(handler) {
   });
 }
 
+/** Options as a user writes them: without a deadline given, toolrx's default (30 s) is on. */
 function options({ concurrency, deadlineMs }) {
-  return { maxConcurrency: concurrency, toolTimeout: deadlineMs ?? Infinity };
+  return deadlineMs === undefined ? { maxConcurrency: concurrency } : { maxConcurrency: concurrency, toolTimeout: deadlineMs };
 }
 
 /** @type {import("../lib/system.mjs").System} */
 export const stream = {
   name: "toolrx-stream",
+  kind: "stream",
   limitsConcurrency: true,
   perToolDeadline: true,
   streams: true,
@@ -57,6 +59,7 @@ export const stream = {
 /** @type {import("../lib/system.mjs").System} */
 export const batch = {
   name: "toolrx-batch",
+  kind: "batch",
   limitsConcurrency: true,
   perToolDeadline: true,
   reportsEachCall: false,
@@ -65,8 +68,13 @@ export const batch = {
   async prepare(setup) {
     const tools = [workTool(setup.handler)];
     const opts = options(setup);
+    const { keep } = setup;
     return {
-      run: async (calls) => (await runToolCalls(calls, tools, opts)).messages.length,
+      run: async (calls) => {
+        const { messages } = await runToolCalls(calls, tools, opts);
+        keep?.(messages);
+        return messages.length;
+      },
     };
   },
 };

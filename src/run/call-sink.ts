@@ -4,6 +4,8 @@ import type { CallContext } from "./call-context.js";
 import type { CallReportBase, LateSettlementReport } from "./call-report.js";
 import type { Deadlines } from "./deadlines.js";
 import type { CallRun } from "./run-one.js";
+import type { CallIdentity } from "../tool-call.js";
+import type { ToolError } from "../tool-error.js";
 
 /** Where a running call reports to: the pool that owns its concurrency slot. */
 export interface CallSink {
@@ -21,6 +23,8 @@ export interface CallSink {
   next(event: ToolEvent): void;
   /** The call went asynchronous: it must be cancellable from now on. */
   track(run: CallRun): void;
+  /** The `not_found` answer for a call whose tool the batch does not have. */
+  notFound(who: CallIdentity): ToolError;
   /** The call finished (its tail event is out); `tracked` says whether `track` was called. */
   done(run: CallRun, tracked: boolean): void;
   /** Call `run.graceOver(abandoned)` after `settleGrace`, unless the stream is torn down first. */

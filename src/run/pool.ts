@@ -2,8 +2,10 @@ import type { Subscriber, Unsubscribable } from "rxjs";
 import type { ToolEvent } from "../events.js";
 import type { CallCancellation, RunEnv } from "../options.js";
 import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
-import { describe } from "../tool-error.js";
+import type { CallIdentity, ToolCall } from "../tool-call.js";
+import { describe } from "../safe.js";
+import type { ToolError } from "../tool-error.js";
+import { toolNotFound } from "../unknown-tool.js";
 import type { ToolSource } from "../tool-source.js";
 import { Deadlines } from "./deadlines.js";
 import type { Abandoned, CallSink } from "./call-sink.js";
@@ -186,6 +188,10 @@ export class Pool implements CallSink {
 
   track(run: CallRun): void {
     this.#running.add(run);
+  }
+
+  notFound(who: CallIdentity): ToolError {
+    return toolNotFound(who, this.#source.names());
   }
 
   done(run: CallRun, tracked: boolean): void {

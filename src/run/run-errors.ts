@@ -1,10 +1,9 @@
 import { error } from "../results.js";
+import { isError } from "../safe.js";
+import type { CallIdentity as FullIdentity } from "../tool-call.js";
 
 /** Whom an error is about: the call's id and tool name as they were when it started. */
-export interface CallIdentity {
-  readonly toolCallId: string;
-  readonly toolName: string;
-}
+type CallIdentity = Pick<FullIdentity, "toolCallId" | "toolName">;
 import { ToolError } from "../tool-error.js";
 
 /** Which deadline fired, as `metadata.deadline` of the `timeout` error says. */
@@ -50,7 +49,7 @@ export function validationTimeout(call: CallIdentity, toolTimeout: number): Tool
 
 /** The executor itself failed: `handler_exit`, since a handler's own throws were its to convert. */
 export function exitResult(call: CallIdentity, thrown: unknown): unknown {
-  const cause = thrown instanceof Error ? thrown : { thrown };
+  const cause = isError(thrown) ? thrown : { thrown };
   return error(new ToolError("handler_exit", { toolName: call.toolName, toolCallId: call.toolCallId, cause }));
 }
 

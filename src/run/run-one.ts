@@ -3,8 +3,9 @@ import { checkArguments, type CheckedArguments } from "../check-arguments.js";
 import type { RunEnv } from "../options.js";
 import { outcomeOf } from "../outcome.js";
 import { error, isThenable } from "../results.js";
+import { settle } from "../safe.js";
 import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
+import type { CallIdentity, ToolCall } from "../tool-call.js";
 import { ToolError } from "../tool-error.js";
 import { deadlineError, exitResult, validationTimeout, type Deadline } from "./run-errors.js";
 import { CallContext, type ReportBody, type ReportTarget } from "./call-context.js";
@@ -25,7 +26,7 @@ const DONE = 4;
  * retry per its plan, apply the policy, encode. A call that finishes synchronously never
  * allocates a timer, a controller or a closure; only the asynchronous path pays for them.
  */
-export class CallRun implements Timed, ReportTarget {
+export class CallRun implements Timed, ReportTarget, CallIdentity {
   readonly call: ToolCall;
   readonly index: number;
   /** Fixed when the call starts: a handler that rewrites `ctx.toolCall` cannot change what its events and reports say. */
@@ -86,7 +87,7 @@ export class CallRun implements Timed, ReportTarget {
       return;
     }
     if (tool === undefined) {
-      this.#finish(error(new ToolError("not_found", { toolName: this.toolName, toolCallId: this.toolCallId })));
+      this.#finish(error(this.sink.notFound(this)));
       return;
     }
     if (!env.validate) {
@@ -105,8 +106,10 @@ export class CallRun implements Timed, ReportTarget {
       this.#phase = VALIDATING;
       this.#track();
       if (env.timeout !== Infinity) this.sink.deadlines.add(this, this.sink.deadlines.now() + env.timeout);
-      checked.then(
-        (c) => this.#phase === VALIDATING && this.#afterCheck(tool, c),
+      settle(
+        checked,
+        this,
+        (c) => this.#phase === VALIDATING && this.#afterCheck(tool, c as CheckedArguments),
         (cause: unknown) => this.#phase === VALIDATING && this.#finish(exitResult(this, cause)),
       );
       return;
@@ -227,7 +230,10 @@ export class CallRun implements Timed, ReportTarget {
       this.sink.forgetClock();
       this.sink.deadlines.add(this, this.#nextDue());
     }
-    returned.then(
+    // A custom executor's thenable may be hostile: a `then` that throws is that call's `handler_exit`.
+    settle(
+      returned,
+      this,
       (result) => this.#settled(ctx, result),
       (cause: unknown) => this.#settled(ctx, exitResult(this, cause)),
     );
@@ -333,7 +339,7 @@ export class CallRun implements Timed, ReportTarget {
     if (!this.sink.closed) return false;
     this.#phase = DONE;
     CallContext.abort(ctx, this.sink.closeReason);
-    if (isThenable(returned)) returned.then(undefined, ignore);
+    if (isThenable(returned)) settle(returned, undefined, ignore, ignore);
     return true;
   }
 
@@ -347,7 +353,7 @@ export class CallRun implements Timed, ReportTarget {
   #finish(returned: unknown): void {
     this.#phase = DONE;
     if (this.slot >= 0) this.sink.deadlines.remove(this);
-    const [completed, tail] = outcomeOf(returned, this.call, this.index, this.env);
+    const [completed, tail] = outcomeOf(returned, this, this.env);
     this.sink.next(completed);
     this.sink.next(tail);
     this.sink.done(this, this.#tracked);

@@ -1,11 +1,12 @@
 import { Observable, type Subscribable } from "rxjs";
-import { EngineError } from "../engine-error.js";
 import type { ToolEvent } from "../events.js";
 import { resolveOptions, type RunEnv, type RunOptions } from "../options.js";
 import { Pool } from "./pool.js";
 import type { Tool } from "../tool.js";
 import { assertToolCall, type ToolCall } from "../tool-call.js";
-import { describe } from "../tool-error.js";
+import { describe } from "../safe.js";
+import { snapshotCalls } from "../snapshot-calls.js";
+import { unknownTool } from "../unknown-tool.js";
 import { toolSource, type ToolSource } from "../tool-source.js";
 import type { ToolResolver } from "../resolver.js";
 
@@ -39,8 +40,7 @@ export function streamToolCalls(
   const env = resolveOptions(options, streamed ? undefined : calls.length);
   const source = toolSource(tools, env);
   if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env);
-  (calls as readonly unknown[]).forEach(assertToolCall);
-  return batchOf(calls as readonly ToolCall[], source, env);
+  return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
 }
 
 function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {
@@ -49,10 +49,12 @@ function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): O
       subscriber.complete();
       return;
     }
-    for (const call of calls) {
-      if (source.lookup(call.name) === undefined) {
-        subscriber.error(new EngineError("unknown_tool", { toolName: call.name }));
-        return;
+    if (env.onUnknownTool === "fail") {
+      for (const call of calls) {
+        if (source.lookup(call.name) === undefined) {
+          subscriber.error(unknownTool(call.name, source.names()));
+          return;
+        }
       }
     }
     const pool = new Pool(env, source, subscriber, calls);
@@ -65,11 +67,12 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
     const pool = new Pool(env, source, subscriber, undefined);
     const teardown = pool.open();
     if (pool.closed) return teardown;
+    let arrived = 0;
     const input = calls.subscribe({
       next(call) {
         if (pool.closed) return;
         try {
-          assertToolCall(call, pool.arrived);
+          assertToolCall(call, arrived++);
         } catch (e) {
           pool.fail(e);
           return;
@@ -85,7 +88,8 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
       },
     });
     return () => {
-      input.unsubscribe();
+      // A hand-written Subscribable may return no subscription at all.
+      if (typeof input?.unsubscribe === "function") input.unsubscribe();
       teardown();
     };
   });

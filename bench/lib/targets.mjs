@@ -1,0 +1,51 @@
+/**
+ * toolrx's performance targets (issue 14), evaluated on the rows of a run. Ratios are the paired
+ * ones (median over rounds in one process); the same ratio between the systems run each alone
+ * is shown beside it where the run has it. Never a timed test: a figure, met or missed.
+ */
+const find = (rows, scenario, system) => rows.find((r) => r.scenario === scenario && r.system === system);
+
+function ratioTarget(id, text, scenario, system, key, reference, max) {
+  return (rows) => {
+    const row = find(rows, scenario, system);
+    const paired = row?.[key]?.median;
+    const alone = find(rows, scenario, `${system}-alone`);
+    const aloneRef = find(rows, scenario, `${reference}-alone`);
+    const aloneRatio = alone && aloneRef ? alone.cpuUsPerCall / aloneRef.cpuUsPerCall : null;
+    const figure =
+      paired == null
+        ? "not measured in this run"
+        : `${paired}× paired (rounds: ${row[key].p25}–${row[key].p75}×)${aloneRatio === null ? "" : `, ${aloneRatio.toFixed(2)}× alone`}`;
+    return { id, target: text, met: paired == null ? null : paired <= max, figure };
+  };
+}
+
+const TARGETS = [
+  ratioTarget("stream-sync-floor", "streamToolCalls, sync handlers: ≤ 1.0× bare mergeMap", "sync", "toolrx-stream", "xFloor", "floor", 1.0),
+  ratioTarget("stream-async-floor", "streamToolCalls, async handlers, 30 s deadline on: ≤ 1.0× bare mergeMap", "async", "toolrx-stream", "xFloor", "floor", 1.0),
+  ratioTarget("stream-sync-limit", "streamToolCalls, sync: ≤ 1.5× the physical limit", "sync", "toolrx-stream", "xLimit", "limit-stream", 1.5),
+  ratioTarget("stream-async-limit", "streamToolCalls, async: ≤ 1.5× the physical limit", "async", "toolrx-stream", "xLimit", "limit-stream", 1.5),
+  ratioTarget("batch-sync-limit", "runToolCalls, sync: ≤ 1.5× the limit with ordered messages", "sync", "toolrx-batch", "xLimit", "limit-batch", 1.5),
+  ratioTarget("batch-async-limit", "runToolCalls, async: ≤ 1.5× the limit with ordered messages", "async", "toolrx-batch", "xLimit", "limit-batch", 1.5),
+  (rows) => {
+    const row = find(rows, "deadline", "toolrx-stream");
+    const measured = typeof row?.lateMedianMs === "number";
+    return {
+      id: "deadline-lateness",
+      target: `deadline lateness at ${row?.n?.toLocaleString("en-US") ?? "1,000"} concurrent timeouts: ≤ 2 ms median, ≤ 5 ms p99`,
+      met: measured ? row.lateMedianMs <= 2 && row.lateP99Ms <= 5 : null,
+      figure: measured ? `${row.lateMedianMs} ms median, ${row.lateP99Ms} ms p99${machineNoise(rows)}` : "not measured in this run",
+    };
+  },
+];
+
+/** The same lateness for one bare setTimeout per call: what the machine itself allowed in this run. */
+function machineNoise(rows) {
+  const bare = find(rows, "deadline", "limit-stream");
+  return typeof bare?.lateMedianMs === "number" ? ` (bare setTimeout in the same run: ${bare.lateMedianMs} / ${bare.lateP99Ms} ms)` : "";
+}
+
+/** Each target with its figure and whether this run met it (null: not measured). */
+export function evaluateTargets(rows) {
+  return TARGETS.map((evaluate) => evaluate(rows));
+}

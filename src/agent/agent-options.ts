@@ -1,0 +1,77 @@
+import type { ToolResultEncoder } from "../encoder.js";
+import { resolveOptions, type RunOptions } from "../options.js";
+import { isToolResolver, type ToolResolver } from "../resolver.js";
+import type { Tool } from "../tool.js";
+import { describe } from "../tool-error.js";
+import { assertMessages } from "./check-messages.js";
+import type { AgentOptions, Message, Model, TurnResult } from "./types.js";
+
+/** {@link AgentOptions} checked, with every default filled in. */
+export interface AgentEnv {
+  readonly model: Model;
+  readonly tools: readonly Tool[] | ToolResolver;
+  /** A snapshot: later changes to the caller's array do not reach a running loop. */
+  readonly messages: readonly Message[];
+  readonly maxTurns: number;
+  readonly haltWhen: ((turn: TurnResult) => boolean) | undefined;
+  readonly manualMode: boolean;
+  /** The caller's cancellation; each turn's tools get the loop's own signal instead. */
+  readonly signal: AbortSignal | undefined;
+  /** The options every turn's `streamToolCalls` gets (the loop puts its own `signal` in). */
+  readonly runOptions: RunOptions;
+  readonly encoder: ToolResultEncoder;
+  readonly validate: boolean;
+  readonly context: unknown;
+  readonly sessionId: string | undefined;
+  readonly requestId: string | undefined;
+}
+
+/** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
+const AGENT_KEYS: ReadonlySet<string> = new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal"]);
+
+/**
+ * Check every option up front, so a misconfigured agent fails where it is called, before any
+ * model request.
+ *
+ * @throws {TypeError} naming the option and what it got.
+ */
+export function checkAgentOptions(options: AgentOptions): AgentEnv {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`Expected agent options to be an object, got ${describe(options)}`);
+  }
+  const { model, tools, messages, maxTurns = 8, haltWhen, mode = "auto" } = options;
+  if (typeof model !== "function") throw new TypeError(`Expected \`model\` to be a function (request) => ObservableInput<ModelEvent>, got ${describe(model)}`);
+  if (!isToolResolver(tools) && !Array.isArray(tools)) {
+    throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describe(tools)}`);
+  }
+  if (Array.isArray(tools)) {
+    tools.forEach((tool: unknown, i) => {
+      if (typeof (tool as { name?: unknown } | null)?.name !== "string") {
+        throw new TypeError(`Expected tool at index ${i} to be a tool with a \`name\`, got ${describe(tool)}`);
+      }
+    });
+  }
+  assertMessages(messages);
+  if (!(Number.isInteger(maxTurns) && maxTurns > 0)) throw new TypeError(`Expected \`maxTurns\` to be a positive integer, got ${describe(maxTurns)}`);
+  if (haltWhen !== undefined && typeof haltWhen !== "function") throw new TypeError(`Expected \`haltWhen\` to be a function (turn) => boolean, got ${describe(haltWhen)}`);
+  if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
+
+  const env = resolveOptions(options, undefined); // every RunOptions check, at call time
+  const runOptions: Record<string, unknown> = {};
+  for (const key of Object.keys(options)) if (!AGENT_KEYS.has(key)) runOptions[key] = (options as unknown as Record<string, unknown>)[key];
+  return {
+    model,
+    tools,
+    messages: messages.slice(),
+    maxTurns,
+    haltWhen,
+    manualMode: mode === "manual",
+    signal: env.signal,
+    runOptions: runOptions as RunOptions,
+    encoder: env.encoder,
+    validate: env.validate,
+    context: env.context,
+    sessionId: env.sessionId,
+    requestId: env.requestId,
+  };
+}

@@ -1,0 +1,162 @@
+import type { Subscriber } from "rxjs";
+import { isToolResolver } from "../resolver.js";
+import type { Tool } from "../tool.js";
+import type { AgentEnv } from "./agent-options.js";
+import type { BatchEnv } from "./call-batch.js";
+import { haltAfter, type AgentHalt } from "./halt-order.js";
+import { pendingOf } from "./resume.js";
+import { Turn, type TurnOutcome } from "./turn.js";
+import type { AgentEvent, Message } from "./types.js";
+
+/**
+ * One subscription to `streamAgent`: turns one after another until a reason ends the loop.
+ * Owns the run's AbortController, which is the model's `signal` and every handler's, so that
+ * cancelling, failing or unsubscribing reaches everything that runs.
+ */
+export class AgentRun {
+  readonly #env: AgentEnv;
+  readonly #subscriber: Subscriber<AgentEvent>;
+  readonly #controller = new AbortController();
+  readonly #conversation: Message[];
+  #turn: Turn | undefined;
+  #turns = 0;
+  #over = false;
+  #batchEnv: BatchEnv | undefined;
+  /** Turns run in a loop, not by recursion, so a long run of synchronous turns keeps a flat stack. */
+  #advance = false;
+  #looping = false;
+  #onAbort: (() => void) | undefined;
+
+  readonly #quiet: boolean;
+
+  /** `quiet`: emit `agent_halted` alone (for `runAgent`, which shows nothing else). */
+  constructor(env: AgentEnv, subscriber: Subscriber<AgentEvent>, quiet = false) {
+    this.#env = env;
+    this.#subscriber = subscriber;
+    this.#quiet = quiet;
+    this.#conversation = env.messages.slice();
+  }
+
+  /** Start the first turn; returns the teardown. */
+  start(): () => void {
+    const { signal } = this.#env;
+    if (signal?.aborted) {
+      this.#cancel(signal.reason);
+      return noop;
+    }
+    if (signal !== undefined) {
+      this.#onAbort = () => this.#cancel(signal.reason);
+      signal.addEventListener("abort", this.#onAbort);
+    }
+    try {
+      this.#batchEnv = this.#makeBatchEnv();
+    } catch (e) {
+      this.#end({ haltedReason: "error", metadata: { error: e } });
+    }
+    this.#next();
+    return () => this.#stop();
+  }
+
+  /** The consumer let go: abort everything, emit nothing more. */
+  #stop(): void {
+    this.#release();
+    if (this.#over) return;
+    this.#over = true;
+    this.#turn?.cancel();
+    this.#controller.abort(new DOMException("The agent stream was unsubscribed", "AbortError"));
+  }
+
+  #release(): void {
+    if (this.#onAbort !== undefined) this.#env.signal?.removeEventListener("abort", this.#onAbort);
+    this.#onAbort = undefined;
+  }
+
+  #emit(event: AgentEvent): void {
+    if (this.#over) return;
+    this.#subscriber.next(event);
+    // A consumer that lets go inside `next` (take, first) stops the run before the teardown is known.
+    if (this.#subscriber.closed) this.#stop();
+  }
+
+  #makeBatchEnv(): BatchEnv {
+    const { tools } = this.#env;
+    // The list is read once per run, so a resolver is asked once, not once per call.
+    const list: readonly Tool[] = isToolResolver(tools) ? tools.availableTools() : tools;
+    if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
+    const byName = new Map<string, Tool>();
+    for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    return { agent: this.#env, signal: this.#controller.signal, quiet: this.#quiet, tools: list, lookup: (name) => byName.get(name) };
+  }
+
+  #next(): void {
+    this.#advance = true;
+    if (this.#looping) return;
+    this.#looping = true;
+    while (this.#advance && !this.#over) {
+      this.#advance = false;
+      this.#startTurn();
+    }
+    this.#looping = false;
+  }
+
+  #startTurn(): void {
+    const turn = this.#turns;
+    const pending = turn === 0 ? pendingOf(this.#conversation) : undefined;
+    const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, pending, {
+      emit: (event) => this.#emit(event),
+      failed: (error) => this.#failed(error),
+      completed: (outcome) => this.#completed(outcome),
+    });
+    this.#turn = run;
+    run.start();
+  }
+
+  #completed(outcome: TurnOutcome): void {
+    if (this.#over) return;
+    this.#turn = undefined;
+    if (outcome.assistant !== undefined) this.#turns++;
+    // A resume's tool messages are in already: the model was asked with them.
+    for (let i = outcome.committed; i < outcome.messages.length; i++) this.#conversation.push(outcome.messages[i] as Message);
+    if (!this.#quiet) this.#emit({ type: "turn_completed", turn: outcome.turn, messages: outcome.messages });
+    if (this.#over) return;
+    let halt: AgentHalt | undefined;
+    try {
+      halt = haltAfter(outcome, this.#env, this.#turns);
+    } catch (e) {
+      halt = { haltedReason: "error", metadata: { error: e } };
+    }
+    if (halt !== undefined) this.#end(halt);
+    else this.#next();
+  }
+
+  #failed(error: unknown): void {
+    if (this.#over) return;
+    this.#turn = undefined;
+    // Abort what the failed turn left running (its handlers, the model's request) with the cause.
+    this.#controller.abort(error);
+    this.#end({ haltedReason: "error", metadata: { error } });
+  }
+
+  #cancel(reason: unknown): void {
+    if (this.#over) return;
+    const turn = this.#turn;
+    this.#turn = undefined;
+    // The signal's reason reaches every running handler and the model before anything is torn down.
+    this.#over = true;
+    this.#controller.abort(reason);
+    turn?.cancel();
+    this.#over = false;
+    this.#end({ haltedReason: "cancelled", metadata: { reason } });
+  }
+
+  #end(halt: AgentHalt): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#release();
+    this.#turn?.cancel();
+    this.#subscriber.next({ type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() });
+    this.#subscriber.complete();
+  }
+}
+
+function noop(): void {}

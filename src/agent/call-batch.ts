@@ -1,0 +1,227 @@
+import type { Observer, Subscribable, Subscription, Unsubscribable } from "rxjs";
+import { AWAITING_USER_RESPONSE, type ToolEvent } from "../events.js";
+import { haltMetadataOf, type HaltMetadata, type ToolMessage } from "../run-result.js";
+import { streamToolCalls } from "../run/stream.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import type { AgentEnv } from "./agent-options.js";
+import { approvalNeeded, deniedMessage, type ApprovalContext } from "./approval.js";
+import type { AgentEvent, ApprovalMessage, Message } from "./types.js";
+
+/** Where a batch reports: the turn that owns it. */
+export interface BatchSink {
+  emit(event: AgentEvent): void;
+  /** Something the loop cannot go on from: an approval rule threw, or the tool stream failed. */
+  fail(error: unknown): void;
+  /** Every call is settled and the batch was closed. */
+  settled(): void;
+}
+
+/** What the loop shares with every batch of a run. */
+export interface BatchEnv {
+  readonly agent: AgentEnv;
+  /** The run's own signal: the model's and every handler's; aborted on cancel, error and unsubscribe. */
+  readonly signal: AbortSignal;
+  /** Nothing but the ending is told (`runAgent`): no event is built for what nobody watches. */
+  readonly quiet: boolean;
+  /** The tools offered to the model (a resolver's `availableTools()`, read once per run). */
+  readonly tools: readonly Tool[];
+  lookup(name: string): Tool | undefined;
+}
+
+/**
+ * The calls of one phase of a turn (the model's calls, or the calls a resumed run settles before
+ * asking the model), taken one at a time as they arrive: each is handed to the host (manual),
+ * held for approval, answered as denied, or run at once through `streamToolCalls` on an
+ * Observable of calls, so every `RunOptions` option applies and tools run while the model streams.
+ * Results are kept by the call's position in the model's order, whatever order they finish in.
+ */
+export class CallBatch {
+  /** Every call added, in the model's order. */
+  readonly calls: ToolCall[] = [];
+  readonly manual: ToolCall[] = [];
+  readonly awaitingApproval: ToolCall[] = [];
+  /** The lowest-position halt among the calls that ran. */
+  halt: HaltMetadata | undefined;
+  #haltAt = Infinity;
+  readonly #messages: (ToolMessage | undefined)[] = [];
+  /** Position in `calls` of each call the runner got, by the runner's arrival index. */
+  readonly #positions: number[] = [];
+  #input: CallFeed | undefined;
+  #subscription: Subscription | undefined;
+  #runnerDone = true;
+  #inputDone = false;
+  #checks = 0;
+  #closed = false;
+  #over = false;
+  readonly #env: BatchEnv;
+  readonly #turn: number;
+  readonly #decisions: ReadonlyMap<string, ApprovalMessage> | undefined;
+  readonly #conversation: readonly Message[];
+  readonly #sink: BatchSink;
+
+  constructor(env: BatchEnv, turn: number, conversation: readonly Message[], decisions: ReadonlyMap<string, ApprovalMessage> | undefined, sink: BatchSink) {
+    this.#env = env;
+    this.#turn = turn;
+    this.#conversation = conversation;
+    this.#decisions = decisions;
+    this.#sink = sink;
+  }
+
+  add(call: ToolCall): void {
+    const position = this.calls.length;
+    this.calls.push(call);
+    const tool = this.#env.lookup(call.name);
+    if (this.#env.agent.manualMode || tool?.manual === true) {
+      this.manual.push(call);
+      return;
+    }
+    // The host's decision stands as given: the rule is not asked again (its answer may have
+    // changed since), so a denied call never runs.
+    const decision = this.#decisions?.get(call.id);
+    if (decision !== undefined) {
+      if (decision.approved) this.#run(call, position);
+      else this.#messages[position] = deniedMessage(call, decision.reason, this.#env.agent.encoder);
+      return;
+    }
+    let needed: boolean | Promise<boolean>;
+    try {
+      needed = tool?.needsApproval === undefined ? false : approvalNeeded(tool, call, this.#approvalContext(call), this.#env.agent.validate);
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (typeof needed === "boolean") {
+      this.#route(call, position, needed);
+      return;
+    }
+    this.#checks++;
+    needed.then(
+      (yes) => {
+        if (this.#over) return;
+        this.#checks--;
+        this.#route(call, position, yes);
+        this.#maybeSettled();
+      },
+      (e: unknown) => this.#over || this.#fail(e),
+    );
+  }
+
+  /** No more calls will come. */
+  close(): void {
+    this.#closed = true;
+    this.#maybeSettled();
+  }
+
+  /** Stop: running handlers are aborted (by the run's signal, or by unsubscribing), nothing more is reported. */
+  cancel(): void {
+    this.#over = true;
+    this.#subscription?.unsubscribe();
+  }
+
+  /** The tool messages of the calls answered here, in the model's order. */
+  messages(): ToolMessage[] {
+    return this.#messages.filter((m): m is ToolMessage => m !== undefined);
+  }
+
+  #route(call: ToolCall, position: number, needsApproval: boolean): void {
+    if (needsApproval) this.awaitingApproval.push(call);
+    else this.#run(call, position);
+  }
+
+  #run(call: ToolCall, position: number): void {
+    if (this.#input === undefined) {
+      this.#input = new CallFeed();
+      this.#runnerDone = false;
+      const { runOptions, tools } = this.#env.agent;
+      const events = streamToolCalls(this.#input, tools, { ...runOptions, signal: this.#env.signal });
+      this.#subscription = events.subscribe({
+        next: (event) => this.#onEvent(event),
+        error: (e: unknown) => this.#over || this.#fail(e),
+        complete: () => {
+          this.#runnerDone = true;
+          this.#maybeSettled();
+        },
+      });
+    }
+    this.#positions.push(position);
+    this.#input.next(call);
+  }
+
+  #onEvent(event: ToolEvent): void {
+    if (this.#over) return;
+    if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
+    switch (event.type) {
+      case "tool_result_encoded":
+      case "tool_halt": {
+        const position = this.#positions[event.index] as number;
+        this.#messages[position] = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: event.content, isError: event.isError };
+        if (event.type === "tool_halt") this.#halted(position, haltMetadataOf(event));
+        return;
+      }
+      case "ask_user_requested": {
+        const position = this.#positions[event.index] as number;
+        this.#messages[position] = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: AWAITING_USER_RESPONSE, isError: false };
+        this.#halted(position, haltMetadataOf(event));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  #halted(position: number, halt: HaltMetadata): void {
+    if (position < this.#haltAt) {
+      this.#haltAt = position;
+      this.halt = halt;
+    }
+  }
+
+  #approvalContext(call: ToolCall): ApprovalContext {
+    const { context, sessionId, requestId } = this.#env.agent;
+    return { toolCall: call, messages: this.#conversation, context, sessionId, requestId, signal: this.#env.signal };
+  }
+
+  #maybeSettled(): void {
+    if (this.#over || !this.#closed || this.#checks > 0) return;
+    // The runner's input ends only once no approval check can still send it a call.
+    if (!this.#inputDone) {
+      this.#inputDone = true;
+      this.#input?.complete(); // may complete the runner, and settle, synchronously
+    }
+    if (this.#over || !this.#runnerDone) return;
+    this.#over = true;
+    this.#sink.settled();
+  }
+
+  #fail(error: unknown): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#subscription?.unsubscribe();
+    this.#sink.fail(error);
+  }
+}
+
+
+/**
+ * The runner's input: calls go straight to the one observer the runner attaches, without a
+ * Subject's bookkeeping on every call.
+ */
+class CallFeed implements Subscribable<ToolCall> {
+  #observer: Partial<Observer<ToolCall>> | undefined;
+
+  subscribe(observer: Partial<Observer<ToolCall>>): Unsubscribable {
+    this.#observer = observer;
+    return { unsubscribe: () => (this.#observer = undefined) };
+  }
+
+  next(call: ToolCall): void {
+    this.#observer?.next?.(call);
+  }
+
+  complete(): void {
+    const observer = this.#observer;
+    this.#observer = undefined;
+    observer?.complete?.();
+  }
+}

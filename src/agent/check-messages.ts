@@ -1,0 +1,58 @@
+import { assertToolCall, isPlainRecord } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import type { Message } from "./types.js";
+
+/**
+ * Reject a conversation a provider could not take, naming the first bad field, so a host's bug
+ * fails where the conversation is built, not as a provider's 400 several turns later.
+ *
+ * @throws {TypeError} like ``Expected `messages[2].content` to be a string, got 42``.
+ */
+export function assertMessages(messages: unknown): asserts messages is readonly Message[] {
+  if (!Array.isArray(messages)) throw new TypeError(`Expected \`messages\` to be an array of messages, got ${describe(messages)}`);
+  messages.forEach(assertMessage);
+}
+
+function assertMessage(message: unknown, i: number): void {
+  const at = `messages[${i}]`;
+  if (!isPlainRecord(message)) throw new TypeError(`Expected \`${at}\` to be a message object, got ${describe(message)}`);
+  const field = (key: string, ok: (value: unknown) => boolean, expected: string) => {
+    if (!ok(message[key])) throw new TypeError(`Expected \`${at}.${key}\` to be ${expected}, got ${describe(message[key])}`);
+  };
+  switch (message.role) {
+    case "system":
+    case "user":
+      field("content", isString, "a string");
+      return;
+    case "assistant": {
+      field("content", isString, "a string");
+      field("metadata", (v) => v === undefined || isPlainRecord(v), "an object");
+      field("toolCalls", (v) => v === undefined || Array.isArray(v), "an array of tool calls");
+      const calls = message.toolCalls as readonly unknown[] | undefined;
+      calls?.forEach((call, j) => {
+        try {
+          assertToolCall(call, j);
+        } catch (e) {
+          throw new TypeError(`In \`${at}.toolCalls\`: ${(e as Error).message}`);
+        }
+      });
+      return;
+    }
+    case "tool":
+      field("toolCallId", isNonEmpty, "a non-empty string");
+      field("name", isString, "a string");
+      field("content", isString, "a string");
+      field("isError", (v) => typeof v === "boolean", "a boolean");
+      return;
+    case "approval":
+      field("toolCallId", isNonEmpty, "a non-empty string");
+      field("approved", (v) => typeof v === "boolean", "a boolean");
+      field("reason", (v) => v === undefined || isString(v), "a string");
+      return;
+    default:
+      throw new TypeError(`Expected \`${at}.role\` to be "system", "user", "assistant", "tool" or "approval", got ${describe(message.role)}`);
+  }
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNonEmpty = (value: unknown): boolean => typeof value === "string" && value !== "";

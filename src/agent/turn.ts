@@ -1,0 +1,232 @@
+import { from, type Subscription } from "rxjs";
+import type { HaltMetadata, ToolMessage } from "../run-result.js";
+import { assertToolCall, isPlainRecord, type ToolCall } from "../tool-call.js";
+import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
+import { ModelEventError } from "./model-event-error.js";
+import type { Pending } from "./resume.js";
+import type { AgentEvent, AssistantMessage, FinishReason, Message, ModelEvent, ModelRequest } from "./types.js";
+
+/** What a turn added and left open, for the loop to decide whether to go on. */
+export interface TurnOutcome {
+  readonly turn: number;
+  /** What this turn added to the conversation, in order. */
+  readonly messages: readonly Message[];
+  /** How many of `messages` the turn already put in the conversation (a resume's, before the model was asked). */
+  readonly committed: number;
+  /** Undefined when the turn settled a resume and stopped before asking the model. */
+  readonly assistant: AssistantMessage | undefined;
+  readonly toolMessages: readonly ToolMessage[];
+  /** The lowest-position halt of the calls that ran (ask_user, tool_error, a handler's own). */
+  readonly halt: HaltMetadata | undefined;
+  readonly awaitingApproval: readonly ToolCall[];
+  readonly manual: readonly ToolCall[];
+  readonly finishReason: FinishReason | undefined;
+}
+
+/** Where a turn reports: the loop. */
+export interface TurnSink {
+  emit(event: AgentEvent): void;
+  /** The turn cannot complete (model error, malformed event, an approval rule threw): it adds nothing. */
+  failed(error: unknown): void;
+  completed(outcome: TurnOutcome): void;
+}
+
+const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
+
+/**
+ * One turn: first the calls a resumed conversation left pending (approved, denied, or still
+ * waiting), then, unless those halt, one model request whose tool calls start as they arrive.
+ */
+export class Turn {
+  readonly #env: BatchEnv;
+  readonly #turn: number;
+  readonly #conversation: Message[];
+  readonly #pending: Pending | undefined;
+  readonly #sink: TurnSink;
+  readonly #added: Message[] = [];
+  readonly #toolMessages: ToolMessage[] = [];
+  readonly #text: string[] = [];
+  readonly #ids = new Set<string>();
+  #batch: CallBatch | undefined;
+  #model: Subscription | undefined;
+  #modelOver = false;
+  #finishReason: FinishReason | undefined;
+  #over = false;
+  #committed = 0;
+
+  /** `conversation` is the loop's own copy: the turn may append the messages a resume adds. */
+  constructor(env: BatchEnv, turn: number, conversation: Message[], pending: Pending | undefined, sink: TurnSink) {
+    this.#env = env;
+    this.#turn = turn;
+    this.#conversation = conversation;
+    this.#pending = pending;
+    this.#sink = sink;
+  }
+
+  start(): void {
+    if (!this.#env.quiet) this.#sink.emit({ type: "turn_started", turn: this.#turn });
+    if (this.#over) return;
+    const pending = this.#pending;
+    if (pending === undefined) {
+      this.#askModel();
+      return;
+    }
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), pending.decisions, {
+      ...this.#batchSink(),
+      settled: () => this.#resumed(batch),
+    }));
+    for (const call of pending.calls) batch.add(call);
+    batch.close();
+  }
+
+  /** Stop everything: the model's stream and the running handlers. Nothing more is reported. */
+  cancel(): void {
+    this.#over = true;
+    this.#modelOver = true;
+    this.#model?.unsubscribe();
+    this.#batch?.cancel();
+  }
+
+  #batchSink(): Omit<BatchSink, "settled"> {
+    return { emit: (event) => this.#over || this.#sink.emit(event), fail: (error) => this.#fail(error) };
+  }
+
+  #resumed(batch: CallBatch): void {
+    const messages = batch.messages();
+    this.#toolMessages.push(...messages);
+    this.#added.push(...messages);
+    this.#conversation.push(...messages);
+    this.#committed = messages.length;
+    if (batch.halt !== undefined || batch.manual.length > 0 || batch.awaitingApproval.length > 0) {
+      this.#complete(undefined, batch);
+      return;
+    }
+    this.#askModel();
+  }
+
+  #askModel(): void {
+    const request: ModelRequest = {
+      messages: this.#conversation.slice(),
+      tools: this.#env.tools,
+      turn: this.#turn,
+      signal: this.#env.signal,
+    };
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, {
+      ...this.#batchSink(),
+      settled: () => this.#modelTurnDone(batch),
+    }));
+    let events;
+    try {
+      events = from(this.#env.agent.model(request));
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    const subscription = events.subscribe({
+      next: (event) => this.#modelOver || this.#onModelEvent(event),
+      error: (e: unknown) => this.#modelOver || this.#fail(e),
+      complete: () => this.#modelOver || this.#modelDone(),
+    });
+    if (this.#modelOver) subscription.unsubscribe();
+    else this.#model = subscription;
+  }
+
+  #onModelEvent(event: ModelEvent): void {
+    if (!isPlainRecord(event)) {
+      this.#fail(new ModelEventError(this.#turn, event, "an event that is not an object"));
+      return;
+    }
+    switch (event.type) {
+      case "text_delta":
+        if (typeof event.text !== "string") {
+          this.#fail(new ModelEventError(this.#turn, event, "a text_delta whose `text` is not a string"));
+          return;
+        }
+        this.#text.push(event.text);
+        if (!this.#env.quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
+        return;
+      case "tool_call": {
+        const call = event.call;
+        const batch = this.#batch as CallBatch;
+        try {
+          assertToolCall(call, batch.calls.length);
+        } catch (e) {
+          this.#fail(new ModelEventError(this.#turn, event, `a malformed tool call (${(e as Error).message})`));
+          return;
+        }
+        if (this.#ids.has(call.id)) {
+          this.#fail(new ModelEventError(this.#turn, event, `a second tool call with the id "${call.id}"`));
+          return;
+        }
+        this.#ids.add(call.id);
+        batch.add(call);
+        return;
+      }
+      case "finish":
+        if (!FINISH_REASONS.has(event.reason)) {
+          this.#fail(new ModelEventError(this.#turn, event, "a finish event with an unknown `reason`"));
+          return;
+        }
+        if (event.reason === "error") {
+          this.#fail(event.error);
+          return;
+        }
+        this.#finishReason = event.reason;
+        // `finish` ends the model's part of the turn: stop listening.
+        this.#modelOver = true;
+        this.#model?.unsubscribe();
+        this.#modelDone();
+        return;
+      default:
+        this.#fail(new ModelEventError(this.#turn, event, "an event of unknown type"));
+    }
+  }
+
+  #modelDone(): void {
+    this.#modelOver = true;
+    this.#batch?.close();
+  }
+
+  #modelTurnDone(batch: CallBatch): void {
+    const calls = batch.calls;
+    const assistant: AssistantMessage =
+      calls.length === 0 ? { role: "assistant", content: this.#text.join("") } : { role: "assistant", content: this.#text.join(""), toolCalls: calls };
+    const messages = batch.messages();
+    this.#added.push(assistant, ...messages);
+    this.#toolMessages.push(...messages);
+    this.#finishReason ??= calls.length > 0 ? "tool_calls" : "stop";
+    this.#complete(assistant, batch);
+  }
+
+  #complete(assistant: AssistantMessage | undefined, batch: CallBatch): void {
+    if (this.#over) return;
+    this.#over = true;
+    const halt = batch.halt;
+    if (halt?.haltedReason === "ask_user") {
+      this.#added.push({
+        role: "assistant",
+        content: halt.pendingQuestion ?? "",
+        metadata: { askUser: true, toolCallId: halt.pendingToolCallId },
+      });
+    }
+    this.#sink.completed({
+      turn: this.#turn,
+      messages: this.#added,
+      committed: this.#committed,
+      assistant,
+      toolMessages: this.#toolMessages,
+      halt,
+      awaitingApproval: batch.awaitingApproval,
+      manual: batch.manual,
+      finishReason: assistant === undefined ? undefined : this.#finishReason,
+    });
+  }
+
+  #fail(error: unknown): void {
+    if (this.#over) return;
+    this.#over = true;
+    // The loop aborts the run's signal with `error` first, so running handlers see the cause.
+    this.#sink.failed(error);
+    this.cancel();
+  }
+}

@@ -1,0 +1,1 @@
+export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptedWait } from "./scripted-model.js";
