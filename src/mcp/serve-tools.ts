@@ -25,7 +25,8 @@ type CallResult = { content: { type: "text"; text: string }[]; isError: boolean;
  * validation, `onToolError` policy and encoder, at most `maxConcurrency` calls at once across
  * all requests. A client's `notifications/cancelled` aborts the handler's `ctx.signal`.
  *
- * Results become `CallToolResult`s: the tool message's content as one text block, `isError`
+ * Results become `CallToolResult`s: the tool message's content as one text block (an error's
+ * text without the default encoder's `{"error": ...}` wrapper, since `isError` says it), `isError`
  * as toolrx decided it, and an `ok` value that is an object also as `structuredContent`. A
  * handler's `ask_user` answers `isError: true` with the question; a halt answers its content.
  * A handler's `ctx.progress` goes out as a progress notification when the client asked for
@@ -134,7 +135,7 @@ function resultOf(events: ToolEvent[]): CallResult {
         break;
       case "tool_result_encoded":
       case "tool_halt": {
-        const result = textResult(event.content, event.isError);
+        const result = textResult(event.isError ? unwrapped(event.content) : event.content, event.isError);
         if (structured !== undefined && !event.isError) result.structuredContent = structured;
         return result;
       }
@@ -143,6 +144,21 @@ function resultOf(events: ToolEvent[]): CallResult {
     }
   }
   return textResult("the tool ended without a result", true);
+}
+
+/**
+ * An error's text without the `{"error": ...}` wrapper of the default encoder: `isError`
+ * already says it is one, and a toolrx client would otherwise wrap it a second time.
+ */
+function unwrapped(content: string): string {
+  if (!content.startsWith('{"error":')) return content;
+  try {
+    const parsed: unknown = JSON.parse(content);
+    if (isPlainRecord(parsed) && typeof parsed.error === "string" && Object.keys(parsed).length === 1) return parsed.error;
+  } catch {
+    // not JSON after all: send it as it is
+  }
+  return content;
 }
 
 function textResult(text: string, isError: boolean): CallResult {

@@ -158,6 +158,14 @@ describe.each(LINES)("serveTools (SDK %s)", (line) => {
     expect(reports).toEqual(["progress", "progress", "progress"]); // the server's own onCallReport still sees them
   });
 
+  it("sends an error's text without the {\"error\"} wrapper, so a toolrx client wraps it once", async () => {
+    const failing = defineTool({ name: "failing", description: "", schema: z.object({}), handler: () => error("no forecast for Atlantis") });
+    const client = await served(line, [failing]);
+    expect(await callTool(client, "failing", {})).toEqual({ content: [{ type: "text", text: "no forecast for Atlantis" }], isError: true });
+    const result = await runToolCalls([{ id: "1", name: "failing", arguments: {} }], await mcpTools(client));
+    expect(result.messages[0]).toMatchObject({ content: '{"error":"no forecast for Atlantis"}', isError: true });
+  });
+
   it("serves tools that mcpTools reads back: both directions compose", async () => {
     const client = await served(line, [weather]);
     const tools = await mcpTools({ remote: client });
