@@ -17,7 +17,7 @@ const server = buildServer(
           // reaches the client in the same chunk as the response is dropped; real work takes time.
           for (let i = 1; i <= 3; i++) {
             await ctx.progress(i, 3, `step ${i}`);
-            await sleep(30);
+            await sleep(60);
           }
           return text("counted");
         },
