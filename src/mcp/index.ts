@@ -7,3 +7,4 @@ export type { McpToolAnnotations } from "./list-tools.js";
 export { serveTools, type ServeToolsOptions } from "./serve-tools.js";
 export type { McpServerLike } from "./server-like.js";
 export { mcpRetryCall } from "./retry-call.js";
+export { resumeMcpInput, type McpInputResumed } from "./resume-input.js";

@@ -1,8 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler, inputRequired, Server } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { AWAITING_USER_RESPONSE, runToolCalls } from "../../src/index.js";
-import { mcpRetryCall, mcpTools, type McpInputRequest } from "../../src/mcp/index.js";
+import { AWAITING_USER_RESPONSE, runAgent, runToolCalls, type ToolMessage } from "../../src/index.js";
+import { scriptedModel } from "../../src/testing/index.js";
+import { mcpRetryCall, mcpTools, resumeMcpInput, type McpInputRequest } from "../../src/mcp/index.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -72,6 +73,32 @@ describe("an MCP server's input_required result (SDK v2, revision 2026-07-28)", 
     const second = await runToolCalls([retry], tools);
     expect(second.messages[0]).toMatchObject({ content: "booked Oslo on 2026-12-01", isError: false });
     expect(seen[1]).toEqual({ state: "state-1", answers: { when: { action: "accept", content: { date: "2026-12-01" } } } });
+  });
+
+  it("in the agent loop: halts with ask_user, and resumeMcpInput answers the pending call so the model reads the result", async () => {
+    const seen: { state?: string; answers?: unknown }[] = [];
+    const tools = await mcpTools({ booking: await modernServer(seen) });
+    const model = scriptedModel([
+      [{ type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }],
+      [{ type: "text_delta", text: "Booked." }, { type: "finish", reason: "stop" }],
+    ]);
+    const user = { role: "user" as const, content: "Book Oslo" };
+    const halted = await runAgent({ model, tools, messages: [user] });
+    expect(halted).toMatchObject({ haltedReason: "ask_user", metadata: { pendingQuestion: "Which date?", pendingToolCallId: "c1" } });
+
+    const { messages, halt } = await resumeMcpInput(halted, { when: { action: "accept", content: { date: "2026-12-01" } } }, tools);
+    expect(halt).toBeUndefined();
+    const answered: ToolMessage = { role: "tool", toolCallId: "c1", name: "booking__book", content: "booked Oslo on 2026-12-01", isError: false };
+    expect(messages).toEqual([user, halted.messages[1], answered]);
+    expect(seen[1]).toMatchObject({ state: "state-1" });
+
+    const done = await runAgent({ model, tools, messages });
+    expect(done.haltedReason).toBe("completed");
+    expect(model.requests[1]!.messages).toEqual(messages);
+  });
+
+  it("resumeMcpInput refuses a run that did not halt on an MCP tool's input_required", async () => {
+    await expect(resumeMcpInput({ haltedReason: "completed", metadata: {}, messages: [] }, {}, [])).rejects.toThrow(TypeError);
   });
 
   it("mcpRetryCall refuses what is not an MCP ask_user's data", () => {
