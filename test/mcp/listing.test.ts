@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { runToolCalls, toolJsonSchema } from "../../src/index.js";
 import { defaultToolName, McpToolsError, mcpTools, type McpClientLike } from "../../src/mcp/index.js";
@@ -177,6 +178,23 @@ describe("mcpTools with a client that is not an SDK's", () => {
       callTool: async () => ({ content: [] }),
     };
     await expect(mcpTools(client)).rejects.toMatchObject({ reason: "cursor_loop" });
+  });
+
+  it("leaves no listener on the caller's signal, whether listing succeeds or times out", async () => {
+    const signal = new AbortController().signal;
+    await mcpTools(fake({ tools: [] }), { signal });
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    const hanging: McpClientLike = { listTools: () => new Promise(() => {}), callTool: async () => ({ content: [] }) };
+    await expect(mcpTools(hanging, { signal, listTimeout: 20 })).rejects.toMatchObject({ reason: "list_timeout" });
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  it("stops listing when the caller's signal aborts, with the signal's reason", async () => {
+    const controller = new AbortController();
+    const hanging: McpClientLike = { listTools: () => new Promise(() => {}), callTool: async () => ({ content: [] }) };
+    const listing = mcpTools(hanging, { signal: controller.signal });
+    controller.abort(new Error("shutting down"));
+    await expect(listing).rejects.toThrow("shutting down");
   });
 
   it("throws TypeErrors naming the option", async () => {
