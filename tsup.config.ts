@@ -29,6 +29,7 @@ export default defineConfig({
     "providers/anthropic/index": "src/providers/anthropic/index.ts",
     "otel/index": "src/otel/index.ts",
     "testing/index": "src/testing/index.ts",
+    "mcp/index": "src/mcp/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -269,6 +269,48 @@ tsconfig node16 node16 false agent.ts agent-cjs.cts > tsconfig.agent.json
 "$tsc" -p tsconfig.agent.json
 echo "tsc: toolrx/testing and the agent loop, node16 resolution, ESM and CJS types: ok"
 
+# (f) toolrx/mcp with the MCP SDK (an optional peer): a toolrx tool served and read back, ESM and CommonJS.
+cat > mcp.mjs <<'JS'
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { defineTool, ok, runToolCalls } from "toolrx";
+import { mcpTools, serveTools } from "toolrx/mcp";
+import { z } from "zod";
+
+const weather = defineTool({ name: "weather", description: "", schema: z.object({ city: z.string() }), handler: ({ city }) => ok({ city }) });
+const server = new Server({ name: "smoke", version: "1.0.0" });
+serveTools(server, [weather]);
+const [a, b] = InMemoryTransport.createLinkedPair();
+await server.connect(b);
+const client = new Client({ name: "smoke", version: "1.0.0" });
+await client.connect(a);
+const { messages } = await runToolCalls([{ id: "c1", name: "s__weather", arguments: { city: "Oslo" } }], await mcpTools({ s: client }));
+console.log(`esm mcp: ${messages[0].content}`);
+if (messages[0].content !== '{"city":"Oslo"}') throw new Error("esm mcp: unexpected content");
+await client.close();
+JS
+node mcp.mjs
+
+cat > mcp.cjs <<'JS'
+const { mcpTools, serveTools, McpToolsError } = require("toolrx/mcp");
+if (typeof mcpTools !== "function" || typeof serveTools !== "function" || typeof McpToolsError !== "function") throw new Error("cjs: toolrx/mcp is broken");
+console.log("cjs mcp: ok");
+JS
+node mcp.cjs
+
+cat > mcp.ts <<'TS'
+import { mcpTools, type McpClientLike, type McpToolsOptions } from "toolrx/mcp";
+import type { Tool } from "toolrx";
+export const tools = (client: McpClientLike, options: McpToolsOptions): Promise<Tool[]> => mcpTools({ s: client }, options);
+TS
+cp mcp.ts mcp-cjs.cts
+tsconfig node16 node16 false mcp.ts mcp-cjs.cts > tsconfig.mcp.json
+tsconfig commonjs node10 true mcp.ts > tsconfig.mcp-node10.json
+"$tsc" -p tsconfig.mcp.json
+"$tsc" -p tsconfig.mcp-node10.json
+echo "tsc: toolrx/mcp, node16 (ESM and CJS types) and node10 resolution: ok"
+
 # (d) The lowest versions the peer ranges admit: the runtime checks again.
 min_peers="$(node -e '
   const { peerDependencies } = require("./node_modules/toolrx/package.json");
@@ -286,5 +328,6 @@ node otel.mjs
 node otel.cjs
 node agent.mjs
 node agent.cjs
+node mcp.mjs
 
 echo "smoke-pack: ok ($((SECONDS - start)) s)"

@@ -1,0 +1,156 @@
+import { askUser, error, ok, type HandlerResult } from "../results.js";
+import type { CompiledSchema } from "../schema.js";
+import { isPlainRecord } from "../tool-call.js";
+import { ToolError } from "../tool-error.js";
+
+/** What the mapping of one result needs to know. */
+export interface ResultContext {
+  /** The model-facing tool name, for errors. */
+  toolName: string;
+  toolCallId: string;
+  /** The server's key, for errors and `ask_user` data. */
+  server: string;
+  /** The tool's name on the server. */
+  mcpName: string;
+  /** The call's arguments, kept so an `input_required` answer can retry the same call. */
+  arguments: Record<string, unknown>;
+  outputSchema: CompiledSchema | undefined;
+  maxResultChars: number;
+}
+
+/**
+ * A `tools/call` result as a toolrx handler result:
+ *
+ * - `isError: true` → `error(text)`, so it goes through `onToolError` like any failure;
+ * - otherwise → `ok(text)`; with an `outputSchema`, `structuredContent` must be present and match
+ *   it, else a `handler_raised` error (the server broke its own promise);
+ * - `resultType: "input_required"` → `ask_user` with the server's questions, the retry data in
+ *   `opts.mcp`;
+ * - anything that is not a `CallToolResult` → `invalid_return`.
+ *
+ * `text` is {@link renderContent}, cut to `maxResultChars`.
+ */
+export function resultOf(result: unknown, rc: ResultContext): HandlerResult {
+  if (!isPlainRecord(result)) return notAResult(result, rc);
+  if (result.resultType === "input_required") return inputRequired(result, rc);
+  const { content, structuredContent } = result;
+  if (content !== undefined && !Array.isArray(content)) return notAResult(result, rc);
+  const blocks = (content ?? []) as unknown[];
+  if (result.isError === true) return error(cap(renderContent(blocks, structuredContent), rc.maxResultChars));
+  if (rc.outputSchema !== undefined) {
+    const problem = outputProblem(structuredContent, rc.outputSchema);
+    if (problem !== undefined) {
+      return error(
+        new ToolError("handler_raised", {
+          message: `MCP tool ${rc.mcpName} answered against its own outputSchema: ${problem}`,
+          toolName: rc.toolName,
+          toolCallId: rc.toolCallId,
+          cause: structuredContent,
+        }),
+      );
+    }
+  }
+  return ok(cap(renderContent(blocks, structuredContent), rc.maxResultChars));
+}
+
+/**
+ * Content blocks as the text of a tool message, one block per line group:
+ *
+ * | block | text |
+ * |---|---|
+ * | `text` | the text itself |
+ * | `image`, `audio` | `[image: image/png, 2.1 kB]` (a tool message carries text only) |
+ * | `resource_link` | `[resource link: <name> <uri>]` and its description, if any |
+ * | `resource` with text | `[resource: <uri>]` then the text |
+ * | `resource` with a blob | `[resource: <uri>, <mimeType>, <size>]` |
+ *
+ * With no content blocks, `structuredContent` as JSON (servers should send both; some only
+ * send the structured half). Blocks are joined with a blank line.
+ */
+export function renderContent(blocks: readonly unknown[], structuredContent?: unknown): string {
+  if (blocks.length === 0 && structuredContent !== undefined) return JSON.stringify(structuredContent) ?? "";
+  return blocks.map(renderBlock).join("\n\n");
+}
+
+function renderBlock(block: unknown): string {
+  if (!isPlainRecord(block)) return `[unreadable content block]`;
+  switch (block.type) {
+    case "text":
+      return typeof block.text === "string" ? block.text : "";
+    case "image":
+    case "audio":
+      return `[${block.type}: ${String(block.mimeType ?? "unknown type")}, ${sizeOf(block.data)}]`;
+    case "resource_link": {
+      const head = `[resource link: ${String(block.name ?? "")} ${String(block.uri ?? "")}]`;
+      return typeof block.description === "string" && block.description !== "" ? `${head}\n${block.description}` : head;
+    }
+    case "resource": {
+      const resource = isPlainRecord(block.resource) ? block.resource : {};
+      const uri = String(resource.uri ?? "");
+      if (typeof resource.text === "string") return `[resource: ${uri}]\n${resource.text}`;
+      return `[resource: ${uri}, ${String(resource.mimeType ?? "unknown type")}, ${sizeOf(resource.blob)}]`;
+    }
+    default:
+      return `[${String(block.type)} content]`;
+  }
+}
+
+/** The decoded size of base64 data, for a placeholder. */
+function sizeOf(data: unknown): string {
+  if (typeof data !== "string") return "no data";
+  const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+/** `text` cut to `max` characters, saying how much was left out. */
+export function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[truncated: ${max} of ${text.length} characters shown]`;
+}
+
+function outputProblem(structured: unknown, schema: CompiledSchema): string | undefined {
+  if (!isPlainRecord(structured)) {
+    return structured === undefined ? "no structuredContent" : "structuredContent is not an object";
+  }
+  const validation = schema.validate(structured);
+  if ("then" in validation) return undefined; // JSON Schema validation is synchronous; nothing async to wait for
+  if (validation.ok) return undefined;
+  return validation.issues.map((i) => (i.path.length === 0 ? i.message : `${i.path.join(".")}: ${i.message}`)).join("; ");
+}
+
+function notAResult(result: unknown, rc: ResultContext): HandlerResult {
+  return error(
+    new ToolError("invalid_return", {
+      message: `MCP server answered tool ${rc.mcpName} with something that is not a CallToolResult`,
+      toolName: rc.toolName,
+      toolCallId: rc.toolCallId,
+      cause: result,
+    }),
+  );
+}
+
+/** The data an `ask_user` from an MCP server carries in `opts.mcp`, enough to retry the call. */
+export interface McpInputRequest {
+  server: string;
+  /** The tool's name on the server. */
+  tool: string;
+  /** The tool's name as the model sees it, to call it again. */
+  toolName: string;
+  arguments: Record<string, unknown>;
+  inputRequests: Record<string, unknown>;
+  requestState?: string;
+}
+
+function inputRequired(result: Record<string, unknown>, rc: ResultContext): HandlerResult {
+  const inputRequests = isPlainRecord(result.inputRequests) ? result.inputRequests : {};
+  const questions = Object.values(inputRequests).map(questionOf).filter((q) => q !== "");
+  const mcp: McpInputRequest = { server: rc.server, tool: rc.mcpName, toolName: rc.toolName, arguments: rc.arguments, inputRequests };
+  if (typeof result.requestState === "string") mcp.requestState = result.requestState;
+  return askUser(questions.length > 0 ? questions.join("\n") : `MCP tool ${rc.mcpName} needs more input`, { mcp });
+}
+
+function questionOf(request: unknown): string {
+  if (!isPlainRecord(request) || !isPlainRecord(request.params)) return "";
+  const { message } = request.params;
+  return typeof message === "string" ? message : "";
+}

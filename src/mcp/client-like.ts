@@ -1,0 +1,88 @@
+/**
+ * What toolrx needs from a connected MCP client, written structurally so that a `Client` from
+ * `@modelcontextprotocol/sdk` 1.x and one from `@modelcontextprotocol/client` 2.x both fit
+ * without toolrx importing either SDK at runtime.
+ */
+export interface McpClientLike {
+  /** One page of the server's tools; v2 walks every page itself when no cursor is given. */
+  listTools(params?: { cursor?: string }, options?: McpRequestOptions): Promise<unknown>;
+  /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. Told apart by {@link isV2Client}. */
+  callTool(params: McpCallParams, ...rest: never[]): Promise<unknown>;
+}
+
+/** The request options toolrx passes to the SDK; both lines accept these keys. */
+export interface McpRequestOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  onprogress?: (progress: McpProgress) => void;
+  resetTimeoutOnProgress?: boolean;
+  /** v2 only: hand an `input_required` result back instead of fulfilling it. */
+  allowInputRequired?: boolean;
+  /** v2 only: always ask the server, never a cached listing. */
+  cacheMode?: "refresh";
+}
+
+/** The `tools/call` request parameters. */
+export interface McpCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A progress notification's payload, as both SDK lines hand it to `onprogress`. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * The largest delay a JavaScript timer accepts. The SDKs' own request timeout (60 s by default)
+ * is set to this so that toolrx's deadline is the one that fires, and a timeout is told apart
+ * from a cancel by toolrx rather than by an SDK error code both lines share.
+ */
+export const SDK_TIMEOUT_OFF = 2_147_483_647;
+
+/** Whether `client` is a 2.x client, whose `callTool` takes the options second. */
+export function isV2Client(client: McpClientLike): boolean {
+  return typeof (client as { getProtocolEra?: unknown }).getProtocolEra === "function";
+}
+
+/**
+ * A function that calls a tool on `client`, whichever SDK line it is from. The line is looked
+ * up once here rather than on every call.
+ */
+export function toolCaller(client: McpClientLike): (params: McpCallParams, options: McpRequestOptions) => Promise<unknown> {
+  const call = client.callTool as (...args: unknown[]) => Promise<unknown>;
+  if (isV2Client(client)) {
+    return (params, options) => {
+      options.allowInputRequired = true;
+      return call.call(client, params, options);
+    };
+  }
+  return (params, options) => call.call(client, params, undefined, options);
+}
+
+/** Whether `client` has the two methods toolrx calls. */
+export function isMcpClient(value: unknown): value is McpClientLike {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as McpClientLike).listTools === "function" &&
+    typeof (value as McpClientLike).callTool === "function"
+  );
+}
+
+/**
+ * Whether `e` says the connection to the server is gone (closed, never opened, or a send that
+ * failed), as opposed to an error the server answered with.
+ */
+export function isConnectionLost(e: unknown): boolean {
+  if (typeof e !== "object" || e === null) return false;
+  const code = (e as { code?: unknown }).code;
+  if (code === "CONNECTION_CLOSED" || code === "NOT_CONNECTED" || code === "SEND_FAILED") return true;
+  const message = (e as { message?: unknown }).message;
+  // v1 uses -32000 for a closed connection, and a plain Error when the transport never connected.
+  if (code === -32000 && typeof message === "string" && /connection closed/i.test(message)) return true;
+  return typeof message === "string" && /^not connected$/i.test(message);
+}

@@ -1,0 +1,198 @@
+import type { HandlerContext } from "../executor.js";
+import { error } from "../results.js";
+import { compileSchema, type CompiledSchema } from "../schema.js";
+import { defineTool, type Tool } from "../tool.js";
+import { isPlainRecord } from "../tool-call.js";
+import { describe, ToolError } from "../tool-error.js";
+import { resultOf } from "./call-result.js";
+import { isConnectionLost, isMcpClient, SDK_TIMEOUT_OFF, toolCaller, type McpCallParams, type McpClientLike } from "./client-like.js";
+import { listAllTools, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
+import { McpToolsError } from "./mcp-tools-error.js";
+import { reportProgress } from "./progress.js";
+import { schemaProblem } from "./schema-shape.js";
+import { ToolNamer, type McpToolNaming } from "./tool-names.js";
+
+/** Options of {@link mcpTools}. */
+export interface McpToolsOptions {
+  /**
+   * Prefix for a single client's tool names (`<prefix>__<name>`); default none. With a record of
+   * servers each key is its server's prefix.
+   */
+  prefix?: string;
+  /** The name the model sees for each tool; default {@link defaultToolName}'s. */
+  rename?: (naming: McpToolNaming) => string;
+  /** Cut each result's text to this many characters, saying so; default `Infinity` (no cap). */
+  maxResultChars?: number;
+  /** How long listing one server's tools may take, in ms, every page included; default 10,000. */
+  listTimeout?: number;
+  /** Stops listing. */
+  signal?: AbortSignal;
+}
+
+/** What toolrx keeps about an MCP tool, in `tool.metadata.mcp`. */
+export interface McpToolMetadata {
+  server: string;
+  /** The tool's name on the server (the model may see another). */
+  name: string;
+  title?: string;
+  annotations: McpToolAnnotations;
+  outputSchema?: Record<string, unknown>;
+}
+
+/**
+ * The tools of one or more connected MCP servers as toolrx tools: run them with
+ * `runToolCalls`, `streamToolCalls` or the agent loop, beside local tools, under toolrx's
+ * deadlines, concurrency, validation and `onToolError` policy.
+ *
+ * Every page of each server's list is read. Names follow {@link defaultToolName}: a record of
+ * servers prefixes each tool with its key (`github__search`); two tools with one name are an
+ * {@link McpToolsError} unless `rename` tells them apart. Each tool's annotations land in
+ * `metadata.mcp.annotations`, and `metadata.readOnly`, `metadata.destructive`,
+ * `metadata.idempotent`, `metadata.openWorld` carry the hints as booleans.
+ *
+ * @throws {TypeError} on bad options. Rejects with {@link McpToolsError} when a server cannot
+ * be listed or its tools cannot be used.
+ *
+ * @example
+ * const tools = await mcpTools({ github: githubClient, fs: fsClient });
+ * tools.map((t) => t.name); // ["github__search_issues", "fs__read_file", ...]
+ * await runToolCalls(calls, [...localTools, ...tools]);
+ */
+export async function mcpTools(
+  servers: McpClientLike | Readonly<Record<string, McpClientLike>>,
+  options: McpToolsOptions = {},
+): Promise<Tool[]> {
+  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal } = checkOptions(options);
+  let entries: [server: string, prefix: string, client: McpClientLike][];
+  if (isMcpClient(servers)) {
+    entries = [["", prefix, servers]];
+  } else if (isPlainRecord(servers)) {
+    entries = Object.entries(servers).map(([key, client]) => {
+      if (!isMcpClient(client)) {
+        throw new TypeError(`Expected server "${key}" to be a connected MCP client (with listTools and callTool), got ${describe(client)}`);
+      }
+      return [key, key, client];
+    });
+  } else {
+    throw new TypeError(`Expected \`servers\` to be an MCP client or a record of them, got ${describe(servers)}`);
+  }
+  // Servers are listed at once; names are assigned afterwards in the order given, so the result
+  // does not depend on which server answers first.
+  const listings = await Promise.all(
+    entries.map(([server, , client]) => listAllTools(client, { server, timeout: listTimeout, signal })),
+  );
+  const namer = new ToolNamer(rename);
+  const tools: Tool[] = [];
+  entries.forEach(([server, serverPrefix, client], i) => {
+    const onServer = new Set<string>();
+    for (const definition of listings[i]!) {
+      if (onServer.has(definition.name)) {
+        throw new McpToolsError("duplicate_name", `tools/list lists tool "${definition.name}" twice`, { server, toolName: definition.name });
+      }
+      onServer.add(definition.name);
+      const name = namer.assign(server, serverPrefix, definition.name);
+      tools.push(toTool(client, server, name, definition, maxResultChars));
+    }
+  });
+  return tools;
+}
+
+function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, maxResultChars: number): Tool {
+  const mcpName = definition.name;
+  for (const field of ["inputSchema", "outputSchema"] as const) {
+    const problem = definition[field] === undefined ? undefined : schemaProblem(definition[field], field);
+    if (problem !== undefined) {
+      throw new McpToolsError("invalid_schema", `tool "${mcpName}" has a schema that is not JSON Schema: ${problem}`, { server, toolName: mcpName });
+    }
+  }
+  const annotations = definition.annotations ?? {};
+  const outputSchema = definition.outputSchema === undefined ? undefined : prepare(definition.outputSchema, server, mcpName, "outputSchema");
+  const mcp: McpToolMetadata = { server, name: mcpName, annotations };
+  const title = definition.title ?? annotations.title;
+  if (typeof title === "string") mcp.title = title;
+  if (definition.outputSchema !== undefined) mcp.outputSchema = definition.outputSchema;
+  const callTool = toolCaller(client);
+  const handler = async (args: Record<string, unknown>, ctx: HandlerContext) => {
+    let result: unknown;
+    try {
+      result = await callTool(
+        withInput({ name: mcpName, arguments: args }, ctx.toolCall.metadata),
+        { signal: ctx.signal, timeout: SDK_TIMEOUT_OFF, onprogress: (p) => reportProgress(ctx, p), resetTimeoutOnProgress: true },
+      );
+    } catch (cause) {
+      const toolCallId = ctx.toolCall.id;
+      if (isConnectionLost(cause)) {
+        const message = `MCP server ${server === "" ? "" : `"${server}" `}went away during tool ${mcpName}`;
+        return error(new ToolError("handler_exit", { message, toolName: name, toolCallId, cause }));
+      }
+      // An aborted call is already answered by toolrx (timeout or cancel); this is never seen.
+      throw cause;
+    }
+    return resultOf(result, { toolName: name, toolCallId: ctx.toolCall.id, server, mcpName, arguments: args, outputSchema, maxResultChars });
+  };
+  try {
+    return defineTool({
+      name,
+      description: definition.description ?? "",
+      schema: definition.inputSchema,
+      handler,
+      metadata: {
+        mcp,
+        readOnly: annotations.readOnlyHint === true,
+        destructive: annotations.destructiveHint !== false && annotations.readOnlyHint !== true,
+        idempotent: annotations.idempotentHint === true,
+        openWorld: annotations.openWorldHint !== false,
+      },
+      // The server's word that a second run changes nothing: what lets `RunOptions.retry` retry it.
+      control: { idempotent: annotations.idempotentHint === true },
+    }) as Tool;
+  } catch (cause) {
+    throw new McpToolsError("invalid_schema", `tool "${mcpName}" has an inputSchema toolrx cannot use: ${messageOf(cause)}`, {
+      server,
+      toolName: mcpName,
+      cause,
+    });
+  }
+}
+
+/** A retry of an `input_required` call carries the answers and the server's state (see `mcpRetryCall`). */
+function withInput(params: McpCallParams, metadata: Record<string, unknown> | undefined): McpCallParams {
+  const input = metadata?.mcpInput;
+  if (!isPlainRecord(input)) return params;
+  if (isPlainRecord(input.inputResponses)) params.inputResponses = input.inputResponses;
+  if (typeof input.requestState === "string") params.requestState = input.requestState;
+  return params;
+}
+
+function prepare(schema: Record<string, unknown>, server: string, toolName: string, field: string): CompiledSchema {
+  try {
+    return compileSchema(schema, toolName);
+  } catch (cause) {
+    throw new McpToolsError("invalid_schema", `tool "${toolName}" has an ${field} toolrx cannot use: ${messageOf(cause)}`, { server, toolName, cause });
+  }
+}
+
+function checkOptions(options: McpToolsOptions): McpToolsOptions {
+  if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
+  const { prefix, rename, maxResultChars, listTimeout, signal } = options;
+  if (prefix !== undefined && (typeof prefix !== "string" || !/^[a-zA-Z0-9_-]*$/.test(prefix))) {
+    throw new TypeError(`Expected \`prefix\` to be letters, digits, "_" or "-", got ${describe(prefix)}`);
+  }
+  if (rename !== undefined && typeof rename !== "function") {
+    throw new TypeError(`Expected \`rename\` to be a function, got ${describe(rename)}`);
+  }
+  if (maxResultChars !== undefined && maxResultChars !== Infinity && !(typeof maxResultChars === "number" && Number.isInteger(maxResultChars) && maxResultChars > 0)) {
+    throw new TypeError(`Expected \`maxResultChars\` to be a positive integer or Infinity, got ${describe(maxResultChars)}`);
+  }
+  if (listTimeout !== undefined && !(typeof listTimeout === "number" && listTimeout > 0 && listTimeout <= SDK_TIMEOUT_OFF)) {
+    throw new TypeError(`Expected \`listTimeout\` to be a positive number of ms up to 2147483647, got ${describe(listTimeout)}`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
+  }
+  return options;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,166 @@
+import { lastValueFrom, toArray } from "rxjs";
+import { availableCores } from "../cores.js";
+import type { ToolEvent } from "../events.js";
+import { resolveOptions, type RunOptions } from "../options.js";
+import type { CallReport } from "../run/call-report.js";
+import { isToolResolver, type ToolResolver } from "../resolver.js";
+import { streamToolCalls } from "../run/stream.js";
+import { toolJsonSchema, type Tool } from "../tool.js";
+import { isPlainRecord } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import { ConcurrencyGate } from "./concurrency-gate.js";
+import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
+
+/** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
+export interface ServeToolsOptions extends Omit<RunOptions, "signal"> {
+  /** Calls running at once across all requests of this server; default `2 × cores`. */
+  maxConcurrency?: number;
+}
+
+type CallResult = { content: { type: "text"; text: string }[]; isError: boolean; structuredContent?: Record<string, unknown> };
+
+/**
+ * Serve toolrx tools (or a resolver) from an MCP server: `tools/list` lists them with their
+ * JSON Schemas, and each `tools/call` runs through toolrx with its deadlines, argument
+ * validation, `onToolError` policy and encoder, at most `maxConcurrency` calls at once across
+ * all requests. A client's `notifications/cancelled` aborts the handler's `ctx.signal`.
+ *
+ * Results become `CallToolResult`s: the tool message's content as one text block (an error's
+ * text without the default encoder's `{"error": ...}` wrapper, since `isError` says it), `isError`
+ * as toolrx decided it, and an `ok` value that is an object also as `structuredContent`. A
+ * handler's `ask_user` answers `isError: true` with the question; a halt answers its content.
+ * A handler's `ctx.progress` goes out as a progress notification when the client asked for
+ * progress.
+ *
+ * @throws {TypeError} on bad options, before anything is registered.
+ *
+ * @example
+ * const server = new Server({ name: "weather", version: "1.0.0" }, { capabilities: { tools: {} } });
+ * serveTools(server, [weather], { toolTimeout: 10_000 });
+ * await server.connect(new StdioServerTransport());
+ */
+export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolResolver, options: ServeToolsOptions = {}): void {
+  if (typeof server !== "object" || server === null || typeof server.setRequestHandler !== "function") {
+    throw new TypeError(`Expected \`server\` to be a low-level MCP Server (with setRequestHandler), got ${describe(server)}`);
+  }
+  if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
+  const { maxConcurrency = 2 * availableCores(), ...runOptions }: ServeToolsOptions = options;
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
+    throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
+  }
+  resolveOptions(runOptions, 1); // the same TypeErrors as runToolCalls, now rather than on the first call
+  const list = listOf(tools);
+  const gate = new ConcurrencyGate(maxConcurrency);
+  let ids = 0;
+
+  server.registerCapabilities?.({ tools: {} });
+  setRequestHandler(server, "tools/list", async () => ({
+    tools: list().map((tool) => describeTool(tool)),
+  }));
+  setRequestHandler(server, "tools/call", async (request, rctx) => {
+    const name = request.params?.name;
+    const args = request.params?.arguments ?? {};
+    const known = list();
+    if (typeof name !== "string" || !known.some((t) => t.name === name)) {
+      const names = known.map((t) => t.name).join(", ");
+      return textResult(`Unknown tool: ${String(name)}. Tools: ${names}`, true);
+    }
+    if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${name} to be an object`, true);
+    const release = await gate.acquire(rctx.signal);
+    try {
+      const call = { id: `mcp-${++ids}`, name, arguments: args };
+      const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
+      const events = await lastValueFrom(
+        streamToolCalls([call], tools, { ...runOptions, onCallReport, signal: rctx.signal, maxConcurrency: 1 }).pipe(toArray()),
+      );
+      return resultOf(events);
+    } finally {
+      release();
+    }
+  });
+}
+
+/**
+ * The side channel of one request: a handler's `ctx.progress` goes out as a progress
+ * notification when the client asked for progress, and every report still reaches the
+ * `onCallReport` given to `serveTools`.
+ */
+function progressTo(
+  rctx: McpRequestContext,
+  progressToken: string | number | undefined,
+  own: ((report: CallReport) => void) | undefined,
+): ((report: CallReport) => void) | undefined {
+  if (progressToken === undefined) return own;
+  return (report) => {
+    if (report.type === "progress") {
+      const params: Record<string, unknown> = { progressToken, progress: report.progress };
+      if (report.total !== undefined) params.total = report.total;
+      if (report.message !== undefined) params.message = report.message;
+      // A notification that cannot be sent (the client went away) must not fail the call.
+      rctx.notify({ method: "notifications/progress", params }).catch(() => {});
+    }
+    own?.(report);
+  };
+}
+
+function listOf(tools: readonly Tool[] | ToolResolver): () => readonly Tool[] {
+  if (isToolResolver(tools)) return () => tools.availableTools();
+  if (!Array.isArray(tools)) throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describe(tools)}`);
+  const copy = [...tools];
+  return () => copy;
+}
+
+/** A tool as `tools/list` shows it; MCP requires an object schema, so a bare one gets `type`. */
+function describeTool(tool: Tool): Record<string, unknown> {
+  const inputSchema = toolJsonSchema(tool);
+  const described: Record<string, unknown> = {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: inputSchema.type === undefined ? { type: "object", ...inputSchema } : inputSchema,
+  };
+  // A tool that came from another MCP server keeps its hints when served again.
+  const mcp = tool.metadata.mcp;
+  if (isPlainRecord(mcp) && isPlainRecord(mcp.annotations) && Object.keys(mcp.annotations).length > 0) {
+    described.annotations = mcp.annotations;
+  }
+  return described;
+}
+
+function resultOf(events: ToolEvent[]): CallResult {
+  let structured: Record<string, unknown> | undefined;
+  for (const event of events) {
+    switch (event.type) {
+      case "tool_execution_completed":
+        if (event.result.type === "ok" && isPlainRecord(event.result.value)) structured = event.result.value;
+        break;
+      case "tool_result_encoded":
+      case "tool_halt": {
+        const result = textResult(event.isError ? unwrapped(event.content) : event.content, event.isError);
+        if (structured !== undefined && !event.isError) result.structuredContent = structured;
+        return result;
+      }
+      case "ask_user_requested":
+        return textResult(event.question, true);
+    }
+  }
+  return textResult("the tool ended without a result", true);
+}
+
+/**
+ * An error's text without the `{"error": ...}` wrapper of the default encoder: `isError`
+ * already says it is one, and a toolrx client would otherwise wrap it a second time.
+ */
+function unwrapped(content: string): string {
+  if (!content.startsWith('{"error":')) return content;
+  try {
+    const parsed: unknown = JSON.parse(content);
+    if (isPlainRecord(parsed) && typeof parsed.error === "string" && Object.keys(parsed).length === 1) return parsed.error;
+  } catch {
+    // not JSON after all: send it as it is
+  }
+  return content;
+}
+
+function textResult(text: string, isError: boolean): CallResult {
+  return { content: [{ type: "text", text }], isError };
+}
