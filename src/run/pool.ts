@@ -199,11 +199,16 @@ export class Pool implements CallSink {
     return toolNotFound(who, this.#source.names());
   }
 
-  done(run: CallRun, tracked: boolean): void {
+  done(run: CallRun, tracked: boolean, now?: number): void {
     if (tracked) this.#untrack(run);
     this.active--;
     if (run.lane !== undefined) (run.lane as Lane).active--;
-    if (!this.#draining) this.drain();
+    if (!this.#draining) {
+      // The reading taken when the handler settled starts the next call, as within a drain pass
+      // (see startClock): one clock read per async call instead of two, a tenth of its cost.
+      this.#passNow = now;
+      this.drain();
+    }
   }
 
   #untrack(run: CallRun): void {

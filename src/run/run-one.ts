@@ -54,6 +54,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   #firstStart = 0;
   #total = Infinity;
   #abandoned: Abandoned[] | undefined;
+  /** The clock as read when the handler settled, while that settlement is being answered. */
+  #settledAt: number | undefined;
 
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
     this.call = call;
@@ -302,11 +304,17 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     if (this.#clocked) {
       if (this.slot >= 0) this.sink.deadlines.remove(this);
       // A handler that blocked the event loop past its deadline returns before the timer can fire.
-      const fired = this.#expired(this.sink.endClock());
+      const now = this.sink.endClock();
+      const fired = this.#expired(now);
       if (fired !== undefined) {
         this.#timeout(fired, true);
         return;
       }
+      // Only while this settlement is on the stack: the pool starts the next call with it.
+      this.#settledAt = now;
+      this.#outcome(result);
+      this.#settledAt = undefined;
+      return;
     }
     this.#outcome(result);
   }
@@ -410,7 +418,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     const [completed, tail] = outcomeOf(returned, this, this.env);
     this.sink.next(completed);
     this.sink.next(tail);
-    this.sink.done(this, this.#tracked);
+    this.sink.done(this, this.#tracked, this.#settledAt);
   }
 }
 
