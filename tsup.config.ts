@@ -27,6 +27,7 @@ export default defineConfig({
     // cannot do through the `openai` / `anthropic` namespace objects of `toolrx/providers`.
     "providers/openai/index": "src/providers/openai/index.ts",
     "providers/anthropic/index": "src/providers/anthropic/index.ts",
+    "otel/index": "src/otel/index.ts",
     "testing/index": "src/testing/index.ts",
   },
   format: ["esm", "cjs"],
@@ -35,5 +36,8 @@ export default defineConfig({
   sourcemap: true,
   target: "es2022",
   treeshake: true,
+  // Shared chunks for CommonJS too: each subpath then requires the core instead of carrying its
+  // own copy, so `instanceof ToolError` holds across `toolrx` and `toolrx/otel`.
+  splitting: true,
   esbuildPlugins: [providerNamespacesExternal],
 });

@@ -108,6 +108,48 @@ runToolCalls(calls, [weather, echo]).then(({ messages }) => {
 JS
 node cjs.cjs
 
+# (b2) toolrx/otel from ESM and CommonJS: a traced run opens a span per call, and the errors it
+# hands a policy are the core's own classes (each subpath requires the core's shared chunks
+# rather than carrying a copy of the core, so `instanceof ToolError` holds across them).
+for flavour in mjs cjs; do
+  if [ "$flavour" = mjs ]; then
+    header='import { INVALID_SPAN_CONTEXT, trace } from "@opentelemetry/api"; import { defineTool, ToolError } from "toolrx"; import { telemetry } from "toolrx/otel"; import { z } from "zod";'
+  else
+    header='const { INVALID_SPAN_CONTEXT, trace } = require("@opentelemetry/api"); const { defineTool, ToolError } = require("toolrx"); const { telemetry } = require("toolrx/otel"); const { z } = require("zod");'
+  fi
+  cat > "otel.$flavour" <<JS
+$header
+const names = [];
+const tracer = { startSpan: (name) => (names.push(name), trace.wrapSpanContext(INVALID_SPAN_CONTEXT)), startActiveSpan() {} };
+const { runToolCalls } = telemetry({ tracerProvider: { getTracer: () => tracer } });
+const boom = defineTool({ name: "boom", description: "", schema: z.object({}), handler: () => { throw new Error("down"); } });
+let isToolError;
+runToolCalls([{ id: "c1", name: "boom", arguments: {} }], [boom], {
+  onToolError: (_call, e) => ((isToolError = e instanceof ToolError), { continue: "recovered" }),
+}).then(({ messages }) => {
+  console.log("otel ($flavour): " + names.join(", ") + "; instanceof ToolError: " + isToolError);
+  if (names.join() !== "execute_tool boom" || isToolError !== true || messages[0].content !== "recovered") throw new Error("otel ($flavour) is broken");
+});
+JS
+  node "otel.$flavour"
+done
+# Its shipped types, under node16 resolution, with the .d.ts and .d.cts checked themselves.
+cat > otel.ts <<'TS'
+import { telemetry, type Telemetry, type TelemetryOptions } from "toolrx/otel";
+
+const options: TelemetryOptions = { recordContent: { maxLength: 200 }, agentName: "travel" };
+export const traced: Telemetry = telemetry(options);
+// @ts-expect-error: recordContent is a boolean or { maxLength }
+telemetry({ recordContent: "yes" });
+TS
+cp otel.ts otel-cjs.cts
+cat > tsconfig.otel.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "lib": ["ES2022", "DOM"], "module": "node16", "moduleResolution": "node16",
+  "strict": true, "noEmit": true, "skipLibCheck": false, "types": [] }, "files": ["otel.ts", "otel-cjs.cts"] }
+JSON
+"$tsc" -p tsconfig.otel.json
+echo "tsc: toolrx/otel, node16 resolution, ESM and CJS types: ok"
+
 # (c) TypeScript: handler arguments are inferred from a zod schema and from a JSON Schema `as const`.
 # A `@ts-expect-error` that is not needed is itself an error, so the check fails if inference
 # degrades to `any`; assigning to `string` fails if it degrades to `unknown`.
@@ -240,6 +282,8 @@ echo "smoke-pack: minimum peers: $min_peers"
 npm install --no-save --prefer-offline --no-audit --no-fund --loglevel=error $min_peers
 node esm.mjs
 node cjs.cjs
+node otel.mjs
+node otel.cjs
 node agent.mjs
 node agent.cjs
 

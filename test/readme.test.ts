@@ -79,7 +79,7 @@ function topLevelBindings(code: string): string[] {
   );
 }
 
-/** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/providers/openai`, `toolrx/testing`, …) resolve to the source, as they would to the built package. */
+/** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/providers/openai`, `toolrx/testing`, `toolrx/otel`, …) resolve to the source, as they would to the built package. */
 function mapImports(code: string): string {
   const toSrc = (entry: string) => relative(dir, join(root, "src", entry)).split("\\").join("/");
   return code.replace(/(["'])toolrx(?:\/([a-z/]+))?\1/g, (_m, quote: string, subpath: string | undefined) =>

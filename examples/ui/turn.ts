@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { askUser, defineTool, error, ok, type ToolCall } from "../../src/index.js";
+import { askUser, defineTool, error, ok, type ModelEvent, type ModelRequest } from "../../src/index.js";
+import { scriptedModel, type ScriptedModel } from "../../src/testing/index.js";
 import { sleep } from "../sleep.js";
 
-/** The tools of the scripted turn: each one shows a different state in the timeline. */
+/** The tools of the scripted run: each one shows a different state in the timeline. */
 export const tools = [
   defineTool({
     name: "weather",
@@ -57,15 +58,48 @@ export const tools = [
       return ok({ hotel, reviews: total });
     },
   }),
+  defineTool({
+    name: "book_hotel",
+    description: "Book the hotel the traveller chose",
+    schema: z.object({ hotel: z.string() }),
+    handler: async ({ hotel }, ctx) => {
+      await sleep(300, ctx.signal);
+      return ok({ hotel, nights: 3, confirmation: "HV-2231" });
+    },
+  }),
 ];
 
-/** The calls a scripted model asks for in one turn. */
-export const calls: ToolCall[] = [
-  { id: "call_1", name: "weather", arguments: { city: "Lisbon" } },
-  { id: "call_2", name: "weather", arguments: { city: "Reykjavik" } },
-  { id: "call_3", name: "book_flight", arguments: { to: "Lisbon" } },
-  { id: "call_4", name: "choose_hotel", arguments: { city: "Lisbon" } },
-  { id: "call_5", name: "weather", arguments: { city: 42 } },
-  { id: "call_6", name: "export_report", arguments: { pages: 8 } },
-  { id: "call_7", name: "crawl_reviews", arguments: { hotel: "Harbour View" } },
-];
+const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
+const say = (text: string): ModelEvent => ({ type: "text_delta", text });
+
+/** What the traveller answered: the last user message of the resumed conversation. */
+function answerIn(request: ModelRequest): string {
+  const last = request.messages.filter((m) => m.role === "user").at(-1);
+  return last?.role === "user" ? last.content : "";
+}
+
+/**
+ * A scripted model for one page (it counts its turns, so each page gets its own): it asks for
+ * seven calls, one of which asks the traveller which hotel; once resumed with the answer, it
+ * books that hotel and says so.
+ */
+export function tripModel(): ScriptedModel {
+  return scriptedModel(
+    [
+      [
+        say("Checking the weather, flights and hotels. "),
+        call("call_1", "weather", { city: "Lisbon" }),
+        call("call_2", "weather", { city: "Reykjavik" }),
+        call("call_3", "book_flight", { to: "Lisbon" }),
+        call("call_4", "choose_hotel", { city: "Lisbon" }),
+        call("call_5", "weather", { city: 42 }),
+        call("call_6", "export_report", { pages: 8 }),
+        call("call_7", "crawl_reviews", { hotel: "Harbour View" }),
+        { type: "finish", reason: "tool_calls" },
+      ],
+      (request) => [say(`Booking ${answerIn(request)}. `), call("call_8", "book_hotel", { hotel: answerIn(request) }), { type: "finish", reason: "tool_calls" }],
+      (request) => [say(`Done: ${answerIn(request)} is booked for 3 nights.`), { type: "finish", reason: "stop" }],
+    ],
+    { delay: 30 },
+  );
+}

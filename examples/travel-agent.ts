@@ -1,0 +1,135 @@
+/**
+ * The travel agent of `npm run demo` and examples/agent-openai.ts: its tools, the conversation
+ * it starts from, and a run that prints every event live, halts on `ask_user`, resumes with the
+ * traveller's answer and prints the conversation. Only the model differs between the two.
+ */
+import { z } from "zod";
+import { askUser, defineTool, ok, streamAgent, type AgentEvent, type AgentResult, type Message, type Model, type ToolEvent } from "../src/index.js";
+import { sleep } from "./sleep.js";
+
+// ── The tools ────────────────────────────────────────────────────────────────────────────
+
+const weather = defineTool({
+  name: "weather",
+  description: "Current weather by city",
+  schema: z.object({ city: z.string() }),
+  handler: ({ city }) => ok({ city, tempC: 19, sky: "clear" }),
+});
+
+const searchFlights = defineTool({
+  name: "search_flights",
+  description: "Search flights between two airports (IATA codes)",
+  schema: z.object({ from: z.string().length(3), to: z.string().length(3), adults: z.number().int().default(1) }),
+  handler: async ({ from, to, adults }, ctx) => {
+    await sleep(400, ctx.signal);
+    return ok([{ flight: "TP1351", from, to, departs: "07:40", priceEur: 89 * adults }]);
+  },
+});
+
+const convertCurrency = defineTool({
+  name: "convert_currency",
+  description: "Convert an amount between currencies",
+  schema: z.object({ amount: z.number().positive(), from: z.string(), to: z.string() }),
+  handler: ({ amount }) => ok({ amount: amount * 1.08 }),
+});
+
+const bookHotel = defineTool({
+  name: "book_hotel",
+  description: "Book a hotel room",
+  schema: z.object({ city: z.string(), nights: z.number().int() }),
+  handler: async (_args, ctx) => {
+    await sleep(100, ctx.signal);
+    throw new Error("hotel API answered 503 Service Unavailable");
+  },
+});
+
+const confirmTrip = defineTool({
+  name: "confirm_trip",
+  description: "Ask the traveller to confirm before anything is paid",
+  schema: z.object({ summary: z.string() }),
+  handler: ({ summary }) => askUser(`Book this trip? ${summary}`, { choices: ["yes", "no"] }),
+});
+
+/** The travel agent's tools: fast, slow, strict about arguments, failing, and one that asks the user. */
+export const tools = [weather, searchFlights, convertCurrency, bookHotel, confirmTrip];
+
+/** The conversation the agent starts from. */
+export const request: readonly Message[] = [
+  { role: "system", content: "You are a travel agent. Use the tools, and confirm with the traveller before booking." },
+  { role: "user", content: "Plan a long weekend in Lisbon for two, from Oslo." },
+];
+
+// ── Showing the run ──────────────────────────────────────────────────────────────────────
+
+const t0 = performance.now();
+const log = (line: string) => console.log(`[${String(Math.round(performance.now() - t0)).padStart(4)} ms] ${line}`);
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+function describeTool(e: ToolEvent): string | undefined {
+  const who = e.toolName.padEnd(16);
+  switch (e.type) {
+    case "tool_execution_started":
+      return `  ⚙ ${who} started   ${JSON.stringify(e.arguments)}`;
+    case "tool_result_encoded":
+      return `  ⚙ ${who} ${e.isError ? "error  " : "result "}   ${clip(e.content, 90)}`;
+    case "ask_user_requested":
+      return `  ⚙ ${who} asks the user: ${JSON.stringify(e.question)}`;
+    case "tool_halt":
+      return `  ⚙ ${who} halts     ${e.reason}`;
+    default:
+      return undefined; // `completed` adds nothing the tail event does not say
+  }
+}
+
+function show(e: AgentEvent): void {
+  switch (e.type) {
+    case "turn_started":
+      return log(`turn ${e.turn}`);
+    case "text_delta":
+      return log(`  model: ${JSON.stringify(e.text)}`);
+    case "tool_event": {
+      const line = describeTool(e.event);
+      return line === undefined ? undefined : log(line);
+    }
+    case "turn_completed":
+      return;
+    case "agent_halted":
+      return log(`halted: ${e.haltedReason} ${JSON.stringify(e.metadata)}\n`);
+  }
+}
+
+/** One run of the loop, shown live; resolves with how it ended. */
+function run(model: Model, messages: readonly Message[]): Promise<AgentResult> {
+  return new Promise((resolve, reject) => {
+    streamAgent({ model, tools, messages, toolTimeout: 5_000 }).subscribe({
+      next(e) {
+        show(e);
+        if (e.type === "agent_halted") resolve(e);
+      },
+      error: reject,
+    });
+  });
+}
+
+// ── Run, halt on ask_user, resume with the answer ────────────────────────────────────────
+
+/**
+ * Run the travel agent on `model` to its end: each time it asks the traveller, answer "yes" (a
+ * real host would ask here) and resume with the whole conversation plus the answer. A model that
+ * keeps asking is stopped after three answers. Prints the conversation; resolves with how it ended.
+ */
+export async function planTrip(model: Model): Promise<AgentResult> {
+  let result = await run(model, request);
+  for (let answers = 0; result.haltedReason === "ask_user" && answers < 3; answers++) {
+    const answer = "yes";
+    log(`the user answers ${JSON.stringify(answer)}; resuming with the whole conversation plus the answer\n`);
+    result = await run(model, [...result.messages, { role: "user", content: answer }]);
+  }
+  console.log(`The conversation (${result.messages.length} messages), ready for the next user message:`);
+  for (const m of result.messages) {
+    const text = m.role === "approval" ? `${m.toolCallId} approved=${m.approved}` : m.content;
+    const calls = m.role === "assistant" && m.toolCalls ? `  → ${m.toolCalls.map((c) => c.name).join(", ")}` : "";
+    console.log(`  ${m.role.padEnd(9)} ${clip(`${text}${calls}`, 100)}`);
+  }
+  return result;
+}

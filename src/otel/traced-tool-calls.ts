@@ -1,0 +1,108 @@
+import { context } from "@opentelemetry/api";
+import { defer, Observable, tap, type OperatorFunction, type Subscribable } from "rxjs";
+import { runToolCalls as coreRunToolCalls } from "../run/batch.js";
+import type { ToolEvent } from "../events.js";
+import { executeToolCalls as coreExecuteToolCalls } from "../execute-tool-calls.js";
+import { defaultExecutor } from "../executor.js";
+import type { RunOptions } from "../options.js";
+import type { ToolResolver } from "../resolver.js";
+import { RunResultCollector, type RunResult } from "../run-result.js";
+import { streamToolCalls as coreStreamToolCalls } from "../run/stream.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import { describe } from "../tool-error.js";
+import { CallRegistry } from "./call-registry.js";
+import { CallSpans } from "./call-spans.js";
+import { guarded } from "./guard.js";
+import { instrumentsOf } from "./instruments.js";
+import { Arrivals, queuedAtOnce } from "./queue-clock.js";
+import type { TelemetryConfig } from "./telemetry-options.js";
+
+/**
+ * The options a traced run hands the core: the user's, with the executor wrapped so handlers
+ * run inside their call's span, and a policy function wrapped so the span knows what it was
+ * asked about. Everything else passes through untouched.
+ */
+export function tracedOptions(options: RunOptions | undefined, registry: CallRegistry): RunOptions {
+  const given = options ?? {};
+  const executor = given.toolExecutor ?? given.engine?.toolExecutor ?? defaultExecutor;
+  const { onToolError, onCallReport, settleGrace } = given;
+  return {
+    ...given,
+    toolExecutor: registry.executor(executor),
+    onToolError: typeof onToolError === "function" ? registry.policy(onToolError) : onToolError,
+    onCallReport: registry.reports(onCallReport),
+    // A listener makes the runner watch abandoned handlers for `settleGrace`: without one of the
+    // user's, tracing must not keep a process waiting 5 s after a timeout, so it watches for 0 ms.
+    settleGrace: settleGrace ?? (onCallReport === undefined ? 0 : undefined),
+  };
+}
+
+/** `streamToolCalls` with a span per call. Same checks, events and errors as the core's. */
+export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStreamToolCalls {
+  return function streamToolCalls(
+    calls: readonly ToolCall[] | Subscribable<ToolCall>,
+    tools: readonly Tool[] | ToolResolver,
+    options?: RunOptions,
+  ): Observable<ToolEvent> {
+    // The core's own call-time checks, so bad input throws here exactly as it does untraced.
+    coreStreamToolCalls(calls, tools, options);
+    const streamed = !Array.isArray(calls);
+    return defer(() => {
+      const instruments = instrumentsOf(config.meter());
+      const registry = new CallRegistry(config, instruments);
+      // The span active when the user subscribes is the parent of every call's span.
+      const arrivals = streamed ? new Arrivals<number>(false) : undefined;
+      const clock = arrivals ?? queuedAtOnce(performance.now());
+      const spans = new CallSpans(config, instruments, registry, context.active(), clock);
+      const input = arrivals === undefined ? calls : noteArrivals(calls as Subscribable<ToolCall>, arrivals);
+      return coreStreamToolCalls(input, tools, tracedOptions(options, registry)).pipe(
+        tap({
+          next: guarded((event: ToolEvent) => spans.observe(event)),
+          error: guarded((e: unknown) => spans.abandon(e)),
+          unsubscribe: guarded(() => spans.abandon(undefined)),
+        }),
+      );
+    });
+  };
+}
+
+/** `runToolCalls` with a span per call: the traced stream, collected as the core collects it. */
+export function tracedRunToolCalls(stream: typeof coreStreamToolCalls): typeof coreRunToolCalls {
+  return function runToolCalls(calls: readonly ToolCall[], tools: readonly Tool[] | ToolResolver, options?: RunOptions): Promise<RunResult> {
+    return new Promise<RunResult>((resolve, reject) => {
+      if (!Array.isArray(calls)) {
+        throw new TypeError(`Expected \`calls\` to be an array of tool calls, got ${describe(calls)}`);
+      }
+      const collector = new RunResultCollector();
+      stream(calls, tools, options).subscribe({
+        next: (event) => collector.add(event),
+        error: reject,
+        complete: () => resolve(collector.result()),
+      });
+    });
+  };
+}
+
+/** The streamed calls, noting when each arrives: its queue wait runs from then to its start. */
+function noteArrivals(calls: Subscribable<ToolCall>, arrivals: Arrivals<number>): Observable<ToolCall> {
+  return new Observable<ToolCall>((subscriber) =>
+    calls.subscribe({
+      next(call) {
+        arrivals.arrived();
+        subscriber.next(call);
+      },
+      error: (e: unknown) => subscriber.error(e),
+      complete: () => subscriber.complete(),
+    }),
+  );
+}
+
+/** The `executeToolCalls` operator, traced: the traced runner on the source's calls. */
+export function tracedExecuteToolCalls(stream: typeof coreStreamToolCalls): typeof coreExecuteToolCalls {
+  return function executeToolCalls(tools: readonly Tool[] | ToolResolver, options?: RunOptions): OperatorFunction<ToolCall, ToolEvent> {
+    // The operator's own checks, when it is made.
+    coreExecuteToolCalls(tools, options);
+    return (calls: Observable<ToolCall>) => stream(calls, tools, options);
+  };
+}
