@@ -76,12 +76,14 @@ export const defaultExecutor: ToolExecutor = Object.freeze({
   },
 });
 
-function checked(value: unknown, toolName: string, toolCallId: string): HandlerResult {
+/** What `defaultExecutor` makes of a handler's (settled) return value: itself when legal, else `invalid_return`. */
+export function checked(value: unknown, toolName: string, toolCallId: string): HandlerResult {
   if (isHandlerResult(value)) return value;
   return error(invalidReturn(value, toolName, toolCallId));
 }
 
-function raised(thrown: unknown, toolName: string, toolCallId: string): ErrorResult<ToolError> {
+/** What `defaultExecutor` makes of a handler's throw or rejection: `handler_raised`. */
+export function raised(thrown: unknown, toolName: string, toolCallId: string): ErrorResult<ToolError> {
   const cause = isError(thrown) ? thrown : { thrown };
   return error(new ToolError("handler_raised", { toolName, toolCallId, cause }));
 }

@@ -46,7 +46,8 @@ export class Turn {
   readonly #added: Message[] = [];
   readonly #toolMessages: ToolMessage[] = [];
   readonly #text: string[] = [];
-  readonly #ids = new Set<string>();
+  /** The ids of this turn's calls, once there are too many to compare one by one. */
+  #ids: Set<string> | undefined;
   #batch: CallBatch | undefined;
   #model: Subscription | undefined;
   #modelOver = false;
@@ -71,10 +72,7 @@ export class Turn {
       this.#askModel();
       return;
     }
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), pending.decisions, {
-      ...this.#batchSink(),
-      settled: () => this.#resumed(batch),
-    }));
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), pending.decisions, this.#batchSink(() => this.#resumed(batch))));
     for (const call of pending.calls) batch.add(call);
     batch.close();
   }
@@ -87,8 +85,9 @@ export class Turn {
     this.#batch?.cancel();
   }
 
-  #batchSink(): Omit<BatchSink, "settled"> {
-    return { emit: (event) => this.#over || this.#sink.emit(event), fail: (error) => this.#fail(error) };
+  /** A literal, not a spread of a shared part: spreading an object of closures cost more per turn than the model's request. */
+  #batchSink(settled: () => void): BatchSink {
+    return { emit: (event) => this.#over || this.#sink.emit(event), fail: (error) => this.#fail(error), settled };
   }
 
   #resumed(batch: CallBatch): void {
@@ -111,10 +110,7 @@ export class Turn {
       turn: this.#turn,
       signal: this.#env.signal,
     };
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, {
-      ...this.#batchSink(),
-      settled: () => this.#modelTurnDone(batch),
-    }));
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, this.#batchSink(() => this.#modelTurnDone(batch))));
     let events;
     try {
       events = from(this.#env.agent.model(request));
@@ -154,11 +150,10 @@ export class Turn {
           this.#fail(new ModelEventError(this.#turn, event, `a malformed tool call (${(e as Error).message})`));
           return;
         }
-        if (this.#ids.has(call.id)) {
+        if (this.#seen(call.id, batch.calls)) {
           this.#fail(new ModelEventError(this.#turn, event, `a second tool call with the id "${call.id}"`));
           return;
         }
-        this.#ids.add(call.id);
         batch.add(call);
         return;
       }
@@ -180,6 +175,23 @@ export class Turn {
       default:
         this.#fail(new ModelEventError(this.#turn, event, "an event of unknown type"));
     }
+  }
+
+  /**
+   * Whether a call of this turn already has `id`; remembers it otherwise. A turn holds a handful
+   * of calls: comparing them costs a fraction of a `Set`'s upkeep, which takes over past 16.
+   */
+  #seen(id: string, calls: readonly ToolCall[]): boolean {
+    if (this.#ids === undefined) {
+      if (calls.length < 16) {
+        for (const call of calls) if (call.id === id) return true;
+        return false;
+      }
+      this.#ids = new Set(calls.map((call) => call.id));
+    }
+    if (this.#ids.has(id)) return true;
+    this.#ids.add(id);
+    return false;
   }
 
   #modelDone(): void {

@@ -25,8 +25,11 @@ export interface CallSink {
   track(run: CallRun): void;
   /** The `not_found` answer for a call whose tool the batch does not have. */
   notFound(who: CallIdentity): ToolError;
-  /** The call finished (its tail event is out); `tracked` says whether `track` was called. */
-  done(run: CallRun, tracked: boolean): void;
+  /**
+   * The call finished (its tail event is out); `tracked` says whether `track` was called, `now`
+   * is the clock as read when its handler settled, if it was read on this stack.
+   */
+  done(run: CallRun, tracked: boolean, now?: number): void;
   /** Call `run.graceOver(abandoned)` after `settleGrace`, unless the stream is torn down first. */
   watch(run: CallRun, abandoned: Abandoned): Unsubscribable;
 }

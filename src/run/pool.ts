@@ -39,7 +39,11 @@ export class Pool implements CallSink {
   #draining = false;
   /** The clock as last read during this drain pass; see {@link Pool.startClock}. */
   #passNow: number | undefined;
-  readonly #running = new Set<CallRun>();
+  /**
+   * The calls that went asynchronous, each knowing its position (`CallRun.runningAt`): adding
+   * and removing one is a push and a swap, a sixth of an async call's cost as a `Set` (issue 14).
+   */
+  readonly #running: CallRun[] = [];
   readonly deadlines: Deadlines;
   readonly #env: RunEnv;
   readonly #source: ToolSource;
@@ -187,18 +191,35 @@ export class Pool implements CallSink {
   }
 
   track(run: CallRun): void {
-    this.#running.add(run);
+    run.runningAt = this.#running.length;
+    this.#running.push(run);
   }
 
   notFound(who: CallIdentity): ToolError {
     return toolNotFound(who, this.#source.names());
   }
 
-  done(run: CallRun, tracked: boolean): void {
-    if (tracked) this.#running.delete(run);
+  done(run: CallRun, tracked: boolean, now?: number): void {
+    if (tracked) this.#untrack(run);
     this.active--;
     if (run.lane !== undefined) (run.lane as Lane).active--;
-    if (!this.#draining) this.drain();
+    if (!this.#draining) {
+      // The reading taken when the handler settled starts the next call, as within a drain pass
+      // (see startClock): one clock read per async call instead of two, a tenth of its cost.
+      this.#passNow = now;
+      this.drain();
+    }
+  }
+
+  #untrack(run: CallRun): void {
+    const at = run.runningAt;
+    if (at < 0) return;
+    run.runningAt = -1;
+    const last = this.#running.pop() as CallRun;
+    if (last !== run) {
+      this.#running[at] = last;
+      last.runningAt = at;
+    }
   }
 
   watch(run: CallRun, abandoned: Abandoned): Unsubscribable {
@@ -259,8 +280,11 @@ export class Pool implements CallSink {
     if (!this.#closed) this.#closeReason = reason;
     this.#closed = true;
     this.deadlines.close();
-    for (const run of this.#running) run.cancel(reason);
-    this.#running.clear();
+    // Taken out first: what a cancelled handler does on its abort cannot reorder the list under us.
+    for (const run of this.#running.splice(0)) {
+      run.runningAt = -1;
+      run.cancel(reason);
+    }
     for (const abandoned of this.#watched ?? []) {
       abandoned.reported = true;
       abandoned.grace?.unsubscribe();

@@ -2,6 +2,7 @@ import { CallCancelledError } from "../call-cancelled-error.js";
 import { checkArguments, type CheckedArguments } from "../check-arguments.js";
 import type { RunEnv } from "../options.js";
 import { outcomeOf } from "../outcome.js";
+import { checked, defaultExecutor, raised } from "../executor.js";
 import { error, isThenable } from "../results.js";
 import { settle } from "../safe.js";
 import type { Tool } from "../tool.js";
@@ -39,6 +40,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   readonly lane: unknown;
   due = 0;
   slot = -1;
+  /** The pool's bookkeeping: position among its running calls, -1 when not there. */
+  runningAt = -1;
   readonly #retry: RetryPlan | undefined;
   /** Whether any deadline applies: only then is the clock read. */
   readonly #clocked: boolean;
@@ -51,6 +54,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   #firstStart = 0;
   #total = Infinity;
   #abandoned: Abandoned[] | undefined;
+  /** The clock as read when the handler settled, while that settlement is being answered. */
+  #settledAt: number | undefined;
 
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
     this.call = call;
@@ -210,6 +215,11 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       this.#attemptStart = this.#lastActive = now;
       if (attempt === 1) this.#firstStart = now;
     }
+    const { handler } = tool;
+    if (this.env.executor === defaultExecutor && typeof handler === "function") {
+      this.#runHandler(handler, args, ctx);
+      return;
+    }
     let returned: unknown;
     try {
       returned = this.env.executor.execute(tool, args, ctx);
@@ -223,13 +233,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       this.#settled(ctx, returned);
       return;
     }
-    this.#track();
-    if (this.#clocked && this.#phase === RUNNING) {
-      // The next handler of this drain pass must read the clock afresh: this one may have run
-      // long before handing back its promise, and a stale reading would cut the next deadline short.
-      this.sink.forgetClock();
-      this.sink.deadlines.add(this, this.#nextDue());
-    }
+    this.#wentAsync();
     // A custom executor's thenable may be hostile: a `then` that throws is that call's `handler_exit`.
     settle(
       returned,
@@ -237,6 +241,58 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       (result) => this.#settled(ctx, result),
       (cause: unknown) => this.#settled(ctx, exitResult(this, cause)),
     );
+  }
+
+  /**
+   * `defaultExecutor.execute`, done here: the same results, but a handler's promise is awaited
+   * once, by this call, instead of by the executor and again by the runner. One promise hop and
+   * four closures less per asynchronous call.
+   */
+  #runHandler(handler: NonNullable<Tool["handler"]>, args: Record<string, unknown>, ctx: CallContext): void {
+    const toolName = (this.tool as Tool).name;
+    const toolCallId = this.call.id;
+    let returned: unknown;
+    try {
+      returned = handler(args, ctx);
+    } catch (thrown) {
+      if (this.#abandonIfClosed(ctx, undefined)) return;
+      this.#settled(ctx, raised(thrown, toolName, toolCallId));
+      return;
+    }
+    if (this.#abandonIfClosed(ctx, returned)) return;
+    if (!isThenable(returned)) {
+      this.#settled(ctx, checked(returned, toolName, toolCallId));
+      return;
+    }
+    let promise: Promise<unknown>;
+    try {
+      // Even this can throw: a promise whose `constructor` getter throws.
+      promise = Promise.resolve(returned);
+    } catch (thrown) {
+      this.#settled(ctx, raised(thrown, toolName, toolCallId));
+      return;
+    }
+    this.#wentAsync();
+    try {
+      promise.then(
+        (value) => this.#settled(ctx, checked(value, toolName, toolCallId)),
+        (thrown: unknown) => this.#settled(ctx, raised(thrown, toolName, toolCallId)),
+      );
+    } catch (cause) {
+      // A promise with a `then` of its own that throws: the executor itself would have thrown.
+      this.#settled(ctx, exitResult(this, cause));
+    }
+  }
+
+  /** The attempt's handler handed back a promise: from now on it must be cancellable and timed. */
+  #wentAsync(): void {
+    this.#track();
+    if (this.#clocked && this.#phase === RUNNING) {
+      // The next handler of this drain pass must read the clock afresh: this one may have run
+      // long before handing back its promise, and a stale reading would cut the next deadline short.
+      this.sink.forgetClock();
+      this.sink.deadlines.add(this, this.#nextDue());
+    }
   }
 
   /** An attempt's handler returned or settled: unless a deadline passed meanwhile, that is its result. */
@@ -248,11 +304,17 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     if (this.#clocked) {
       if (this.slot >= 0) this.sink.deadlines.remove(this);
       // A handler that blocked the event loop past its deadline returns before the timer can fire.
-      const fired = this.#expired(this.sink.endClock());
+      const now = this.sink.endClock();
+      const fired = this.#expired(now);
       if (fired !== undefined) {
         this.#timeout(fired, true);
         return;
       }
+      // Only while this settlement is on the stack: the pool starts the next call with it.
+      this.#settledAt = now;
+      this.#outcome(result);
+      this.#settledAt = undefined;
+      return;
     }
     this.#outcome(result);
   }
@@ -356,7 +418,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     const [completed, tail] = outcomeOf(returned, this, this.env);
     this.sink.next(completed);
     this.sink.next(tail);
-    this.sink.done(this, this.#tracked);
+    this.sink.done(this, this.#tracked, this.#settledAt);
   }
 }
 
