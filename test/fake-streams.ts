@@ -68,26 +68,22 @@ function responseEvent(event: ResponseEvent): SseFrame {
   return { event: event.type, data: event };
 }
 
+/** The fields of a Responses API response that every fake response, streamed or whole, gives alike. */
+export const RESPONSE_DEFAULTS = {
+  object: "response",
+  created_at: 1_700_000_000,
+  error: null,
+  incomplete_details: null,
+  instructions: null,
+  metadata: {},
+  parallel_tool_calls: true,
+  temperature: 1,
+  top_p: 1,
+  tool_choice: "auto",
+} as const satisfies Partial<OpenAI.Responses.Response>;
+
 function responseObject(status: OpenAI.Responses.ResponseStatus, extra: Partial<OpenAI.Responses.Response> = {}): OpenAI.Responses.Response {
-  return {
-    id: "resp_fake_stream",
-    object: "response",
-    created_at: 1_700_000_000,
-    status,
-    model: "gpt-fake",
-    output: [],
-    output_text: "",
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    metadata: {},
-    parallel_tool_calls: true,
-    temperature: 1,
-    top_p: 1,
-    tool_choice: "auto",
-    tools: [],
-    ...extra,
-  };
+  return { ...RESPONSE_DEFAULTS, id: "resp_fake_stream", status, model: "gpt-fake", output: [], output_text: "", tools: [], ...extra };
 }
 
 let sequence = 0;
