@@ -133,6 +133,22 @@ export function responsesTextTurn(texts: readonly string[]): SseFrame[] {
 
 type AnthropicEvent = Anthropic.Messages.RawMessageStreamEvent;
 
+/** A Messages API message's `usage`, as every fake message gives it: 12 tokens in, `output_tokens` out. */
+export function anthropicUsage(output_tokens: number): Anthropic.Messages.Usage {
+  return {
+    input_tokens: 12,
+    output_tokens,
+    cache_creation: null,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+    inference_geo: null,
+    output_tokens_details: null,
+    server_tool_use: null,
+    service_tier: "standard",
+    speed: null,
+  };
+}
+
 function anthropicEvent(event: AnthropicEvent): SseFrame {
   return { event: event.type, data: event };
 }
@@ -152,18 +168,7 @@ export const anthropicEvents = {
         stop_details: null,
         container: null,
         diagnostics: null,
-        usage: {
-          input_tokens: 12,
-          output_tokens: 1,
-          cache_creation: null,
-          cache_creation_input_tokens: null,
-          cache_read_input_tokens: null,
-          inference_geo: null,
-          output_tokens_details: null,
-          server_tool_use: null,
-          service_tier: "standard",
-          speed: null,
-        },
+        usage: anthropicUsage(1),
       },
     }),
   textStart: (index: number): SseFrame =>

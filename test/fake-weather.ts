@@ -9,6 +9,7 @@ import type OpenAI from "openai";
 import {
   anthropicEvents,
   anthropicTextTurn,
+  anthropicUsage,
   CHAT_DONE,
   chatChunk,
   chatTextTurn,
@@ -186,17 +187,6 @@ export function toolUseMessage(body: RequestBody): Anthropic.Messages.Message {
     stop_details: null,
     container: null,
     diagnostics: null,
-    usage: {
-      input_tokens: 12,
-      output_tokens: 8,
-      cache_creation: null,
-      cache_creation_input_tokens: null,
-      cache_read_input_tokens: null,
-      inference_geo: null,
-      output_tokens_details: null,
-      server_tool_use: null,
-      service_tier: "standard",
-      speed: null,
-    },
+    usage: anthropicUsage(8),
   };
 }
