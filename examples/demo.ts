@@ -9,41 +9,13 @@
  *   resume  the host appends the user's answer to the conversation and calls again
  *   turn 0  the model answers; the loop ends with `completed`
  *
- * Every event is printed as it happens, then the conversation. The tools and the printing live in
- * travel-agent.ts, shared with examples/agent-openai.ts, which runs the same agent against OpenAI.
+ * Every event is printed as it happens, then the conversation. The scripted model (60 ms between
+ * events), the tools and the printing live in travel-agent.ts, shared with examples/otel.ts and
+ * examples/agent-openai.ts, which runs the same agent against OpenAI.
  *
  * Run: npm run demo
  */
-import type { ModelEvent } from "../src/index.js";
-import { scriptedModel } from "../src/testing/index.js";
-import { planTrip } from "./travel-agent.js";
+import { planTrip, scriptedTravelModel } from "./travel-agent.js";
 
-// ── A scripted model: what a real one would stream, 60 ms between events ─────────────────
-
-const say = (text: string): ModelEvent => ({ type: "text_delta", text });
-const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
-
-const model = scriptedModel(
-  [
-    [
-      say("Let me check the weather, "),
-      call("call_1", "weather", { city: "Lisbon" }),
-      say("flights "),
-      call("call_2", "search_flights", { from: "OSL", to: "LIS", adults: 2 }),
-      say("and prices at once."),
-      call("call_3", "convert_currency", { amount: "about 200", from: "EUR" }),
-      { type: "finish", reason: "tool_calls" },
-    ],
-    [
-      say("Clear skies and a 07:40 flight. Booking a hotel and asking you to confirm."),
-      call("call_4", "book_hotel", { city: "Lisbon", nights: 3 }),
-      call("call_5", "confirm_trip", { summary: "OSL→LIS, 2 adults, 3 nights" }),
-      { type: "finish", reason: "tool_calls" },
-    ],
-    [say("Booked: TP1351 on Friday. "), say("The hotel API is down, so I will retry the room later."), { type: "finish", reason: "stop" }],
-  ],
-  { delay: 60 },
-);
-
-const result = await planTrip(model);
+const result = await planTrip(scriptedTravelModel());
 if (result.haltedReason !== "completed") process.exitCode = 1;

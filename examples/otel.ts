@@ -18,12 +18,11 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { z } from "zod";
-import { defineTool, ok, type ModelEvent } from "../src/index.js";
+import { defineTool, ok } from "../src/index.js";
 import { telemetry } from "../src/otel/index.js";
-import { scriptedModel } from "../src/testing/index.js";
 import { printTrace } from "./print-trace.js";
 import { sleep } from "./sleep.js";
-import { request, tools as demoTools } from "./travel-agent.js";
+import { request, scriptedTravelModel, tools as demoTools } from "./travel-agent.js";
 
 // ── The SDK: what an app sets up once (here in memory instead of an exporter to a backend) ──
 const exporter = new InMemorySpanExporter();
@@ -47,29 +46,7 @@ const searchFlights = defineTool({
 const tools = demoTools.map((tool) => (tool.name === "search_flights" ? searchFlights : tool));
 
 // ── The demo's scripted model, 60 ms between events ──────────────────────────────────────
-const say = (text: string): ModelEvent => ({ type: "text_delta", text });
-const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
-const model = scriptedModel(
-  [
-    [
-      say("Let me check the weather, "),
-      call("call_1", "weather", { city: "Lisbon" }),
-      say("flights "),
-      call("call_2", "search_flights", { from: "OSL", to: "LIS", adults: 2 }),
-      say("and prices at once."),
-      call("call_3", "convert_currency", { amount: "about 200", from: "EUR" }),
-      { type: "finish", reason: "tool_calls" },
-    ],
-    [
-      say("Clear skies and a 07:40 flight. Booking a hotel and asking you to confirm."),
-      call("call_4", "book_hotel", { city: "Lisbon", nights: 3 }),
-      call("call_5", "confirm_trip", { summary: "OSL→LIS, 2 adults, 3 nights" }),
-      { type: "finish", reason: "tool_calls" },
-    ],
-    [say("Booked: TP1351 on Friday. "), say("The hotel API is down, so I will retry the room later."), { type: "finish", reason: "stop" }],
-  ],
-  { delay: 60 },
-);
+const model = scriptedTravelModel();
 
 // ── Run: one call turns tracing on; halt on ask_user, resume with the answer ─────────────
 const { runAgent } = telemetry({ agentName: "travel", requestModel: "scripted-model" });

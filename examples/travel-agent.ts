@@ -1,10 +1,12 @@
 /**
- * The travel agent of `npm run demo` and examples/agent-openai.ts: its tools, the conversation
- * it starts from, and a run that prints every event live, halts on `ask_user`, resumes with the
- * traveller's answer and prints the conversation. Only the model differs between the two.
+ * The travel agent of `npm run demo`, examples/otel.ts and examples/agent-openai.ts: its tools,
+ * the conversation it starts from, the scripted model the offline examples run it on, and a run
+ * that prints every event live, halts on `ask_user`, resumes with the traveller's answer and
+ * prints the conversation. Only the model differs between the demo and the OpenAI example.
  */
 import { z } from "zod";
-import { askUser, defineTool, ok, streamAgent, type AgentEvent, type AgentResult, type Message, type Model, type ToolEvent } from "../src/index.js";
+import { askUser, defineTool, ok, streamAgent, type AgentEvent, type AgentResult, type Message, type Model, type ModelEvent, type ToolEvent } from "../src/index.js";
+import { scriptedModel, type ScriptedModel } from "../src/testing/index.js";
 import { sleep } from "./sleep.js";
 
 // ── The tools ────────────────────────────────────────────────────────────────────────────
@@ -58,6 +60,41 @@ export const request: readonly Message[] = [
   { role: "system", content: "You are a travel agent. Use the tools, and confirm with the traveller before booking." },
   { role: "user", content: "Plan a long weekend in Lisbon for two, from Oslo." },
 ];
+
+// ── A scripted model: what a real one would stream, 60 ms between events ─────────────────
+
+const say = (text: string): ModelEvent => ({ type: "text_delta", text });
+const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
+
+/**
+ * A fresh scripted model for the travel agent (no API key, no network): turn 0 asks for weather,
+ * search_flights and convert_currency (with wrong arguments) while it talks, turn 1 for book_hotel
+ * and confirm_trip (which asks the user), and the turn after the answer ends the run. Each call
+ * gives a model with its own turn count, so every run of an example starts from turn 0.
+ */
+export function scriptedTravelModel(): ScriptedModel {
+  return scriptedModel(
+    [
+      [
+        say("Let me check the weather, "),
+        call("call_1", "weather", { city: "Lisbon" }),
+        say("flights "),
+        call("call_2", "search_flights", { from: "OSL", to: "LIS", adults: 2 }),
+        say("and prices at once."),
+        call("call_3", "convert_currency", { amount: "about 200", from: "EUR" }),
+        { type: "finish", reason: "tool_calls" },
+      ],
+      [
+        say("Clear skies and a 07:40 flight. Booking a hotel and asking you to confirm."),
+        call("call_4", "book_hotel", { city: "Lisbon", nights: 3 }),
+        call("call_5", "confirm_trip", { summary: "OSL→LIS, 2 adults, 3 nights" }),
+        { type: "finish", reason: "tool_calls" },
+      ],
+      [say("Booked: TP1351 on Friday. "), say("The hotel API is down, so I will retry the room later."), { type: "finish", reason: "stop" }],
+    ],
+    { delay: 60 },
+  );
+}
 
 // ── Showing the run ──────────────────────────────────────────────────────────────────────
 

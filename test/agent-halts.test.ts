@@ -1,10 +1,10 @@
 import { of, throwError } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { askUser, defineTool, halt, ok, runAgent, type HandlerContext, type HandlerResult, type ModelEvent, type TurnResult } from "../src/index.js";
+import { askUser, defineTool, halt, ok, runAgent, type HandlerResult, type ModelEvent, type TurnResult } from "../src/index.js";
 import { scriptedModel } from "../src/testing/index.js";
 import { agentEvents, callOf, finish, haltedOf, text, toolCall, user } from "./agent-helpers.js";
-import { anyArgs, deferred } from "./helpers.js";
+import { anyArgs, deferred, hangingTool } from "./helpers.js";
 
 const question = [user("hi")];
 const echo = defineTool({ name: "echo", description: "", schema: z.object({ text: z.string() }), handler: ({ text }) => ok(text) });
@@ -125,15 +125,7 @@ describe("after each turn, the first reason that applies ends the loop", () => {
   describe("6. the model failed", () => {
     it("finish error: error with the model's error; running handlers are aborted and the turn adds nothing", async () => {
       const signals: AbortSignal[] = [];
-      const hang = defineTool({
-        name: "hang",
-        description: "",
-        schema: anyArgs,
-        handler: (_args, ctx: HandlerContext) => {
-          signals.push(ctx.signal);
-          return new Promise<HandlerResult>(() => {});
-        },
-      });
+      const hang = hangingTool(signals);
       const failure = new Error("overloaded");
       const model = scriptedModel([[toolCall("c1", "echo", { text: "a" })], [toolCall("c2", "hang"), { wait: 5 }, finish("error", failure)]]);
       const result = await runAgent({ model, tools: [echo, hang], messages: question });

@@ -1,6 +1,6 @@
 import { asyncScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerResult, type RunOptions, type ToolEvent } from "../src/index.js";
+import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerContext, type HandlerResult, type HandlerReturn, type RunOptions, type ToolEvent } from "../src/index.js";
 import { Deadlines, type Timed } from "../src/run/deadlines.js";
 import { anyArgs, call, countingScheduler, flushMicrotasks } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
@@ -26,20 +26,20 @@ function record(scheduler: ManualScheduler, calls: Parameters<typeof streamToolC
   return { completed, reports, order, done: () => done };
 }
 
+/** The tool "t" these tests run: any arguments, and the handler under test. */
+function toolT(handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn) {
+  return defineTool({ name: "t", description: "", schema: anyArgs, handler });
+}
+
 const timeoutWith = (metadata: Record<string, unknown>) => error(expect.objectContaining({ reason: "timeout", metadata: expect.objectContaining(metadata) }));
 
 describe("toolTimeout", () => {
   describe("when the handler blocks the event loop (issue 9.10)", () => {
     it("counts from the handler's start: 600 ms of synchronous work then a wait times out at 1,000, not 1,600", async () => {
       const scheduler = manualScheduler();
-      const tool = defineTool({
-        name: "t",
-        description: "",
-        schema: anyArgs,
-        handler: () => {
-          scheduler.block(600);
-          return new Promise<HandlerResult>(() => {});
-        },
+      const tool = toolT(() => {
+        scheduler.block(600);
+        return new Promise<HandlerResult>(() => {});
       });
       const run = record(scheduler, [call("c0", "t")], [tool], { toolTimeout: 1_000 });
       await scheduler.advance(399);
@@ -50,14 +50,9 @@ describe("toolTimeout", () => {
 
     it("answers timeout, settled: true, when a synchronous handler returns after its deadline", async () => {
       const scheduler = manualScheduler();
-      const tool = defineTool({
-        name: "t",
-        description: "",
-        schema: anyArgs,
-        handler: () => {
-          scheduler.block(1_200);
-          return ok("too late");
-        },
+      const tool = toolT(() => {
+        scheduler.block(1_200);
+        return ok("too late");
       });
       const run = record(scheduler, [call("c0", "t")], [tool], { toolTimeout: 1_000 });
       expect(run.completed).toEqual([[1_200, "c0", timeoutWith({ deadline: "toolTimeout", settled: true })]]);
@@ -66,15 +61,10 @@ describe("toolTimeout", () => {
 
     it("answers timeout when an async handler's result arrives after its deadline, before the timer could fire", async () => {
       const scheduler = manualScheduler();
-      const tool = defineTool({
-        name: "t",
-        description: "",
-        schema: anyArgs,
-        handler: async () => {
-          await Promise.resolve();
-          scheduler.block(1_500);
-          return ok("too late");
-        },
+      const tool = toolT(async () => {
+        await Promise.resolve();
+        scheduler.block(1_500);
+        return ok("too late");
       });
       const run = record(scheduler, [call("c0", "t")], [tool], { toolTimeout: 1_000 });
       await flushMicrotasks();
@@ -84,14 +74,9 @@ describe("toolTimeout", () => {
 
     it("still answers a handler that returns in time with its own result", async () => {
       const scheduler = manualScheduler();
-      const tool = defineTool({
-        name: "t",
-        description: "",
-        schema: anyArgs,
-        handler: () => {
-          scheduler.block(999);
-          return ok("in time");
-        },
+      const tool = toolT(() => {
+        scheduler.block(999);
+        return ok("in time");
       });
       const run = record(scheduler, [call("c0", "t")], [tool], { toolTimeout: 1_000 });
       expect(run.completed).toEqual([[999, "c0", ok("in time")]]);
@@ -100,7 +85,7 @@ describe("toolTimeout", () => {
 
   it("keeps one scheduled action for all of a pool's deadlines, and none once the batch is done", async () => {
     const scheduler = countingScheduler(asyncScheduler);
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: async ({ n }) => ok(n) });
+    const tool = toolT(async ({ n }) => ok(n));
     const events: ToolEvent[] = [];
     await new Promise<void>((resolve) =>
       streamToolCalls(
@@ -184,18 +169,13 @@ describe("toolIdleTimeout", () => {
 
   it("checks a synchronous handler's silence too", () => {
     const scheduler = manualScheduler();
-    const tool = defineTool({
-      name: "t",
-      description: "",
-      schema: anyArgs,
-      handler: (_args, ctx) => {
-        scheduler.block(90);
-        ctx.progress({ progress: 1 });
-        scheduler.block(90);
-        ctx.progress({ progress: 2 });
-        scheduler.block(101);
-        return ok("done");
-      },
+    const tool = toolT((_args, ctx) => {
+      scheduler.block(90);
+      ctx.progress({ progress: 1 });
+      scheduler.block(90);
+      ctx.progress({ progress: 2 });
+      scheduler.block(101);
+      return ok("done");
     });
     const run = record(scheduler, [call("c0", "t")], [tool], { toolIdleTimeout: 100 });
     expect(run.completed).toEqual([[281, "c0", timeoutWith({ deadline: "toolIdleTimeout", settled: true })]]);

@@ -68,26 +68,22 @@ function responseEvent(event: ResponseEvent): SseFrame {
   return { event: event.type, data: event };
 }
 
+/** The fields of a Responses API response that every fake response, streamed or whole, gives alike. */
+export const RESPONSE_DEFAULTS = {
+  object: "response",
+  created_at: 1_700_000_000,
+  error: null,
+  incomplete_details: null,
+  instructions: null,
+  metadata: {},
+  parallel_tool_calls: true,
+  temperature: 1,
+  top_p: 1,
+  tool_choice: "auto",
+} as const satisfies Partial<OpenAI.Responses.Response>;
+
 function responseObject(status: OpenAI.Responses.ResponseStatus, extra: Partial<OpenAI.Responses.Response> = {}): OpenAI.Responses.Response {
-  return {
-    id: "resp_fake_stream",
-    object: "response",
-    created_at: 1_700_000_000,
-    status,
-    model: "gpt-fake",
-    output: [],
-    output_text: "",
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    metadata: {},
-    parallel_tool_calls: true,
-    temperature: 1,
-    top_p: 1,
-    tool_choice: "auto",
-    tools: [],
-    ...extra,
-  };
+  return { ...RESPONSE_DEFAULTS, id: "resp_fake_stream", status, model: "gpt-fake", output: [], output_text: "", tools: [], ...extra };
 }
 
 let sequence = 0;
@@ -137,6 +133,22 @@ export function responsesTextTurn(texts: readonly string[]): SseFrame[] {
 
 type AnthropicEvent = Anthropic.Messages.RawMessageStreamEvent;
 
+/** A Messages API message's `usage`, as every fake message gives it: 12 tokens in, `output_tokens` out. */
+export function anthropicUsage(output_tokens: number): Anthropic.Messages.Usage {
+  return {
+    input_tokens: 12,
+    output_tokens,
+    cache_creation: null,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+    inference_geo: null,
+    output_tokens_details: null,
+    server_tool_use: null,
+    service_tier: "standard",
+    speed: null,
+  };
+}
+
 function anthropicEvent(event: AnthropicEvent): SseFrame {
   return { event: event.type, data: event };
 }
@@ -156,18 +168,7 @@ export const anthropicEvents = {
         stop_details: null,
         container: null,
         diagnostics: null,
-        usage: {
-          input_tokens: 12,
-          output_tokens: 1,
-          cache_creation: null,
-          cache_creation_input_tokens: null,
-          cache_read_input_tokens: null,
-          inference_geo: null,
-          output_tokens_details: null,
-          server_tool_use: null,
-          service_tier: "standard",
-          speed: null,
-        },
+        usage: anthropicUsage(1),
       },
     }),
   textStart: (index: number): SseFrame =>

@@ -6,7 +6,19 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import { anthropicEvents, anthropicTextTurn, CHAT_DONE, chatChunk, chatTextTurn, chatToolDelta, responses, responsesTextTurn, type SseFrame } from "./fake-streams.js";
+import {
+  anthropicEvents,
+  anthropicTextTurn,
+  anthropicUsage,
+  CHAT_DONE,
+  chatChunk,
+  chatTextTurn,
+  chatToolDelta,
+  RESPONSE_DEFAULTS,
+  responses,
+  responsesTextTurn,
+  type SseFrame,
+} from "./fake-streams.js";
 
 /** The ids the fake model gives its calls and responses, for the tests to look for. */
 export const FAKE_IDS = {
@@ -142,20 +154,11 @@ type WireResponse = Omit<OpenAI.Responses.Response, "output_text">;
 
 function response(id: string, body: RequestBody, output: OpenAI.Responses.ResponseOutputItem[]): WireResponse {
   return {
+    ...RESPONSE_DEFAULTS,
     id,
-    object: "response",
-    created_at: 1_700_000_000,
     status: "completed",
     model: String(body.model),
     output,
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    metadata: {},
-    parallel_tool_calls: true,
-    temperature: 1,
-    top_p: 1,
-    tool_choice: "auto",
     tools: (body.tools ?? []) as OpenAI.Responses.Tool[],
     previous_response_id: body.previous_response_id ?? null,
     usage: {
@@ -184,17 +187,6 @@ export function toolUseMessage(body: RequestBody): Anthropic.Messages.Message {
     stop_details: null,
     container: null,
     diagnostics: null,
-    usage: {
-      input_tokens: 12,
-      output_tokens: 8,
-      cache_creation: null,
-      cache_creation_input_tokens: null,
-      cache_read_input_tokens: null,
-      inference_geo: null,
-      output_tokens_details: null,
-      server_tool_use: null,
-      service_tier: "standard",
-      speed: null,
-    },
+    usage: anthropicUsage(8),
   };
 }

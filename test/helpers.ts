@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { HandlerContext, ToolCall } from "../src/index.js";
+import { defineTool, type HandlerContext, type HandlerResult, type ToolCall } from "../src/index.js";
 
 /** A context for calling an executor directly, outside a runner. */
 export function contextFor(call: ToolCall): HandlerContext {
@@ -20,6 +20,19 @@ export function call(id: string, name: string, args: Record<string, unknown> = {
 }
 
 export const anyArgs = z.object({}).loose();
+
+/** A tool named "hang" whose handler never settles; each call's `ctx.signal` goes to `signals`, to see it aborted. */
+export function hangingTool(signals: AbortSignal[]) {
+  return defineTool({
+    name: "hang",
+    description: "",
+    schema: anyArgs,
+    handler: (_args, ctx: HandlerContext) => {
+      signals.push(ctx.signal);
+      return new Promise<HandlerResult>(() => {});
+    },
+  });
+}
 
 /** A promise with its resolve/reject in hand, for handlers the test settles itself. */
 export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (e: unknown) => void } {

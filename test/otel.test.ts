@@ -28,6 +28,18 @@ const weather = defineTool({
   handler: ({ city }) => ok({ city, tempC: 21 }),
 });
 
+/** A tool that takes no arguments and throws what `thrown` makes, on every call. */
+function throwing(name: string, thrown: () => unknown): Tool {
+  return defineTool({
+    name,
+    description: "",
+    schema: z.object({}),
+    handler: () => {
+      throw thrown();
+    },
+  });
+}
+
 function setup(options: { recordContent?: boolean | { maxLength?: number } } = {}) {
   const otel = otelHarness();
   const traced = telemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider, ...options });
@@ -151,14 +163,7 @@ describe("telemetry()", () => {
 
     it("sets error.type to the ToolError reason and records the thrown exception", async () => {
       const { otel, events } = setup();
-      const boom = defineTool({
-        name: "boom",
-        description: "",
-        schema: z.object({}),
-        handler: () => {
-          throw new RangeError("hotel API answered 503");
-        },
-      });
+      const boom = throwing("boom", () => new RangeError("hotel API answered 503"));
       await events([call("c1", "boom")], [boom]);
       const span = otel.span("execute_tool boom");
       expect(span.attributes["error.type"]).toBe("handler_raised");
@@ -191,14 +196,7 @@ describe("telemetry()", () => {
 
     it("shows a policy function's { continue: value } as a recovered failure", async () => {
       const { otel, events } = setup();
-      const boom = defineTool({
-        name: "boom",
-        description: "",
-        schema: z.object({}),
-        handler: () => {
-          throw new Error("down");
-        },
-      });
+      const boom = throwing("boom", () => new Error("down"));
       const seen: unknown[] = [];
       const evs = await events([call("c1", "boom")], [boom], {
         onToolError: (_call, e) => {
@@ -224,14 +222,7 @@ describe("telemetry()", () => {
           throw new Error("no name for you");
         }
       }
-      const nope = defineTool({
-        name: "nope",
-        description: "",
-        schema: z.object({}),
-        handler: () => {
-          throw new Hostile("down");
-        },
-      });
+      const nope = throwing("nope", () => new Hostile("down"));
       const untraced = await coreRunToolCalls([call("c1", "nope")], [nope]);
       expect(await traced.runToolCalls([call("c1", "nope")], [nope])).toEqual(untraced);
       expect(otel.span("execute_tool nope").status.code).toBe(SpanStatusCode.ERROR);

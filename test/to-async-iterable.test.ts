@@ -1,7 +1,7 @@
 import { defer, finalize, interval, map, Observable, of, Subject, take, throwError } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { defineTool, ok, streamToolCalls, toAsyncIterable, type HandlerContext, type ToolEvent } from "../src/index.js";
-import { anyArgs, call } from "./helpers.js";
+import { defineTool, ok, streamToolCalls, toAsyncIterable, type ToolEvent } from "../src/index.js";
+import { anyArgs, call, hangingTool } from "./helpers.js";
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const values: T[] = [];
@@ -109,15 +109,7 @@ describe("toAsyncIterable", () => {
 
     it("on break, aborts the running handlers of a tool batch", async () => {
       const signals: AbortSignal[] = [];
-      const hang = defineTool({
-        name: "hang",
-        description: "",
-        schema: anyArgs,
-        handler: (_args, ctx: HandlerContext) => {
-          signals.push(ctx.signal);
-          return new Promise(() => {});
-        },
-      });
+      const hang = hangingTool(signals);
       for await (const event of toAsyncIterable(streamToolCalls([call("c1", "hang"), call("c2", "hang")], [hang]))) {
         if (event.type === "tool_execution_started" && signals.length === 2) break;
       }

@@ -1,16 +1,15 @@
 import { context } from "@opentelemetry/api";
 import { defer, Observable, tap, type OperatorFunction, type Subscribable } from "rxjs";
-import { runToolCalls as coreRunToolCalls } from "../run/batch.js";
+import { collectToolCalls, runToolCalls as coreRunToolCalls } from "../run/batch.js";
 import type { ToolEvent } from "../events.js";
 import { executeToolCalls as coreExecuteToolCalls } from "../execute-tool-calls.js";
 import { defaultExecutor } from "../executor.js";
 import type { RunOptions } from "../options.js";
 import type { ToolResolver } from "../resolver.js";
-import { RunResultCollector, type RunResult } from "../run-result.js";
+import type { RunResult } from "../run-result.js";
 import { streamToolCalls as coreStreamToolCalls } from "../run/stream.js";
 import type { Tool } from "../tool.js";
 import type { ToolCall } from "../tool-call.js";
-import { describe } from "../tool-error.js";
 import { CallRegistry } from "./call-registry.js";
 import { CallSpans } from "./call-spans.js";
 import { guarded } from "./guard.js";
@@ -70,17 +69,7 @@ export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStrea
 /** `runToolCalls` with a span per call: the traced stream, collected as the core collects it. */
 export function tracedRunToolCalls(stream: typeof coreStreamToolCalls): typeof coreRunToolCalls {
   return function runToolCalls(calls: readonly ToolCall[], tools: readonly Tool[] | ToolResolver, options?: RunOptions): Promise<RunResult> {
-    return new Promise<RunResult>((resolve, reject) => {
-      if (!Array.isArray(calls)) {
-        throw new TypeError(`Expected \`calls\` to be an array of tool calls, got ${describe(calls)}`);
-      }
-      const collector = new RunResultCollector();
-      stream(calls, tools, options).subscribe({
-        next: (event) => collector.add(event),
-        error: reject,
-        complete: () => resolve(collector.result()),
-      });
-    });
+    return collectToolCalls(stream, calls, tools, options);
   };
 }
 

@@ -13,6 +13,18 @@ export function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : String(value);
 }
 
+/**
+ * An array a user passed as a reply's items (Anthropic content blocks, Responses output items),
+ * checked to be objects with a string `type`; otherwise a `TypeError` that starts with
+ * `expected` and names the items wanted (`noun`).
+ */
+export function typedItems<Item>(items: readonly unknown[], expected: string, noun: string): readonly Item[] {
+  if (!items.every((item) => isRecord(item) && typeof item.type === "string")) {
+    throw new TypeError(`${expected}, got an array whose items are not all ${noun} (objects with a \`type\`)`);
+  }
+  return items as readonly Item[];
+}
+
 /** Which provider's response `value` looks like, to point at the right parser. */
 export function providerShape(value: Record<string, unknown>): "chat" | "responses" | "anthropic" | undefined {
   if (Array.isArray(value.choices)) return "chat";

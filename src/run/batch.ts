@@ -27,12 +27,28 @@ export function runToolCalls(
   tools: readonly Tool[] | ToolResolver,
   options?: RunOptions,
 ): Promise<RunResult> {
+  return collectToolCalls(streamToolCalls, calls, tools, options);
+}
+
+/**
+ * `runToolCalls` over any runner with `streamToolCalls`' signature: the same array check, and
+ * the stream's events collected into one message per call, in input order. Lets a wrapped
+ * runner (toolrx/otel's traced one) collect exactly as the core does.
+ *
+ * @internal
+ */
+export function collectToolCalls(
+  stream: typeof streamToolCalls,
+  calls: readonly ToolCall[],
+  tools: readonly Tool[] | ToolResolver,
+  options?: RunOptions,
+): Promise<RunResult> {
   return new Promise<RunResult>((resolve, reject) => {
     if (!Array.isArray(calls)) {
       throw new TypeError(`Expected \`calls\` to be an array of tool calls, got ${describe(calls)}`);
     }
     const collector = new RunResultCollector();
-    streamToolCalls(calls, tools, options).subscribe({
+    stream(calls, tools, options).subscribe({
       next: (event) => collector.add(event),
       error: reject,
       complete: () => resolve(collector.result()),

@@ -1,6 +1,6 @@
 import type { AssistantMessage } from "../../agent/types.js";
 import type { ToolCall } from "../../tool-call.js";
-import { isRecord, kindOf, providerShape } from "../shape.js";
+import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
 
 /** A Messages API content block; `tool_use` blocks are tool calls, `text` blocks the turn's text. */
 export type ContentBlock =
@@ -55,12 +55,7 @@ export function fromMessage(reply: MessageLike | readonly ContentBlock[]): Assis
 
 function contentOf(reply: unknown, fn: string): readonly ContentBlock[] {
   const expected = `Expected \`${fn}\` to get a Messages API message or its \`content\``;
-  if (Array.isArray(reply)) {
-    if (!reply.every((block) => isRecord(block) && typeof block.type === "string")) {
-      throw new TypeError(`${expected}, got an array whose items are not all content blocks (objects with a \`type\`)`);
-    }
-    return reply as ContentBlock[];
-  }
+  if (Array.isArray(reply)) return typedItems<ContentBlock>(reply, expected, "content blocks");
   if (!isRecord(reply)) throw new TypeError(`${expected}, got ${kindOf(reply)}`);
   const shape = providerShape(reply);
   if (shape === "chat") throw new TypeError(`${expected}, got an OpenAI chat completion: use \`openai.parseToolCalls(completion)\``);

@@ -2,7 +2,7 @@ import type { AssistantMessage } from "../../agent/types.js";
 import type { RunResult, ToolMessage } from "../../run-result.js";
 import type { ToolCall } from "../../tool-call.js";
 import { parseArgumentsText } from "../parse-arguments.js";
-import { isRecord, kindOf, providerShape } from "../shape.js";
+import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
 
 /** A Responses API output item; `function_call` items are tool calls, `message` items carry text. */
 export type ResponseOutputItem =
@@ -76,12 +76,7 @@ export function toFunctionCallOutputs(messages: readonly ToolMessage[] | RunResu
 
 function outputOf(response: unknown, fn: string): readonly ResponseOutputItem[] {
   const expected = `Expected \`${fn}\` to get a Responses API response or its \`output\``;
-  if (Array.isArray(response)) {
-    if (!response.every((item) => isRecord(item) && typeof item.type === "string")) {
-      throw new TypeError(`${expected}, got an array whose items are not all output items (objects with a \`type\`)`);
-    }
-    return response as ResponseOutputItem[];
-  }
+  if (Array.isArray(response)) return typedItems<ResponseOutputItem>(response, expected, "output items");
   if (!isRecord(response)) throw new TypeError(`${expected}, got ${kindOf(response)}`);
   const shape = providerShape(response);
   if (shape === "responses" && Array.isArray(response.output)) return outputOf(response.output, fn);
