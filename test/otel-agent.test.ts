@@ -111,7 +111,10 @@ describe("telemetry().streamAgent", () => {
         maxTurns: 2,
       });
       const waits = otel.spans().filter((s) => s.name === "execute_tool weather").map((s) => s.attributes["toolrx.call.queue_wait_ms"] as number);
-      expect(waits[0]).toBeLessThan(waits[1]!);
+      // c2 waited behind c1's 2 ms handler (limit 1), so its wait covers at least part of that.
+      // Comparing it with c1's own wait is left out: under load, c1's start can lag its emission
+      // by more than c1 runs, which says nothing about how queue waits are measured.
+      expect(waits).toHaveLength(2);
       expect(waits[1]).toBeGreaterThanOrEqual(1);
     });
   });
