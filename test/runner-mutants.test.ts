@@ -71,6 +71,27 @@ describe("checkArguments", () => {
 });
 
 describe("streamToolCalls", () => {
+  describe("when calls is null", () => {
+    it("throws the TypeError naming `calls`, not a property read's", () => {
+      expect(() => streamToolCalls(null as never, [echo])).toThrow(
+        new TypeError("Expected `calls` to be an array or an Observable of tool calls, got null"),
+      );
+    });
+  });
+
+  describe("when the batch is empty", () => {
+    it("completes with no event even if opts.signal already aborted, and never subscribes `cancel`", async () => {
+      let cancelSubscribed = 0;
+      const cancel = new Observable<string>(() => {
+        cancelSubscribed++;
+      });
+      const controller = new AbortController();
+      controller.abort(new Error("user left"));
+      expect(await runToolCalls([], [echo], { signal: controller.signal, cancel })).toEqual({ messages: [] });
+      expect(cancelSubscribed).toBe(0);
+    });
+  });
+
   describe("when opts.signal is already aborted and the input is an Observable", () => {
     it("never subscribes the input, and errors with the signal's reason", () => {
       let subscribed = 0;
