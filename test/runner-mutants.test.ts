@@ -247,3 +247,40 @@ describe("running calls", () => {
     });
   });
 });
+
+describe("streamToolCalls with a standing backlog", () => {
+  it("keeps each event's index equal to its call's arrival order after the queue lets go of started calls", async () => {
+    const total = 3_000;
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: async ({ i }) => ok(i as number),
+    });
+    const calls = new Subject<ToolCall>();
+    let pushed = 0;
+    const push = () => {
+      calls.next({ id: `c${pushed}`, name: "t", arguments: { i: pushed } });
+      pushed++;
+    };
+    const wrong: string[] = [];
+    let answered = 0;
+    await new Promise<void>((resolve, reject) => {
+      streamToolCalls(calls, [tool], { maxConcurrency: 2 }).subscribe({
+        next(e) {
+          if (e.toolCallId !== `c${e.index}`) wrong.push(`${e.type} ${e.index} ${e.toolCallId}`);
+          if (e.type !== "tool_result_encoded") return;
+          answered++;
+          if (pushed < total) push();
+          else if (answered === total) calls.complete();
+        },
+        error: reject,
+        complete: resolve,
+      });
+      // Twenty calls always wait behind the two running: the queue never empties.
+      for (let i = 0; i < 22; i++) push();
+    });
+    expect(answered).toBe(total);
+    expect(wrong).toEqual([]);
+  });
+});
