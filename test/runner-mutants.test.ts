@@ -248,6 +248,46 @@ describe("running calls", () => {
   });
 });
 
+describe("retries", () => {
+  describe("when a call is cancelled by id while it waits out a backoff", () => {
+    it("answers it cancelled once, starts no further attempt, reports no abandoned attempt and leaves no timer", async () => {
+      const scheduler = manualScheduler();
+      let attempts = 0;
+      const tool = defineTool({
+        name: "flaky",
+        description: "",
+        schema: anyArgs,
+        control: { idempotent: true, retry: { attempts: 3, delay: 100, jitter: false } },
+        handler: () => {
+          attempts++;
+          throw new Error("flaky");
+        },
+      });
+      const cancel = new Subject<string>();
+      const events: ToolEvent[] = [];
+      let completed = false;
+      const reports: string[] = [];
+      streamToolCalls([call("c", "flaky")], [tool], { scheduler, cancel, onCallReport: (r) => reports.push(r.type) }).subscribe({
+        next: (e) => events.push(e),
+        complete: () => (completed = true),
+      });
+      await flushMicrotasks();
+      expect(attempts).toBe(1);
+      cancel.next("c");
+      expect(completed).toBe(true);
+      expect(scheduler.live).toBe(0);
+      await scheduler.advance(10_000);
+      expect(attempts).toBe(1);
+      // The failed attempt had ended: nothing is abandoned, so nothing is reported as still running.
+      expect(reports).toEqual(["attempt_failed"]);
+      const encoded = events.filter((e) => e.type === "tool_result_encoded");
+      expect(encoded).toHaveLength(1);
+      expect(encoded[0]).toMatchObject({ isError: true });
+      expect((encoded[0] as { content: string }).content).toContain("cancelled");
+    });
+  });
+});
+
 describe("streamToolCalls with a standing backlog", () => {
   it("keeps each event's index equal to its call's arrival order after the queue lets go of started calls", async () => {
     const total = 3_000;
