@@ -1,4 +1,4 @@
-import { Observable, Subject } from "rxjs";
+import { config, Observable, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -244,6 +244,36 @@ describe("running calls", () => {
       expect(messages.map((m) => m.isError)).toEqual([false, true, true]);
       expect(pending.get("b")?.ctx.signal.aborted).toBe(true);
       expect(pending.get("c")?.ctx.signal.aborted).toBe(true);
+    });
+  });
+});
+
+describe("RunOptions.cancel", () => {
+  describe("when it emits a malformed request", () => {
+    it.each([
+      ["a non-string reason", { toolCallId: "a", reason: 5 }],
+      ["null", null],
+      ["an object without toolCallId", { reason: "stop" }],
+    ])("reports %s as a TypeError naming `cancel`, and cancels nothing", async (_what, request) => {
+      const reported: unknown[] = [];
+      const previous = config.onUnhandledError;
+      config.onUnhandledError = (e) => reported.push(e);
+      try {
+        const { tool, pending } = held();
+        const cancel = new Subject<unknown>();
+        const done = runToolCalls([call("a", "slow")], [tool], { cancel: cancel as never });
+        await flushMicrotasks();
+        cancel.next(request);
+        expect(pending.get("a")?.ctx.signal.aborted).toBe(false);
+        pending.get("a")?.settle(ok("a done"));
+        expect((await done).messages[0]?.content).toBe("a done");
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        expect(reported).toHaveLength(1);
+        expect(reported[0]).toBeInstanceOf(TypeError);
+        expect(String(reported[0])).toMatch(/^TypeError: Expected `cancel` to emit a call id or \{ toolCallId: string, reason\?: string \}, got /);
+      } finally {
+        config.onUnhandledError = previous;
+      }
     });
   });
 });
