@@ -59,7 +59,7 @@ describe("checkArguments", () => {
 
   describe("when rawArguments is not JSON", () => {
     it("says so with the parser's own words", () => {
-      const checked = checkArguments(echo, { id: "c1", name: "echo", arguments: {}, rawArguments: "{city:" }) as {
+      const checked = checkArguments(echo, { id: "c1", name: "echo", arguments: {}, rawArguments: "{city:" }) as unknown as {
         ok: boolean;
         error: { issues: { code: string; message: string }[] };
       };
@@ -126,7 +126,7 @@ describe("running calls", () => {
       const subscription = streamToolCalls([call("a", "slow")], [tool], {
         onToolError: () => {
           policyCalls++;
-          return "continue";
+          return { continue: "answered" };
         },
         toolResultEncoder: {
           encode: () => {
@@ -208,7 +208,7 @@ describe("running calls", () => {
         toolTimeout: 250,
         onToolError: (_call, e) => {
           errors.push(e);
-          return "continue";
+          return { continue: "answered" };
         },
       });
       await flushMicrotasks();
