@@ -318,6 +318,42 @@ describe("retries", () => {
   });
 });
 
+describe("ctx.progress", () => {
+  describe("when an attempt that timed out keeps reporting progress", () => {
+    it("reports only the current attempt's progress, never the abandoned one's", async () => {
+      const scheduler = manualScheduler();
+      const contexts: HandlerContext[] = [];
+      const tool = defineTool({
+        name: "slow",
+        description: "",
+        schema: anyArgs,
+        control: { idempotent: true, retry: { attempts: 2, delay: 10, jitter: false } },
+        handler: (_args, ctx) => {
+          contexts.push(ctx);
+          return new Promise<HandlerResult>(() => {});
+        },
+      });
+      const progress: unknown[] = [];
+      streamToolCalls([call("c", "slow")], [tool], {
+        scheduler,
+        toolTimeout: 100,
+        onCallReport: (r) => {
+          if (r.type === "progress") progress.push({ attempt: r.attempt, progress: r.progress });
+        },
+      }).subscribe();
+      await scheduler.advance(100);
+      contexts[0]?.progress({ progress: 1 });
+      await scheduler.advance(10);
+      expect(contexts).toHaveLength(2);
+      contexts[0]?.progress({ progress: 2 });
+      contexts[1]?.progress({ progress: 3 });
+      await scheduler.advance(100);
+      contexts[1]?.progress({ progress: 4 });
+      expect(progress).toEqual([{ attempt: 2, progress: 3 }]);
+    });
+  });
+});
+
 describe("streamToolCalls with a standing backlog", () => {
   it("keeps each event's index equal to its call's arrival order after the queue lets go of started calls", async () => {
     const total = 3_000;
