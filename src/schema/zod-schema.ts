@@ -2,6 +2,7 @@ import { toJSONSchema } from "zod";
 import * as core from "zod/v4/core";
 import { bareCopy, namesInheritedProperty, plainCopy } from "./bare-copy.js";
 import { objectOutput } from "./object-output.js";
+import { hasAsyncCallback } from "./zod-async.js";
 import { schemaTypeError } from "./schema-type-error.js";
 import type { CompiledSchema, JsonSchema, Validation, ZodSchema } from "./types.js";
 
@@ -29,11 +30,12 @@ export function compileZodSchema(schema: ZodSchema, where: string): CompiledSche
   } catch (cause) {
     throw schemaTypeError(where, "cannot be expressed as JSON Schema", cause);
   }
-  if (!namesInheritedProperty(jsonSchema)) return { jsonSchema, validate: (args) => parseWith(schema, args) };
+  const parse = zodParser(schema);
+  if (!namesInheritedProperty(jsonSchema)) return { jsonSchema, validate: parse };
   return {
     jsonSchema,
     validate(args) {
-      const validation = parseWith(schema, bareCopy(args));
+      const validation = parse(bareCopy(args));
       return validation instanceof Promise ? validation.then(restored) : restored(validation);
     },
   };
@@ -44,14 +46,24 @@ function restored(validation: Validation): Validation {
   return validation.ok ? { ok: true, value: plainCopy(validation.value) as Record<string, unknown> } : validation;
 }
 
-function parseWith(schema: ZodSchema, args: unknown): Validation | Promise<Validation> {
-  try {
-    return toValidation(core.safeParse(schema, args));
-  } catch (e) {
-    // Async refinements cannot run synchronously; only then pay for a promise.
-    if (isZodAsyncError(e)) return core.safeParseAsync(schema, args).then(toValidation);
-    throw e;
-  }
+/**
+ * Synchronous parsing while the schema allows it: a promise per call only for schemas that need
+ * one. A schema with a callback declared `async` is parsed asynchronously from the start; one
+ * whose callback merely returns a promise is found out by zod's refusal on the first call, and
+ * parsed asynchronously from then on, so its callback runs once per call, not twice.
+ */
+function zodParser(schema: ZodSchema): (args: unknown) => Validation | Promise<Validation> {
+  let async = hasAsyncCallback(schema);
+  return (args) => {
+    if (async) return core.safeParseAsync(schema, args).then(toValidation);
+    try {
+      return toValidation(core.safeParse(schema, args));
+    } catch (e) {
+      if (!isZodAsyncError(e)) throw e;
+      async = true;
+      return core.safeParseAsync(schema, args).then(toValidation);
+    }
+  };
 }
 
 /**
