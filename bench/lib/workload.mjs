@@ -20,37 +20,42 @@ export function streamCalls(n) {
 /**
  * A handler plus what it saw: invocations, peak concurrency, start time of each call. Set
  * `probe.midpoint` to a call's `i` to have `probe.atMidpoint()` run inside that call.
+ *
+ * Handlers are called as `handler(args, signal?, shape?)`. `shape` turns the value into what the
+ * system's tools return (toolrx's `ok(value)`) before it goes into the promise, as a user's
+ * handler would write it: adapting the result outside, with a `.then`, would charge a system a
+ * promise hop that no real handler makes.
  */
 export function instrumented(kind, { sleepMs = 20 } = {}) {
   const probe = { calls: 0, running: 0, peak: 0, startedAt: [], midpoint: -1, atMidpoint: () => {} };
   const handlers = {
     // The tool does nothing, so what is measured is the runner.
-    trivial: ({ i }) => {
+    trivial: ({ i }, _signal, shape = same) => {
       probe.calls++;
       if (i === probe.midpoint) probe.atMidpoint();
-      return { i };
+      return shape({ i });
     },
     // Settles on the next microtask: an async tool whose work is already done, so what is
     // measured is what going asynchronous costs the runner (promise hops, the deadline timer).
-    resolved: ({ i }) => {
+    resolved: ({ i }, _signal, shape = same) => {
       probe.calls++;
       if (i === probe.midpoint) probe.atMidpoint();
-      return Promise.resolve({ i });
+      return Promise.resolve(shape({ i }));
     },
-    sleep: ({ i }) => {
+    sleep: ({ i }, _signal, shape = same) => {
       probe.calls++;
       if (++probe.running > probe.peak) probe.peak = probe.running;
       return new Promise((resolve) =>
         setTimeout(() => {
           probe.running--;
-          resolve({ i });
+          resolve(shape({ i }));
         }, sleepMs),
       );
     },
     // Slow for the first `slowCalls` calls, synchronous after: calls queued behind slow ones.
-    queued: ({ i }) => {
+    queued: ({ i }, _signal, shape = same) => {
       probe.calls++;
-      return i < probe.slowCalls ? new Promise((resolve) => setTimeout(resolve, sleepMs, { i })) : { i };
+      return i < probe.slowCalls ? new Promise((resolve) => setTimeout(resolve, sleepMs, shape({ i }))) : shape({ i });
     },
     // Never settles: only a deadline ends it.
     never: ({ i }) => {
@@ -67,3 +72,5 @@ export function instrumented(kind, { sleepMs = 20 } = {}) {
   };
   return { handler: handlers[kind], probe };
 }
+
+const same = (value) => value;

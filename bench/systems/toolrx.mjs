@@ -12,10 +12,8 @@ function workTool(handler) {
     name: "work",
     description: "The benchmark's shared handler",
     schema: z.object({ i: z.number() }),
-    handler: (args) => {
-      const value = handler(args);
-      return typeof value?.then === "function" ? value.then(ok) : ok(value);
-    },
+    // The shared handler returns `ok(value)` itself, as a toolrx tool does.
+    handler: (args) => handler(args, undefined, ok),
   });
 }
 
