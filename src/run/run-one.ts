@@ -52,10 +52,9 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   #attemptStart = 0;
   #lastActive = 0;
   #firstStart = 0;
-  #total = Infinity;
+  /** The retries' overall bound; meaningful only with a retry plan (Infinity would be a boxed double per call). */
+  #total = 0;
   #abandoned: Abandoned[] | undefined;
-  /** The clock as read when the handler settled, while that settlement is being answered. */
-  #settledAt: number | undefined;
 
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
     this.call = call;
@@ -69,7 +68,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     this.#retry = retry;
     // By default every attempt may use its whole deadline and every backoff its cap.
     if (retry !== undefined) this.#total = retry.totalTimeout ?? retry.attempts * env.timeout + (retry.attempts - 1) * retry.maxDelay;
-    this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || this.#total !== Infinity;
+    this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || (retry !== undefined && this.#total !== Infinity);
   }
 
   get finished(): boolean {
@@ -310,17 +309,15 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
         this.#timeout(fired, true);
         return;
       }
-      // Only while this settlement is on the stack: the pool starts the next call with it.
-      this.#settledAt = now;
-      this.#outcome(result);
-      this.#settledAt = undefined;
+      // The pool starts the next call with this reading.
+      this.#outcome(result, now);
       return;
     }
-    this.#outcome(result);
+    this.#outcome(result, undefined);
   }
 
   /** Retry the failed attempt when the plan allows and time remains; otherwise answer. */
-  #outcome(result: unknown): void {
+  #outcome(result: unknown, now: number | undefined): void {
     const plan = this.#retry;
     if (plan !== undefined) {
       const attempt = (this.#ctx as CallContext).attempt;
@@ -328,8 +325,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       if (term !== NO_ERROR) {
         if (attempt < plan.attempts && isRetryable(plan, term, attempt)) {
           const wait = backoff(plan, attempt);
-          const now = this.sink.deadlines.now();
-          if (now + wait < this.#firstStart + this.#total) {
+          const at = this.sink.deadlines.now();
+          if (at + wait < this.#firstStart + this.#total) {
             this.#phase = BACKOFF;
             this.#track();
             const listener = this.env.onReport;
@@ -337,38 +334,39 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
               const { index, toolCallId, toolName } = this;
               deliver(listener, { type: "attempt_failed", index, toolCallId, toolName, attempt, error: term, retryIn: wait });
             }
-            if (this.#phase === BACKOFF) this.sink.deadlines.add(this, now + wait);
+            if (this.#phase === BACKOFF) this.sink.deadlines.add(this, at + wait);
             return;
           }
         }
         result = withAttempts(result, term, attempt);
       }
     }
-    this.#finish(result);
+    this.#finish(result, now);
   }
 
   #expired(now: number): Deadline | undefined {
     const { env } = this;
     if (now - this.#attemptStart >= env.timeout) return "toolTimeout";
     if (now - this.#lastActive >= env.idleTimeout) return "toolIdleTimeout";
-    if (now - this.#firstStart >= this.#total) return "totalTimeout";
+    if (this.#retry !== undefined && now - this.#firstStart >= this.#total) return "totalTimeout";
     return undefined;
   }
 
   #nextDue(): number {
     const { env } = this;
-    return Math.min(this.#attemptStart + env.timeout, this.#lastActive + env.idleTimeout, this.#firstStart + this.#total);
+    const total = this.#retry === undefined ? Infinity : this.#firstStart + this.#total;
+    return Math.min(this.#attemptStart + env.timeout, this.#lastActive + env.idleTimeout, total);
   }
 
   /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
   #timeout(fired: Deadline, settled: boolean): void {
     const { env } = this;
     const ctx = this.#ctx as CallContext;
-    const timeout = deadlineError(this, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#total }, settled);
+    const timeout = deadlineError(this, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total }, settled);
     CallContext.abort(ctx, timeout);
     if (!settled) this.#abandon(ctx, "timeout");
     if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
-    else this.#outcome(error(timeout));
+    else this.#outcome(error(timeout), undefined);
   }
 
   #abandon(ctx: CallContext, why: "timeout" | "cancelled"): void {
@@ -412,13 +410,13 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     }
   }
 
-  #finish(returned: unknown): void {
+  #finish(returned: unknown, now?: number): void {
     this.#phase = DONE;
     if (this.slot >= 0) this.sink.deadlines.remove(this);
     const [completed, tail] = outcomeOf(returned, this, this.env);
     this.sink.next(completed);
     this.sink.next(tail);
-    this.sink.done(this, this.#tracked, this.#settledAt);
+    this.sink.done(this, this.#tracked, now);
   }
 }
 
