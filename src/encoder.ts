@@ -1,5 +1,5 @@
 import { isError, messageOf, read, safeJson, UNREADABLE, withoutFrames } from "./safe.js";
-import { isToolError } from "./tool-error.js";
+import { isToolError, type ToolError } from "./tool-error.js";
 
 /**
  * Turns results into the text of a tool message. `encode` may throw; the runner turns that into
@@ -26,7 +26,7 @@ export const jsonEncoder: ToolResultEncoder = Object.freeze({
     if (typeof value === "string") return value.includes(FRAME_MARK) ? withoutFrames(value) : value;
     const text: string | undefined = JSON.stringify(value);
     if (text === undefined) {
-      throw new TypeError(`Cannot encode ${value === undefined ? "undefined" : typeof value} as JSON`);
+      throw new TypeError(`Cannot encode ${typeof value} as JSON`);
     }
     // One scan of the text keeps the common case at native speed; only a value that carries a
     // V8 trace is rendered a second time, without it.
@@ -60,14 +60,25 @@ function withoutTraces(this: unknown, key: string, value: unknown): unknown {
 export function errorText(reason: unknown): string {
   if (typeof reason === "string") return withoutFrames(reason);
   if (isToolError(reason)) {
-    const message = messageOf(reason) ?? "";
-    const code = read(reason, "reason") as string;
-    const head = message.includes(code) ? message : `${code}: ${message}`;
+    const head = headOf(reason);
     const cause = read(reason, "cause");
     if (cause === undefined) return head;
     return `${head}: ${cause === UNREADABLE ? "[unreadable]" : causeText(cause)}`;
   }
   return causeText(reason);
+}
+
+/**
+ * A ToolError's reason and message in one phrase, the reason said once. Its fields may have been
+ * replaced after construction (a getter that throws, a message that is not a string): the text
+ * then says what can still be read rather than throwing or ending in a dangling colon.
+ */
+function headOf(error: ToolError): string {
+  const code = read(error, "reason");
+  const message = messageOf(error);
+  if (typeof code !== "string") return message ?? "tool error";
+  if (!message) return code;
+  return message.includes(code) ? message : `${code}: ${message}`;
 }
 
 function causeText(cause: unknown): string {

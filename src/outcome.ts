@@ -22,27 +22,27 @@ export type Outcome = readonly [ToolExecutionCompleted, ToolTailEvent];
 export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Outcome {
   if (!isHandlerResult(returned)) return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
   const result: HandlerResult = returned;
-  // Each field is read once, in locals (no object per call): a getter cannot answer differently
-  // the second time, and one that throws now, after passing the shape check, is still caught.
-  let type: HandlerResult["type"];
+  // Each field is read once, into locals (no object per call). A getter may answer differently
+  // than it did for `isHandlerResult`, or throw now: the values read are what count, so their
+  // shape is checked again below, and anything that is not a result is an invalid return.
+  let type: unknown;
   let value: unknown;
-  let text = "";
+  let text: unknown;
   let opts: unknown;
-  const r = result as Partial<Record<"value" | "reason" | "question" | "opts" | "result", unknown>> & { type: HandlerResult["type"] };
+  const r = result as Partial<Record<"type" | "value" | "reason" | "question" | "opts" | "result", unknown>>;
   try {
     type = r.type;
     if (type === "ok") value = r.value;
     else if (type === "error") value = r.reason;
     else if (type === "ask_user") {
-      text = r.question as string;
+      text = r.question;
       opts = r.opts ?? {};
     } else {
-      text = r.reason as string;
+      text = r.reason;
       value = r.result;
     }
-    if ((type === "ask_user" || type === "halt") && typeof (text as unknown) !== "string") throw new TypeError("changed shape");
   } catch {
-    return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
+    type = undefined;
   }
   switch (type) {
     case "ok": {
@@ -50,7 +50,10 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
       if (content instanceof ToolError) return failed(env, who, content);
       return [completedEvent(who, result), encodedEvent(who, content, false)];
     }
+    case "error":
+      return failed(env, who, value, result);
     case "ask_user":
+      if (typeof text !== "string") break;
       return [
         completedEvent(who, result),
         {
@@ -63,6 +66,7 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
         },
       ];
     case "halt": {
+      if (typeof text !== "string") break;
       if (isReservedHaltReason(text)) {
         return failed(
           env,
@@ -80,25 +84,26 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
       if (content instanceof ToolError) return failed(env, who, content);
       return [completedEvent(who, result), haltEvent(who, text, value, content, false)];
     }
-    default:
-      return failed(env, who, value, result);
   }
+  return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
 }
 
 /** Route the error term `term` through the policy; `own` is the handler's own error result, if any. */
 function failed(env: RunEnv, who: CallIdentity, term: unknown, own: HandlerResult = error(term)): Outcome {
   const decision = applyPolicy(env.policy, who, term);
-  if (decision.action === "continue") {
-    return [completedEvent(who, own), encodedEvent(who, errorContent(env, term), true)];
-  }
-  if (decision.action === "replace") {
-    const content = encoded(env, decision.value, who);
-    if (!(content instanceof ToolError)) {
-      return [completedEvent(who, ok(decision.value)), encodedEvent(who, content, false)];
+  switch (decision.action) {
+    case "continue":
+      return [completedEvent(who, own), encodedEvent(who, errorContent(env, term), true)];
+    case "replace": {
+      const content = encoded(env, decision.value, who);
+      if (!(content instanceof ToolError)) {
+        return [completedEvent(who, ok(decision.value)), encodedEvent(who, content, false)];
+      }
+      return [completedEvent(who, own), haltOnError(env, who, content)];
     }
-    return [completedEvent(who, own), haltOnError(env, who, content)];
+    case "halt":
+      return [completedEvent(who, own), haltOnError(env, who, decision.term)];
   }
-  return [completedEvent(who, own), haltOnError(env, who, decision.term)];
 }
 
 function haltOnError(env: RunEnv, who: CallIdentity, term: unknown): ToolTailEvent {
@@ -148,13 +153,11 @@ function encoded(env: RunEnv, value: unknown, who: CallIdentity): string | ToolE
  * stands and the text falls back to `jsonEncoder`'s, so error encoding never loops.
  */
 function errorContent(env: RunEnv, term: unknown): string {
-  if (env.encoder !== jsonEncoder) {
-    try {
-      const content: unknown = env.encoder.encodeError(term);
-      if (typeof content === "string") return content;
-    } catch {
-      // fall back below
-    }
+  try {
+    const content: unknown = env.encoder.encodeError(term);
+    if (typeof content === "string") return content;
+  } catch {
+    // fall back below
   }
   return jsonEncoder.encodeError(term);
 }
