@@ -80,3 +80,19 @@ describe("defaultExecutor", () => {
     expect(result.reason).toMatchObject({ reason: "not_found", toolName: "t", toolCallId: "c1" });
   });
 });
+
+describe("defaultExecutor called by a custom executor, with a hostile promise", () => {
+  it("answers handler_raised when even resolving the promise throws (its constructor getter throws)", () => {
+    const hostile = Promise.resolve(ok(1));
+    Object.defineProperty(hostile, "constructor", {
+      get() {
+        throw new Error("no constructor for you");
+      },
+    });
+    const c = call("c1", "t");
+    // Not awaited: the executor must answer, not throw, before anything is awaited.
+    const result = defaultExecutor.execute(toolWith(() => hostile), {}, contextFor(c)) as HandlerResult;
+    expect(result).toMatchObject({ type: "error", reason: { reason: "handler_raised", toolName: "t", toolCallId: "c1" } });
+    expect((result as { reason: ToolError }).reason.cause).toMatchObject({ message: "no constructor for you" });
+  });
+});
