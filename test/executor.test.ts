@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askUser, defaultExecutor, defineTool, error, halt, ok, ToolError, type HandlerResult } from "../src/index.js";
+import { askUser, defaultExecutor, defineTool, error, halt, ok, runToolCalls, ToolError, type HandlerResult } from "../src/index.js";
 import { anyArgs, call, contextFor } from "./helpers.js";
 
 function toolWith(handler?: (args: Record<string, unknown>) => unknown) {
@@ -94,5 +94,23 @@ describe("defaultExecutor called by a custom executor, with a hostile promise", 
     const result = defaultExecutor.execute(toolWith(() => hostile), {}, contextFor(c)) as HandlerResult;
     expect(result).toMatchObject({ type: "error", reason: { reason: "handler_raised", toolName: "t", toolCallId: "c1" } });
     expect((result as { reason: ToolError }).reason.cause).toMatchObject({ message: "no constructor for you" });
+  });
+});
+
+describe("a handler's `this`", () => {
+  it("is the tool, whether the runner calls the handler or defaultExecutor does", async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: function (this: unknown) {
+        seen.push(this);
+        return ok("ran");
+      } as never,
+    });
+    await runToolCalls([call("c1", "t")], [tool]);
+    await runToolCalls([call("c2", "t")], [tool], { executor: { execute: (t, args, ctx) => defaultExecutor.execute(t, args, ctx) } });
+    expect(seen).toEqual([tool, tool]);
   });
 });

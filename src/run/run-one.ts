@@ -252,7 +252,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     const toolCallId = this.call.id;
     let returned: unknown;
     try {
-      returned = handler(args, ctx);
+      // Called as `tool.handler(args, ctx)` is, and as defaultExecutor.execute calls it: `this` is the tool.
+      returned = handler.call(this.tool, args, ctx);
     } catch (thrown) {
       if (this.#abandonIfClosed(ctx, undefined)) return;
       this.#settled(ctx, raised(thrown, toolName, toolCallId));
