@@ -71,10 +71,6 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || (retry !== undefined && this.#total !== Infinity);
   }
 
-  get finished(): boolean {
-    return this.#phase === DONE;
-  }
-
   /** Emit `started` and run the call as far as it goes synchronously. */
   start(): void {
     const { call, tool, env } = this;
