@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askUser, defaultExecutor, defineTool, error, halt, ok, runToolCalls, ToolError, type HandlerResult } from "../src/index.js";
+import { askUser, defaultExecutor, defineTool, error, halt, ok, runToolCalls, ToolError, type HandlerResult, type ToolExecutor } from "../src/index.js";
 import { anyArgs, call, contextFor } from "./helpers.js";
 
 function toolWith(handler?: (args: Record<string, unknown>) => unknown) {
@@ -110,7 +110,15 @@ describe("a handler's `this`", () => {
       } as never,
     });
     await runToolCalls([call("c1", "t")], [tool]);
-    await runToolCalls([call("c2", "t")], [tool], { executor: { execute: (t, args, ctx) => defaultExecutor.execute(t, args, ctx) } });
+    let delegated = 0;
+    const toolExecutor: ToolExecutor = {
+      execute: (t, args, ctx) => {
+        delegated++;
+        return defaultExecutor.execute(t, args, ctx);
+      },
+    };
+    await runToolCalls([call("c2", "t")], [tool], { toolExecutor });
+    expect(delegated).toBe(1);
     expect(seen).toEqual([tool, tool]);
   });
 });
