@@ -6,6 +6,7 @@ import type { OnToolError } from "./policy.js";
 import type { CallReport } from "./run/call-report.js";
 import { checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./run/retry.js";
 import { describe } from "./safe.js";
+import { assertKnownOptions } from "./unknown-option.js";
 
 /** Engine-wide defaults a batch falls back on. */
 export interface EngineLike {
@@ -110,13 +111,18 @@ export const MAX_TIMEOUT = 2_147_483_647;
 
 /**
  * Check every option and fill in the defaults. `callCount` is `undefined` for an Observable
- * of calls, whose size is unknown.
+ * of calls, whose size is unknown; `extraKeys` are the keys a caller's own options add.
  *
  * @throws {TypeError} naming the option and what it got.
  */
-export function resolveOptions(options: RunOptions | undefined, callCount: number | undefined): RunEnv {
+export function resolveOptions(options: RunOptions | undefined, callCount: number | undefined, extraKeys?: ReadonlySet<string>): RunEnv {
   if (options === undefined) options = {};
   if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+  // A renamed option is said as such, before it would be called unknown.
+  if ((options as { onRecipeStep?: unknown }).onRecipeStep !== undefined) {
+    throw new TypeError("`onRecipeStep` was replaced by `onCallReport`: recipe sub-steps are its `recipe_step_*` reports");
+  }
+  assertKnownOptions(options, extraKeys);
   const { engine, onToolError = "continue", toolTimeout = 30_000, signal, validateArguments = true } = options;
 
   if (onToolError !== "continue" && onToolError !== "halt" && !(typeof onToolError === "function" && onToolError.length <= 2)) {
@@ -168,9 +174,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`scheduler\` to be an RxJS SchedulerLike, got ${describe(scheduler)}`);
   }
 
-  if ((options as { onRecipeStep?: unknown }).onRecipeStep !== undefined) {
-    throw new TypeError("`onRecipeStep` was replaced by `onCallReport`: recipe sub-steps are its `recipe_step_*` reports");
-  }
+
   const { toolIdleTimeout = Infinity, onCallReport, cancel, settleGrace = 5_000 } = options;
   if (!(toolIdleTimeout === Infinity || (typeof toolIdleTimeout === "number" && toolIdleTimeout > 0 && toolIdleTimeout <= MAX_TIMEOUT))) {
     throw new TypeError(

@@ -56,7 +56,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   if (haltWhen !== undefined && typeof haltWhen !== "function") throw new TypeError(`Expected \`haltWhen\` to be a function (turn) => boolean, got ${describe(haltWhen)}`);
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
 
-  const env = resolveOptions(options, undefined); // every RunOptions check, at call time
+  const env = resolveOptions(options, undefined, AGENT_KEYS); // every RunOptions check, at call time
   const runOptions: Record<string, unknown> = {};
   for (const key of Object.keys(options)) if (!AGENT_KEYS.has(key)) runOptions[key] = (options as unknown as Record<string, unknown>)[key];
   return {
