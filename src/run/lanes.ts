@@ -74,6 +74,18 @@ export class Lanes {
     return [parked, best];
   }
 
+  /**
+   * Forget every parked call. The pool lets go of its lanes when it closes, but a running call
+   * still holds its own lane, and a handler that ignores its abort can keep that call alive.
+   */
+  clear(): void {
+    for (const lane of this.#lanes.values()) {
+      lane.waiting = [];
+      lane.head = 0;
+    }
+    this.parked = 0;
+  }
+
   /** Take every parked call with this id out of its lane. */
   remove(id: string): Parked[] {
     const removed: Parked[] = [];

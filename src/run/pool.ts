@@ -292,6 +292,7 @@ export class Pool implements CallSink {
     this.#watched = undefined;
     this.#queue = [];
     this.#head = 0;
+    this.#lanes?.clear();
     this.#lanes = undefined;
   }
 }
