@@ -228,6 +228,23 @@ describe("dispatch recipes", () => {
       const { messages } = await runToolCalls([call("c1", "research", { topic: "t" })], resolver);
       expect(messages[0]?.content).toBe("## Errors\n\n- **search**: arguments of step failed: no query");
     });
+
+    it("a thrown string is recorded as it reads, not quoted, and without stack frames", async () => {
+      const { resolver } = tableResolver(answers, {
+        research: () => ({
+          serial: [
+            {
+              tool: "search",
+              arguments: () => {
+                throw "no query given\n    at step (/srv/app/recipes.js:3:9)";
+              },
+            },
+          ],
+        }),
+      });
+      const { messages } = await runToolCalls([call("c1", "research", { topic: "t" })], resolver);
+      expect(messages[0]?.content).toBe("## Errors\n\n- **search**: arguments of step failed: no query given");
+    });
   });
 
   it("bounds parallel steps by maxConcurrency", async () => {
