@@ -1,4 +1,4 @@
-import { BehaviorSubject } from "rxjs";
+import { BehaviorSubject, Subject, takeUntil, type Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -15,7 +15,7 @@ import {
   type ToolControl,
   type ToolEvent,
 } from "../src/index.js";
-import { anyArgs, call, deferred } from "./helpers.js";
+import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
 
 type AnyTool = Parameters<typeof streamToolCalls>[1][number];
@@ -137,5 +137,68 @@ describe("asynchronous argument validation", () => {
       r.endInput();
       expect(r.done()).toBe(true);
     });
+  });
+});
+
+describe("a handler that lets go of the stream itself", () => {
+  /** Stream one call of a tool whose handler unsubscribes the stream, then does `then`. */
+  function selfUnsubscribing(then: () => HandlerReturn) {
+    const input = new Subject<ToolCall>();
+    const seen: string[] = [];
+    let policyCalls = 0;
+    let signal: AbortSignal | undefined;
+    let subscription: Subscription | undefined;
+    const tool = toolT((_args, ctx) => {
+      subscription?.unsubscribe();
+      signal = ctx.signal;
+      return then();
+    });
+    subscription = streamToolCalls(input, [tool], {
+      onToolError: () => {
+        policyCalls++;
+        return { continue: "answered" };
+      },
+    }).subscribe((e) => seen.push(e.type));
+    input.next(call("c", "t"));
+    return { seen, policyCalls: () => policyCalls, reason: () => signal?.reason };
+  }
+
+  it.each([
+    ["returns a result", () => ok("done")],
+    ["throws", () => {
+      throw new Error("after unsubscribing");
+    }],
+    ["returns a promise that rejects", () => Promise.reject(new Error("after unsubscribing"))],
+  ] as const)("has its ctx.signal aborted as unsubscribed, and is not answered, when it then %s", async (_what, then) => {
+    const r = selfUnsubscribing(then);
+    await flushMicrotasks();
+    expect(r.seen).toEqual(["tool_execution_started"]);
+    expect(r.policyCalls()).toBe(0);
+    expect(r.reason()).toBeInstanceOf(DOMException);
+    expect(r.reason()).toMatchObject({ name: "AbortError", message: "The tool stream was unsubscribed" });
+  });
+});
+
+describe("a consumer that lets go while a handler of the first synchronous pass runs", () => {
+  it("aborts that handler's ctx.signal as unsubscribed, starts no other call and answers none", async () => {
+    const stop = new Subject<void>();
+    const signals: AbortSignal[] = [];
+    let runs = 0;
+    const tool = toolT((_args, ctx) => {
+      runs++;
+      signals.push(ctx.signal);
+      // The consumer's `takeUntil` lets go here, before the stream's subscribe has even returned.
+      stop.next();
+      return ok("done");
+    });
+    const seen: string[] = [];
+    streamToolCalls([call("a", "t"), call("b", "t")], [tool], { maxConcurrency: 1 })
+      .pipe(takeUntil(stop))
+      .subscribe((e) => seen.push(`${e.toolCallId} ${e.type}`));
+    await flushMicrotasks();
+    expect(runs).toBe(1);
+    expect(seen).toEqual(["a tool_execution_started"]);
+    expect(signals[0]?.reason).toBeInstanceOf(DOMException);
+    expect(signals[0]?.reason).toMatchObject({ name: "AbortError", message: "The tool stream was unsubscribed" });
   });
 });
