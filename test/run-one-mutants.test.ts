@@ -202,3 +202,40 @@ describe("a consumer that lets go while a handler of the first synchronous pass 
     expect(signals[0]?.reason).toMatchObject({ name: "AbortError", message: "The tool stream was unsubscribed" });
   });
 });
+
+describe("a handler returning a hostile promise", () => {
+  const answerOf = async (returned: () => unknown) => {
+    const tool = toolT(returned as () => HandlerReturn);
+    const events: ToolEvent[] = [];
+    await new Promise<void>((resolve) => streamToolCalls([call("c", "t")], [tool]).subscribe({ next: (e) => events.push(e), complete: resolve }));
+    return events.filter((e) => e.type !== "tool_execution_started");
+  };
+
+  it("answers handler_raised when the promise's `constructor` getter throws", async () => {
+    const events = await answerOf(() => {
+      const p = Promise.resolve(ok(1));
+      Object.defineProperty(p, "constructor", {
+        get() {
+          throw new Error("no constructor");
+        },
+      });
+      return p;
+    });
+    expect(events.map((e) => e.type)).toEqual(["tool_execution_completed", "tool_result_encoded"]);
+    expect(events[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "handler_raised", cause: expect.objectContaining({ message: "no constructor" }) })) });
+  });
+
+  it("answers handler_exit when the promise's own `then` throws", async () => {
+    const events = await answerOf(() => {
+      const p = Promise.resolve(ok(1));
+      Object.defineProperty(p, "then", {
+        value: () => {
+          throw new Error("no then");
+        },
+      });
+      return p;
+    });
+    expect(events.map((e) => e.type)).toEqual(["tool_execution_completed", "tool_result_encoded"]);
+    expect(events[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "handler_exit", cause: expect.objectContaining({ message: "no then" }) })) });
+  });
+});
