@@ -239,3 +239,34 @@ describe("a handler returning a hostile promise", () => {
     expect(events[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "handler_exit", cause: expect.objectContaining({ message: "no then" }) })) });
   });
 });
+
+describe("cancelling a call by id during its asynchronous argument validation", () => {
+  it("answers it cancelled, saying it did not run, and never runs the handler", async () => {
+    const gate = deferred<boolean>();
+    let checks = 0;
+    let runs = 0;
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      // zod first parses synchronously and drops that promise: only the second one is gated.
+      schema: z.object({}).loose().refine(() => (++checks === 1 ? new Promise<boolean>(() => {}) : gate.promise)),
+      handler: () => {
+        runs++;
+        return ok("ran");
+      },
+    });
+    const cancel = new Subject<string>();
+    const events: ToolEvent[] = [];
+    const finished = new Promise<void>((resolve) =>
+      streamToolCalls([call("c", "t")], [tool], { cancel }).subscribe({ next: (e) => events.push(e), complete: resolve }),
+    );
+    await flushMicrotasks();
+    cancel.next("c");
+    await finished;
+    gate.resolve(true);
+    await flushMicrotasks();
+    expect(runs).toBe(0);
+    expect(events.map((e) => e.type)).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded"]);
+    expect(events[2]).toMatchObject({ isError: true, content: '{"error":"tool t was cancelled before it started: it did not run"}' });
+  });
+});
