@@ -1,0 +1,104 @@
+import { Subject, takeUntil, type Subscription } from "rxjs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, ok, streamToolCalls, type HandlerContext, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
+import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
+
+/** Tool "t": any arguments, the handler under test. */
+function toolT(handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn) {
+  return defineTool({ name: "t", description: "", schema: anyArgs, handler });
+}
+
+describe("a handler that lets go of the stream itself", () => {
+  /** Stream one call of a tool whose handler unsubscribes the stream, then does `then`. */
+  function selfUnsubscribing(then: () => HandlerReturn) {
+    const input = new Subject<ToolCall>();
+    const seen: string[] = [];
+    let policyCalls = 0;
+    let signal: AbortSignal | undefined;
+    let subscription: Subscription | undefined;
+    const tool = toolT((_args, ctx) => {
+      subscription?.unsubscribe();
+      signal = ctx.signal;
+      return then();
+    });
+    subscription = streamToolCalls(input, [tool], {
+      onToolError: () => {
+        policyCalls++;
+        return { continue: "answered" };
+      },
+    }).subscribe((e) => seen.push(e.type));
+    input.next(call("c", "t"));
+    return { seen, policyCalls: () => policyCalls, reason: () => signal?.reason };
+  }
+
+  it.each([
+    ["returns a result", () => ok("done")],
+    ["throws", () => {
+      throw new Error("after unsubscribing");
+    }],
+    ["returns a promise that rejects", () => Promise.reject(new Error("after unsubscribing"))],
+  ] as const)("has its ctx.signal aborted as unsubscribed, and is not answered, when it then %s", async (_what, then) => {
+    const r = selfUnsubscribing(then);
+    await flushMicrotasks();
+    expect(r.seen).toEqual(["tool_execution_started"]);
+    expect(r.policyCalls()).toBe(0);
+    expect(r.reason()).toBeInstanceOf(DOMException);
+    expect(r.reason()).toMatchObject({ name: "AbortError", message: "The tool stream was unsubscribed" });
+  });
+});
+
+describe("a consumer that lets go while a handler of the first synchronous pass runs", () => {
+  it("aborts that handler's ctx.signal as unsubscribed, starts no other call and answers none", async () => {
+    const stop = new Subject<void>();
+    const signals: AbortSignal[] = [];
+    let runs = 0;
+    const tool = toolT((_args, ctx) => {
+      runs++;
+      signals.push(ctx.signal);
+      // The consumer's `takeUntil` lets go here, before the stream's subscribe has even returned.
+      stop.next();
+      return ok("done");
+    });
+    const seen: string[] = [];
+    streamToolCalls([call("a", "t"), call("b", "t")], [tool], { maxConcurrency: 1 })
+      .pipe(takeUntil(stop))
+      .subscribe((e) => seen.push(`${e.toolCallId} ${e.type}`));
+    await flushMicrotasks();
+    expect(runs).toBe(1);
+    expect(seen).toEqual(["a tool_execution_started"]);
+    expect(signals[0]?.reason).toBeInstanceOf(DOMException);
+    expect(signals[0]?.reason).toMatchObject({ name: "AbortError", message: "The tool stream was unsubscribed" });
+  });
+});
+
+describe("cancelling a call by id during its asynchronous argument validation", () => {
+  it("answers it cancelled, saying it did not run, and never runs the handler", async () => {
+    const gate = deferred<boolean>();
+    let checks = 0;
+    let runs = 0;
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      // zod first parses synchronously and drops that promise: only the second one is gated.
+      schema: z.object({}).loose().refine(() => (++checks === 1 ? new Promise<boolean>(() => {}) : gate.promise)),
+      handler: () => {
+        runs++;
+        return ok("ran");
+      },
+    });
+    const cancel = new Subject<string>();
+    const events: ToolEvent[] = [];
+    const finished = new Promise<void>((resolve) =>
+      streamToolCalls([call("c", "t")], [tool], { cancel }).subscribe({ next: (e) => events.push(e), complete: resolve }),
+    );
+    await flushMicrotasks();
+    cancel.next("c");
+    await finished;
+    gate.resolve(true);
+    await flushMicrotasks();
+    expect(runs).toBe(0);
+    expect(events.map((e) => e.type)).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded"]);
+    expect(events[2]).toMatchObject({ isError: true, content: '{"error":"tool t was cancelled before it started: it did not run"}' });
+  });
+});
