@@ -12,6 +12,7 @@ import {
   type HandlerReturn,
   type RunOptions,
   type Tool,
+  type ToolResolver,
   type ToolCall,
   type ToolControl,
   type ToolEvent,
@@ -173,5 +174,24 @@ describe("a handler returning a hostile promise", () => {
     });
     expect(events.map((e) => e.type)).toEqual(["tool_execution_completed", "tool_result_encoded"]);
     expect(events[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "handler_exit", cause: expect.objectContaining({ message: "no then" }) })) });
+  });
+});
+
+describe("toolIdleTimeout and a resolver's recipe", () => {
+  it("counts each recipe sub-step's report as progress", async () => {
+    const scheduler = manualScheduler();
+    // Each step answers 60 ms after it starts: 180 ms in all, never 100 ms without a report.
+    const resolver: ToolResolver = {
+      availableTools: () => [defineTool({ name: "research", description: "", schema: anyArgs }), defineTool({ name: "fetch", description: "", schema: anyArgs })],
+      resolve: () => new Promise((resolve) => scheduler.schedule(() => resolve({ ok: "page" }), 60)),
+      dispatchRecipe: (name) =>
+        name === "research" ? () => ({ serial: ["1", "2", "3"].map((url) => ({ tool: "fetch", arguments: { url } })) }) : undefined,
+    };
+    const completed: [number, string][] = [];
+    streamToolCalls([call("c", "research")], resolver, { scheduler, toolTimeout: 1_000, toolIdleTimeout: 100 }).subscribe((e) => {
+      if (e.type === "tool_execution_completed") completed.push([scheduler.now(), e.result.type]);
+    });
+    await scheduler.advance(1_000);
+    expect(completed).toEqual([[180, "ok"]]);
   });
 });
