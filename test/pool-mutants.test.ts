@@ -1,5 +1,3 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { Subject, type Subscribable } from "rxjs";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,66 +13,6 @@ import {
 } from "../src/index.js";
 import { anyArgs, call, deferred } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-/** Collect garbage in a task of its own (a WeakRef keeps its target for the rest of its job), then count live targets. */
-async function aliveAfterGc<T extends object>(refs: readonly WeakRef<T>[]): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  gc();
-  return refs.filter((r) => r.deref() !== undefined).length;
-}
-
-/** Push `n` calls made here, so no frame of the test's own keeps one; returns a WeakRef to each. */
-function pushAll(calls: Subject<ToolCall>, n: number): WeakRef<ToolCall>[] {
-  const refs: WeakRef<ToolCall>[] = [];
-  for (let i = 0; i < n; i++) {
-    const c: ToolCall = { id: `c${i}`, name: "t", arguments: { i } };
-    refs.push(new WeakRef(c));
-    calls.next(c);
-  }
-  return refs;
-}
-
-describe("streamToolCalls, the pool's memory", () => {
-  describe("when async calls finish while another still runs", () => {
-    it("lets go of every finished call, the first one started included", async () => {
-      const gate = deferred<void>();
-      const tool = defineTool({
-        name: "t",
-        description: "",
-        schema: anyArgs,
-        handler: async ({ hold }) => {
-          if (hold === true) await gate.promise;
-          return ok(1);
-        },
-      });
-      const calls = new Subject<ToolCall>();
-      let answered = 0;
-      const done = new Promise<void>((resolve, reject) => {
-        streamToolCalls(calls, [tool], { maxConcurrency: 4 }).subscribe({
-          next: (e) => {
-            if (e.type === "tool_result_encoded") answered++;
-          },
-          error: reject,
-          complete: resolve,
-        });
-      });
-      // The finished calls are started first, so one of them held the running set's first place.
-      const finished = pushAll(calls, 50);
-      calls.next({ id: "held", name: "t", arguments: { hold: true } });
-      for (let i = 0; i < 20 && answered < 50; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-      expect(answered).toBe(50);
-      // The held call still runs, so the pool is alive; the 50 finished calls must not be in it.
-      expect(await aliveAfterGc(finished)).toBe(0);
-      gate.resolve();
-      calls.complete();
-      await done;
-      expect(answered).toBe(51);
-    });
-  });
-});
 
 /** Tool `name`: any arguments, the handler under test, an optional control. */
 function toolNamed(name: string, handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn, control?: ToolControl) {
