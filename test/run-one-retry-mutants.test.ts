@@ -97,18 +97,25 @@ describe("retries of one call", () => {
     expect(r.completed).toEqual([expect.objectContaining({ result: expect.objectContaining({ reason: expect.objectContaining({ metadata: expect.objectContaining({ deadline: "totalTimeout" }) }) }) })]);
   });
 
-  it("leaves no timer when the call is cancelled by id from its attempt_failed report", async () => {
+  it("leaves no backoff timer when the call is cancelled by id from its attempt_failed report", async () => {
     const scheduler = manualScheduler();
     const cancel = new Subject<string>();
-    const tool = toolT(
+    const flaky = toolT(
       () => {
         throw new Error("flaky");
       },
       { idempotent: true, retry: { attempts: 3, delay: 100, jitter: false } },
     );
-    const r = run(scheduler, tool, { cancel, onCallReport: (report) => report.type === "attempt_failed" && cancel.next("c") });
-    expect(r.done()).toBe(true);
-    expect(r.tails).toHaveLength(1);
+    // Another call, without any deadline, keeps the stream open.
+    const wait = defineTool({ name: "wait", description: "", schema: anyArgs, handler: () => new Promise<HandlerResult>(() => {}) });
+    const tails: string[] = [];
+    streamToolCalls([call("c", "t"), call("w", "wait")], [flaky, wait], {
+      scheduler,
+      cancel,
+      toolTimeout: Infinity,
+      onCallReport: (report) => report.type === "attempt_failed" && cancel.next("c"),
+    }).subscribe((e) => e.type === "tool_result_encoded" && tails.push(e.toolCallId));
+    expect(tails).toEqual(["c"]);
     expect(scheduler.live).toBe(0);
   });
 });
