@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, streamToolCalls, type HandlerContext, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
+import { manualScheduler } from "./manual-scheduler.js";
 
 /** Tool "t": any arguments, the handler under test. */
 function toolT(handler: (args: Record<string, unknown>, ctx: HandlerContext) => HandlerReturn) {
@@ -10,41 +11,52 @@ function toolT(handler: (args: Record<string, unknown>, ctx: HandlerContext) => 
 }
 
 describe("a handler that lets go of the stream itself", () => {
-  /** Stream one call of a tool whose handler unsubscribes the stream, then does `then`. */
-  function selfUnsubscribing(then: () => HandlerReturn) {
+  /**
+   * Stream one call of a tool whose handler (or, with `viaExecutor`, a custom executor) unsubscribes
+   * the stream, then does `then`.
+   */
+  function selfUnsubscribing(then: () => HandlerReturn, viaExecutor: boolean) {
+    const scheduler = manualScheduler();
     const input = new Subject<ToolCall>();
     const seen: string[] = [];
     let policyCalls = 0;
     let signal: AbortSignal | undefined;
     let subscription: Subscription | undefined;
-    const tool = toolT((_args, ctx) => {
+    const letGo = (ctx: HandlerContext) => {
       subscription?.unsubscribe();
       signal = ctx.signal;
       return then();
-    });
+    };
+    const tool = toolT((_args, ctx) => letGo(ctx));
     subscription = streamToolCalls(input, [tool], {
+      scheduler,
+      ...(viaExecutor ? { toolExecutor: { execute: (_tool, _args, ctx) => letGo(ctx) } } : {}),
       onToolError: () => {
         policyCalls++;
         return { continue: "answered" };
       },
     }).subscribe((e) => seen.push(e.type));
     input.next(call("c", "t"));
-    return { seen, policyCalls: () => policyCalls, reason: () => signal?.reason };
+    return { seen, policyCalls: () => policyCalls, reason: () => signal?.reason, timers: () => scheduler.live };
   }
 
-  it.each([
+  const thens = [
     ["returns a result", () => ok("done")],
     ["throws", () => {
       throw new Error("after unsubscribing");
     }],
     ["returns a promise that rejects", () => Promise.reject(new Error("after unsubscribing"))],
-  ] as const)("has its ctx.signal aborted as unsubscribed, and is not answered, when it then %s", async (_what, then) => {
-    const r = selfUnsubscribing(then);
+  ] as const;
+  it.each([...thens.map(([what, then]) => [`a handler ${what}`, then, false] as const), ...thens.map(([what, then]) => [`a custom executor ${what}`, then, true] as const)])(
+    "aborts ctx.signal as unsubscribed, answers nothing and leaves no timer, when %s after it",
+    async (_what, then, viaExecutor) => {
+    const r = selfUnsubscribing(then, viaExecutor);
     await flushMicrotasks();
     expect(r.seen).toEqual(["tool_execution_started"]);
     expect(r.policyCalls()).toBe(0);
     expect(r.reason()).toBeInstanceOf(DOMException);
     expect(r.reason()).toMatchObject({ name: "AbortError", message: "The tool stream was unsubscribed" });
+    expect(r.timers()).toBe(0);
   });
 });
 
