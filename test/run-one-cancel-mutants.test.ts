@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, streamToolCalls, type HandlerContext, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
+import { held } from "./held-tool.js";
 import { manualScheduler } from "./manual-scheduler.js";
 
 /** Tool "t": any arguments, the handler under test. */
@@ -112,5 +113,56 @@ describe("cancelling a call by id during its asynchronous argument validation", 
     expect(runs).toBe(0);
     expect(events.map((e) => e.type)).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded"]);
     expect(events[2]).toMatchObject({ isError: true, content: '{"error":"tool t was cancelled before it started: it did not run"}' });
+  });
+});
+
+describe("a consumer reacting to a cancellation or an answer", () => {
+  it("reaches neither the policy nor the encoder for a queued call cancelled by id, when it lets go on that call's started", async () => {
+    const { tool, pending } = held();
+    const cancel = new Subject<string>();
+    let policyCalls = 0;
+    let subscription: Subscription | undefined;
+    subscription = streamToolCalls([call("a", "slow"), call("b", "slow")], [tool], {
+      cancel,
+      maxConcurrency: 1,
+      onToolError: () => (policyCalls++, { continue: "answered" }),
+    }).subscribe((e) => e.toolCallId === "b" && subscription?.unsubscribe());
+    await flushMicrotasks();
+    cancel.next("b");
+    expect(policyCalls).toBe(0);
+    expect(pending.get("a")?.ctx.signal.aborted).toBe(true);
+  });
+
+  it("answers a call once when the cancel request is repeated while its cancellation is answered", async () => {
+    const { tool } = held();
+    const cancel = new Subject<string>();
+    const tails: string[] = [];
+    const done = new Promise<void>((resolve) =>
+      streamToolCalls([call("a", "slow")], [tool], { cancel }).subscribe({
+        next: (e) => {
+          if (e.type !== "tool_result_encoded") return;
+          tails.push(e.toolCallId);
+          if (tails.length === 1) cancel.next("a");
+        },
+        complete: resolve,
+      }),
+    );
+    await flushMicrotasks();
+    cancel.next("a");
+    await done;
+    expect(tails).toEqual(["a"]);
+  });
+
+  it("leaves a finished call's ctx.signal alone when it lets go on seeing that call's answer", async () => {
+    const { tool, pending } = held();
+    let subscription: Subscription | undefined;
+    subscription = streamToolCalls([call("a", "slow"), call("b", "slow")], [tool]).subscribe(
+      (e) => e.type === "tool_result_encoded" && subscription?.unsubscribe(),
+    );
+    await flushMicrotasks();
+    pending.get("a")?.settle(ok("done"));
+    await flushMicrotasks();
+    expect(pending.get("a")?.ctx.signal.aborted).toBe(false);
+    expect(pending.get("b")?.ctx.signal.aborted).toBe(true);
   });
 });
