@@ -103,3 +103,46 @@ describe("streamToolCalls, the pool's memory after unsubscribe", () => {
     expect(pending.size).toBe(1);
   });
 });
+
+describe("streamToolCalls, the pool's memory of answered calls while others run", () => {
+  /** Keep one call "held" running, started after `n` calls of `tool` made in here (so theirs are the earliest deadlines). */
+  function alongsideHeld(tool: ReturnType<typeof defineTool>, n: number, options: Parameters<typeof streamToolCalls>[2] = {}) {
+    const { tool: slow, pending } = held("slow");
+    const calls = new Subject<ToolCall>();
+    const tails: string[] = [];
+    streamToolCalls(calls, [slow, tool], { maxConcurrency: n + 1, ...options }).subscribe((e) => e.type === "tool_result_encoded" && tails.push(e.toolCallId));
+    const refs = pushAll(calls, n, tool.name);
+    calls.next({ id: "held", name: "slow", arguments: {} });
+    return { refs, tails, pending };
+  }
+
+  it("lets go of a retried call once it is answered", async () => {
+    let attempts = 0;
+    const flaky = defineTool({
+      name: "flaky",
+      description: "",
+      schema: anyArgs,
+      control: { idempotent: true, retry: { attempts: 2, delay: 0, jitter: false } },
+      handler: async () => {
+        await Promise.resolve();
+        if (++attempts % 2 === 1) throw new Error("flaky");
+        return ok("second time");
+      },
+    });
+    const { refs, tails } = alongsideHeld(flaky, 1);
+    for (let i = 0; i < 10 && tails.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(tails).toEqual(["c0"]);
+    expect(await aliveAfterGc(refs)).toBe(0);
+  });
+
+  it("lets go of a running call cancelled by id", async () => {
+    const cancel = new Subject<string>();
+    // Its handler keeps nothing of the call, so only the runner could hold it.
+    const other = defineTool({ name: "other", description: "", schema: anyArgs, handler: () => new Promise<never>(() => {}) });
+    const { refs, tails } = alongsideHeld(other, 1, { cancel });
+    await flushMicrotasks();
+    cancel.next("c0");
+    expect(tails).toEqual(["c0"]);
+    expect(await aliveAfterGc(refs)).toBe(0);
+  });
+});
