@@ -1,7 +1,7 @@
 import { Subject, takeUntil, type Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, streamToolCalls, type HandlerContext, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
+import { defineTool, ok, streamToolCalls, type HandlerContext, type HandlerResult, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
 import { held } from "./held-tool.js";
 import { manualScheduler } from "./manual-scheduler.js";
@@ -31,7 +31,7 @@ describe("a handler that lets go of the stream itself", () => {
     const tool = toolT((_args, ctx) => letGo(ctx));
     subscription = streamToolCalls(input, [tool], {
       scheduler,
-      ...(viaExecutor ? { toolExecutor: { execute: (_tool, _args, ctx) => letGo(ctx) } } : {}),
+      ...(viaExecutor ? { toolExecutor: { execute: (_tool, _args, ctx) => letGo(ctx) as HandlerResult | Promise<HandlerResult> } } : {}),
       onToolError: () => {
         policyCalls++;
         return { continue: "answered" };
