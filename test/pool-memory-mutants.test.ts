@@ -116,7 +116,10 @@ describe("streamToolCalls, the pool's memory of answered calls while others run"
     return { refs, tails, pending };
   }
 
-  it("lets go of a retried call once it is answered", async () => {
+  it.each([
+    ["with the default toolTimeout", {}],
+    ["with toolTimeout: Infinity", { toolTimeout: Infinity }],
+  ] as const)("lets go of a retried call once it is answered, %s", async (_how, options) => {
     let attempts = 0;
     const flaky = defineTool({
       name: "flaky",
@@ -129,7 +132,7 @@ describe("streamToolCalls, the pool's memory of answered calls while others run"
         return ok("second time");
       },
     });
-    const { refs, tails } = alongsideHeld(flaky, 1);
+    const { refs, tails } = alongsideHeld(flaky, 1, options);
     for (let i = 0; i < 10 && tails.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(tails).toEqual(["c0"]);
     expect(await aliveAfterGc(refs)).toBe(0);
