@@ -2,9 +2,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { defineTool, ok, streamToolCalls, type ToolCall } from "../src/index.js";
+import { defineTool, ok, streamToolCalls, type HandlerResult, type ToolCall } from "../src/index.js";
 import { held } from "./held-tool.js";
 import { anyArgs, deferred, flushMicrotasks } from "./helpers.js";
+import { manualScheduler } from "./manual-scheduler.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -147,5 +148,27 @@ describe("streamToolCalls, the pool's memory of answered calls while others run"
     cancel.next("c0");
     expect(tails).toEqual(["c0"]);
     expect(await aliveAfterGc(refs)).toBe(0);
+  });
+});
+
+describe("streamToolCalls, the pool's memory of abandoned attempts", () => {
+  it.each([
+    ["once it settles late", true],
+    ["once settleGrace has passed", false],
+  ] as const)("lets go of a timed-out call's attempt %s, while the stream goes on", async (_when, settles) => {
+    const scheduler = manualScheduler();
+    const late = deferred<HandlerResult>();
+    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: () => (settles ? late.promise : new Promise<never>(() => {})) });
+    // The input stays open, so the pool is alive while the call's memory is checked.
+    const calls = new Subject<ToolCall>();
+    const reports: string[] = [];
+    streamToolCalls(calls, [tool], { scheduler, toolTimeout: 50, settleGrace: 100, onCallReport: (r) => reports.push(r.type) }).subscribe();
+    const refs = pushAll(calls, 1);
+    await scheduler.advance(50);
+    if (settles) late.resolve(ok("late"));
+    await scheduler.advance(settles ? 10 : 100);
+    expect(reports).toEqual(["late_settlement"]);
+    expect(await aliveAfterGc(refs)).toBe(0);
+    calls.complete();
   });
 });
