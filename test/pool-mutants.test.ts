@@ -135,3 +135,28 @@ describe("streamToolCalls, each call's toolTimeout counts from its own handler's
     });
   });
 });
+
+describe("streamToolCalls, calls fed from inside a handler", () => {
+  it("runs 20,000 calls, each pushed synchronously by the handler before it, in order and without overflowing the stack", async () => {
+    const total = 20_000;
+    const input = new Subject<ToolCall>();
+    const feeder = toolNamed("feed", ({ i }) => {
+      const n = (i as number) + 1;
+      if (n < total) input.next(call(`c${n}`, "feed", { i: n }));
+      else input.complete();
+      return ok(i);
+    });
+    const answered: number[] = [];
+    const done = new Promise<void>((resolve, reject) =>
+      streamToolCalls(input, [feeder], { maxConcurrency: 1 }).subscribe({
+        next: (e) => e.type === "tool_result_encoded" && answered.push(e.index),
+        error: reject,
+        complete: resolve,
+      }),
+    );
+    input.next(call("c0", "feed", { i: 0 }));
+    await done;
+    expect(answered).toHaveLength(total);
+    expect(answered.every((index, k) => index === k)).toBe(true);
+  });
+});
