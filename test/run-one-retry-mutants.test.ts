@@ -12,6 +12,7 @@ import {
   type HandlerReturn,
   type RunOptions,
   type ToolControl,
+  type ToolResolver,
   type ToolEvent,
 } from "../src/index.js";
 import { anyArgs, call, deferred } from "./helpers.js";
@@ -190,5 +191,31 @@ describe("a tool without a handler", () => {
     const errors: unknown[] = [];
     await runToolCalls([call("c", "manual")], [tool], { onToolError: (_c, e) => (errors.push(e), { continue: "none" }) });
     expect(errors).toEqual([expect.objectContaining({ reason: "not_found" })]);
+  });
+});
+
+describe("a retried resolver call whose recipe step of an abandoned attempt finishes later", () => {
+  it("drops that step's report while the next attempt runs", async () => {
+    const scheduler = manualScheduler();
+    const gate = deferred<{ ok: string }>();
+    let resolved = 0;
+    const resolver: ToolResolver = {
+      availableTools: () => [defineTool({ name: "research", description: "", schema: anyArgs }), defineTool({ name: "fetch", description: "", schema: anyArgs })],
+      // The first attempt's step answers when the test says; the second attempt's never does.
+      resolve: () => (++resolved === 1 ? gate.promise : new Promise(() => {})),
+      dispatchRecipe: (name) => (name === "research" ? () => ({ serial: [{ tool: "fetch", arguments: {} }] }) : undefined),
+    };
+    const reports: string[] = [];
+    streamToolCalls([call("c", "research")], resolver, {
+      scheduler,
+      toolTimeout: 50,
+      retry: { attempts: 2, delay: 10, jitter: false, nonIdempotent: true },
+      onCallReport: (r) => reports.push(r.type),
+    }).subscribe();
+    await scheduler.advance(70);
+    expect(reports).toEqual(["recipe_step_started", "attempt_failed", "recipe_step_started"]);
+    gate.resolve({ ok: "page" });
+    await scheduler.advance(10);
+    expect(reports.filter((type) => type.startsWith("recipe_step"))).toEqual(["recipe_step_started", "recipe_step_started"]);
   });
 });
