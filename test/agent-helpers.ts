@@ -1,5 +1,6 @@
 import { firstValueFrom, toArray } from "rxjs";
-import { streamAgent, type AgentEvent, type AgentOptions, type FinishReason, type Message, type ModelEvent, type ToolCall } from "../src/index.js";
+import { streamAgent, type AgentEvent, type AgentOptions, type FinishReason, type ModelEvent, type ToolCall } from "../src/index.js";
+import type { Message } from "../src/tool/message.js";
 
 export const user = (content: string): Message => ({ role: "user", content });
 export const text = (t: string): ModelEvent => ({ type: "text_delta", text: t });

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { askUser, defineTool, runAgent, streamAgent, type Message } from "../src/index.js";
+import { askUser, defineTool, runAgent, streamAgent } from "../src/index.js";
+import type { Message } from "../src/tool/message.js";
 import { anthropic, openai } from "../src/providers/index.js";
 import { anthropicEvents, anthropicTextTurn, CHAT_DONE, chatChunk, chatTextTurn, chatToolDelta } from "./fake-streams.js";
 import { ASK, startFake, waitFor, weather, type Fake } from "./model-harness.js";

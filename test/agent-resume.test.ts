@@ -1,14 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  askUser,
-  defineTool,
-  halt,
-  ok,
-  runAgent,
-  type ApprovalContext,
-  type Message,
-} from "../src/index.js";
+import { askUser, defineTool, halt, ok, runAgent } from "../src/index.js";
+import type { ApprovalContext } from "../src/tool/needs-approval.js";
+import type { Message } from "../src/tool/message.js";
 import { scriptedModel } from "../src/testing/index.js";
 import { callOf, finish, text, toolCall, user } from "./agent-helpers.js";
 import { anyArgs } from "./helpers.js";

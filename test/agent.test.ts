@@ -2,18 +2,9 @@ import { of } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  defineTool,
-  ok,
-  runAgent,
-  streamAgent,
-  toolResolver,
-  type HandlerContext,
-  type HandlerResult,
-  type Message,
-  type ModelEvent,
-  type ModelRequest,
-} from "../src/index.js";
+import { defineTool, ok, runAgent, streamAgent, toolResolver, type HandlerResult, type ModelEvent, type ModelRequest } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
+import type { Message } from "../src/tool/message.js";
 import { scriptedModel } from "../src/testing/index.js";
 import { agentEvents, callOf, finish, haltedOf, shapeOf, text, toolCall, user } from "./agent-helpers.js";
 import { anyArgs, deferred } from "./helpers.js";

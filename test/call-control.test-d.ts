@@ -1,7 +1,10 @@
 import { Subject } from "rxjs";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, type CallCancellation, type CallReport, type HandlerContext, type RetryPolicy, type RunOptions, type ToolControl } from "../src/index.js";
+import { defineTool, ok, type CallReport, type ToolControl } from "../src/index.js";
+import type { CallCancellation, RunOptions } from "../src/run/run-options.js";
+import type { RetryPolicy } from "../src/tool/retry-policy.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 
 describe("call control types", () => {
   it("narrows a CallReport by its type", () => {

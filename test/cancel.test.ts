@@ -1,18 +1,8 @@
 import { config, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
-import {
-  CallCancelledError,
-  defineTool,
-  error,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  type CallCancellation,
-  type CallReport,
-  type HandlerContext,
-  type HandlerResult,
-  type ToolEvent,
-} from "../src/index.js";
+import { CallCancelledError, defineTool, error, ok, runToolCalls, streamToolCalls, type CallReport, type HandlerResult, type ToolEvent } from "../src/index.js";
+import type { CallCancellation } from "../src/run/run-options.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
 import { manualScheduler } from "./manual-scheduler.js";
 

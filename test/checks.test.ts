@@ -1,7 +1,8 @@
 import { firstValueFrom, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { defineTool, EngineError, ok, runToolCalls, streamToolCalls, type RunOptions, type ToolCall } from "../src/index.js";
+import { defineTool, EngineError, ok, runToolCalls, streamToolCalls, type ToolCall } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 import { anyArgs, call } from "./helpers.js";
 
 const echo = defineTool({ name: "echo", description: "", schema: anyArgs, handler: (args) => ok(args) });

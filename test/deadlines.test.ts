@@ -1,6 +1,8 @@
 import { asyncScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerContext, type HandlerResult, type HandlerReturn, type RunOptions, type ToolEvent } from "../src/index.js";
+import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerResult, type HandlerReturn, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { Deadlines, type Timed } from "../src/run/deadlines.js";
 import { anyArgs, call, countingScheduler, flushMicrotasks } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";

@@ -1,4 +1,5 @@
-import { defineTool, type HandlerContext, type HandlerResult } from "../src/index.js";
+import { defineTool, type HandlerResult } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs, deferred } from "./helpers.js";
 
 /** A tool whose calls wait until the test settles them, by call id. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineTool, type HandlerContext, type HandlerResult, type ToolCall } from "../src/index.js";
+import { defineTool, type HandlerResult, type ToolCall } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 
 /** A context for calling an executor directly, outside a runner. */
 export function contextFor(call: ToolCall): HandlerContext {
@@ -51,7 +52,8 @@ export async function flushMicrotasks(rounds = 10): Promise<void> {
 }
 
 import { firstValueFrom, toArray } from "rxjs";
-import { streamToolCalls, type RunOptions, type Tool, type ToolEvent } from "../src/index.js";
+import { streamToolCalls, type Tool, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 
 /** Every event of a batch, in emission order. */
 export function eventsOf(calls: readonly ToolCall[], tools: readonly Tool[], options?: RunOptions): Promise<ToolEvent[]> {

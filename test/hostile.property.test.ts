@@ -7,19 +7,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  defaultExecutor,
-  defineTool,
-  error,
-  jsonEncoder,
-  ok,
-  runToolCalls,
-  type HandlerResult,
-  type OnToolError,
-  type RunOptions,
-  type ToolExecutor,
-  type ToolResultEncoder,
-} from "../src/index.js";
+import { defaultExecutor, defineTool, error, jsonEncoder, ok, runToolCalls, type HandlerResult, type OnToolError, type ToolExecutor, type ToolResultEncoder } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 import { anyArgs } from "./helpers.js";
 
 const traced = new Error("db down"); // its stack holds this file's path

@@ -1,20 +1,7 @@
 import { Observable, firstValueFrom, toArray, type Subscribable } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  defaultExecutor,
-  defineTool,
-  error,
-  jsonEncoder,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  type HandlerResult,
-  type RunOptions,
-  type ToolCall,
-  type ToolEvent,
-  type ToolExecutor,
-  type ToolResultEncoder,
-} from "../src/index.js";
+import { defaultExecutor, defineTool, error, jsonEncoder, ok, runToolCalls, streamToolCalls, type HandlerResult, type ToolCall, type ToolEvent, type ToolExecutor, type ToolResultEncoder } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 import { anyArgs, call, contextFor, flushMicrotasks } from "./helpers.js";
 
 /** An Error whose `message` getter throws. */

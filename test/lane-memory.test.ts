@@ -6,7 +6,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Subject } from "rxjs";
 import { expect, it } from "vitest";
-import { defineTool, streamToolCalls, type HandlerContext, type ToolCall } from "../src/index.js";
+import { defineTool, streamToolCalls, type ToolCall } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs } from "./helpers.js";
 
 setFlagsFromString("--expose-gc");

@@ -2,18 +2,8 @@ import { availableParallelism } from "node:os";
 import { asyncScheduler, take } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  defineTool,
-  error,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  ToolError,
-  type HandlerContext,
-  type HandlerResult,
-  type ToolEvent,
-  type ToolExecutor,
-} from "../src/index.js";
+import { defineTool, error, ok, runToolCalls, streamToolCalls, ToolError, type HandlerResult, type ToolEvent, type ToolExecutor } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { z } from "zod";
 import { manualScheduler } from "./manual-scheduler.js";
 import { anyArgs, call, countingController, countingScheduler, deferred, eventsOf, flushMicrotasks } from "./helpers.js";

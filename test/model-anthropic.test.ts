@@ -4,7 +4,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Message } from "../src/agent/types.js";
+import type { Message } from "../src/tool/message.js";
 import { anthropic } from "../src/providers/index.js";
 import { anthropicEvents as e, anthropicTextTurn } from "./fake-streams.js";
 import { collect, errorOf, requestFor, settle, startFake, unsubscribeAfter, waitFor, weather, type Fake } from "./model-harness.js";

@@ -6,7 +6,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
 import { z } from "zod";
-import type { Message, Model, ModelEvent, ModelRequest } from "../src/agent/types.js";
+import type { Model, ModelEvent, ModelRequest } from "../src/agent/types.js";
+import type { Message } from "../src/tool/message.js";
 import { defineTool, ok } from "../src/index.js";
 import { startFakeProviders, type FakeProviders } from "./fake-providers.js";
 

@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Message } from "../src/agent/types.js";
+import type { Message } from "../src/tool/message.js";
 import { openai } from "../src/providers/index.js";
 import { CHAT_DONE, chatChunk, chatTextTurn, chatToolDelta } from "./fake-streams.js";
 import { collect, errorOf, requestFor, settle, startFake, unsubscribeAfter, waitFor, weather, type Fake } from "./model-harness.js";

@@ -4,19 +4,8 @@ import { AlwaysOffSampler, AlwaysOnSampler, BasicTracerProvider, ParentBasedSamp
 import { firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  askUser,
-  defineTool,
-  error,
-  halt,
-  ok,
-  runToolCalls as coreRunToolCalls,
-  toolResolver,
-  type RunOptions,
-  type Tool,
-  type ToolCall,
-  type ToolEvent,
-} from "../src/index.js";
+import { askUser, defineTool, error, halt, ok, runToolCalls as coreRunToolCalls, toolResolver, type Tool, type ToolCall, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 import { telemetry } from "../src/otel/index.js";
 import { call, deferred, flushMicrotasks } from "./helpers.js";
 import { otelHarness, parentId } from "./otel-harness.js";

@@ -5,7 +5,8 @@
  * `invalid_return` or `encoding_failed`, and its sibling still gets its message.
  */
 import { describe, expect, it } from "vitest";
-import { defineTool, jsonEncoder, runToolCalls, ToolError, type HandlerResult, type RunOptions, type ToolEvent } from "../src/index.js";
+import { defineTool, jsonEncoder, runToolCalls, ToolError, type HandlerResult, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 import { anyArgs, call, eventsOf } from "./helpers.js";
 
 const NOT_A_RESULT =

@@ -1,18 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import {
-  askUser,
-  defineTool,
-  error,
-  halt,
-  jsonEncoder,
-  ok,
-  RESERVED_HALT_REASONS,
-  runToolCalls,
-  ToolError,
-  type HandlerResult,
-  type RunOptions,
-  type ToolResultEncoder,
-} from "../src/index.js";
+import { askUser, defineTool, error, halt, jsonEncoder, ok, RESERVED_HALT_REASONS, runToolCalls, ToolError, type HandlerResult, type ToolResultEncoder } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
 import { anyArgs, call, eventsOf } from "./helpers.js";
 
 function toolReturning(result: unknown, name = "t") {

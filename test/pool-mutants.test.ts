@@ -1,16 +1,8 @@
 import { Subject, type Subscribable } from "rxjs";
 import { describe, expect, it } from "vitest";
-import {
-  defineTool,
-  ok,
-  streamToolCalls,
-  type HandlerContext,
-  type HandlerResult,
-  type HandlerReturn,
-  type RunOptions,
-  type ToolCall,
-  type ToolControl,
-} from "../src/index.js";
+import { defineTool, ok, streamToolCalls, type HandlerResult, type HandlerReturn, type ToolCall, type ToolControl } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs, call, deferred } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
 

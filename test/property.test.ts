@@ -17,35 +17,10 @@ import fc from "fast-check";
 import { asyncScheduler, Subject, takeUntil, tap, type SchedulerAction, type SchedulerLike, type Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  askUser,
-  AWAITING_USER_RESPONSE,
-  defineTool,
-  error,
-  halt,
-  InvalidArgumentsError,
-  isToolError,
-  jsonEncoder,
-  ok,
-  RESERVED_HALT_REASONS,
-  runToolCalls,
-  streamToolCalls,
-  type HaltMetadata,
-  type HandlerContext,
-  type HandlerResult,
-  type HandlerReturn,
-  type OnToolError,
-  type ReservedHaltReason,
-  type RunOptions,
-  type RunResult,
-  type ToolCall,
-  type ToolErrorDecision,
-  type ToolErrorReason,
-  type ToolEvent,
-  type ToolExecutionCompleted,
-  type ToolMessage,
-  type ToolTailEvent,
-} from "../src/index.js";
+import { askUser, AWAITING_USER_RESPONSE, defineTool, error, halt, InvalidArgumentsError, isToolError, jsonEncoder, ok, RESERVED_HALT_REASONS, runToolCalls, streamToolCalls, type HaltMetadata, type HandlerResult, type HandlerReturn, type OnToolError, type ReservedHaltReason, type RunResult, type ToolCall, type ToolErrorDecision, type ToolErrorReason, type ToolEvent, type ToolExecutionCompleted, type ToolTailEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
+import type { ToolMessage } from "../src/tool/message.js";
 
 // ---------------------------------------------------------------------------------------------
 // What a batch is made of

@@ -3,7 +3,7 @@
  * and the model functions' up-front option checks.
  */
 import { describe, expect, it } from "vitest";
-import type { Message } from "../src/agent/types.js";
+import type { Message } from "../src/tool/message.js";
 import { anthropic, openai } from "../src/providers/index.js";
 
 /** A conversation with every kind of message: a turn with two calls (one malformed), an ask-user halt and its answer, an approval. */

@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { expectTypeOf, test } from "vitest";
-import type { AssistantMessage, Message, Model } from "../src/agent/types.js";
+import type { Model } from "../src/agent/types.js";
+import type { AssistantMessage, Message } from "../src/tool/message.js";
 import type { RunResult, Tool } from "../src/index.js";
 import { anthropic, openai } from "../src/providers/index.js";
 

@@ -1,17 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  defineTool,
-  error,
-  ok,
-  streamToolCalls,
-  ToolError,
-  type CallReport,
-  type HandlerResult,
-  type RetryPolicy,
-  type RunOptions,
-  type ToolControl,
-  type ToolEvent,
-} from "../src/index.js";
+import { defineTool, error, ok, streamToolCalls, ToolError, type CallReport, type HandlerResult, type ToolControl, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
+import type { RetryPolicy } from "../src/tool/retry-policy.js";
 import { anyArgs, call } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
 

@@ -1,7 +1,8 @@
 import { Subject, takeUntil, type Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, streamToolCalls, type HandlerContext, type HandlerResult, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
+import { defineTool, ok, streamToolCalls, type HandlerResult, type HandlerReturn, type ToolCall, type ToolEvent } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "./helpers.js";
 import { held } from "./held-tool.js";
 import { manualScheduler } from "./manual-scheduler.js";

@@ -1,22 +1,9 @@
 import { BehaviorSubject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  defineTool,
-  error,
-  ok,
-  streamToolCalls,
-  type CallReport,
-  type HandlerContext,
-  type HandlerResult,
-  type HandlerReturn,
-  type RunOptions,
-  type Tool,
-  type ToolResolver,
-  type ToolCall,
-  type ToolControl,
-  type ToolEvent,
-} from "../src/index.js";
+import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerResult, type HandlerReturn, type Tool, type ToolResolver, type ToolCall, type ToolControl, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs, call, deferred } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
 

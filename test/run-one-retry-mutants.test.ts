@@ -1,20 +1,9 @@
 import { Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  defineTool,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  type CallReport,
-  type HandlerContext,
-  type HandlerResult,
-  type HandlerReturn,
-  type RunOptions,
-  type ToolControl,
-  type ToolResolver,
-  type ToolEvent,
-} from "../src/index.js";
+import { defineTool, ok, runToolCalls, streamToolCalls, type CallReport, type HandlerResult, type HandlerReturn, type ToolControl, type ToolResolver, type ToolEvent } from "../src/index.js";
+import type { RunOptions } from "../src/run/run-options.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { anyArgs, call, deferred } from "./helpers.js";
 import { manualScheduler, type ManualScheduler } from "./manual-scheduler.js";
 

@@ -1,15 +1,7 @@
 import { config, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
-import {
-  defineTool,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  type HandlerContext,
-  type HandlerResult,
-  type ToolCall,
-  type ToolEvent,
-} from "../src/index.js";
+import { defineTool, ok, runToolCalls, streamToolCalls, type HandlerResult, type ToolCall, type ToolEvent } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import { held } from "./held-tool.js";
 import { anyArgs, call, flushMicrotasks } from "./helpers.js";
 import { manualScheduler } from "./manual-scheduler.js";

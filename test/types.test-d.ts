@@ -1,17 +1,8 @@
 import { expectTypeOf, test } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
-import {
-  defineTool,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  type HandlerContext,
-  type HandlerResult,
-  type RunResult,
-  type Tool,
-  type ToolEvent,
-} from "../src/index.js";
+import { defineTool, ok, runToolCalls, streamToolCalls, type HandlerResult, type RunResult, type Tool, type ToolEvent } from "../src/index.js";
+import type { HandlerContext } from "../src/tool/handler-context.js";
 import type { Observable } from "rxjs";
 
 test("handler arguments are zod's output type", () => {

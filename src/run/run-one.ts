@@ -1,19 +1,22 @@
-import { CallCancelledError } from "../call-cancelled-error.js";
-import { checkArguments, type CheckedArguments } from "../check-arguments.js";
-import type { RunEnv } from "../options.js";
-import { outcomeOf } from "../outcome.js";
-import { checked, defaultExecutor, raised } from "../executor.js";
-import { error, isThenable } from "../results.js";
-import { settle } from "../safe.js";
-import type { Tool } from "../tool.js";
-import type { CallIdentity, ToolCall } from "../tool-call.js";
-import { ToolError } from "../tool-error.js";
+import { CallCancelledError } from "./call-cancelled-error.js";
+import { checkArguments, type CheckedArguments } from "../tool/check-arguments.js";
+import type { RunEnv } from "./options.js";
+import { outcomeOf } from "./outcome.js";
+import { checked, defaultExecutor, raised } from "../tool/executor.js";
+import { error, isThenable } from "../tool/results.js";
+import { settle } from "../util/safe.js";
+import type { Tool } from "../tool/tool.js";
+import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
+import { ToolError } from "../tool/tool-error.js";
 import { deadlineError, exitResult, validationTimeout, type Deadline } from "./run-errors.js";
 import { CallContext, type ReportBody, type ReportTarget } from "./call-context.js";
-import { deliver, type CallReportBase, type ProgressUpdate } from "./call-report.js";
-import { settledLate, stillRunning, type Abandoned, type CallSink } from "./call-sink.js";
+import { deliver, type CallReportBase } from "./call-report.js";
+import type { ProgressUpdate } from "../tool/handler-context.js";
+import type { CallSink } from "./call-sink.js";
+import { settledLate, stillRunning, type Abandoned } from "./late-settlement.js";
 import type { Timed } from "./deadlines.js";
-import { backoff, errorTerm, isRetryable, NO_ERROR, type RetryPlan } from "./retry.js";
+import { backoff, errorTerm, isRetryable, NO_ERROR } from "./retry.js";
+import type { RetryPlan } from "../tool/retry-policy.js";
 import { withAttempts } from "./with-attempts.js";
 
 const IDLE = 0;
@@ -35,7 +38,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   readonly toolName: string;
   readonly tool: Tool | undefined;
   readonly env: RunEnv;
-  readonly sink: CallSink;
+  readonly sink: CallSink<CallRun>;
   /** The pool's bookkeeping: the per-tool or per-group lane whose slot this call holds. */
   readonly lane: unknown;
   due = 0;
@@ -56,7 +59,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   #total = 0;
   #abandoned: Abandoned[] | undefined;
 
-  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink, lane: unknown, retry: RetryPlan | undefined) {
+  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink<CallRun>, lane: unknown, retry: RetryPlan | undefined) {
     this.call = call;
     this.index = index;
     this.toolCallId = call.id;

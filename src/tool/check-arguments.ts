@@ -1,5 +1,5 @@
-import { InvalidArgumentsError } from "./invalid-arguments-error.js";
-import type { Validation } from "./schema.js";
+import { InvalidArgumentsError } from "../schema/invalid-arguments-error.js";
+import type { Validation } from "../schema/tool-schema.js";
 import { compiledSchemaOf, type Tool } from "./tool.js";
 import { isPlainRecord, type ToolCall } from "./tool-call.js";
 

@@ -1,8 +1,8 @@
-import type { HandlerContext } from "./executor.js";
-import { error, isThenable, ok, type HandlerResult } from "./results.js";
-import { isPlainRecord, type ToolCall } from "./tool-call.js";
-import { describe, messageOf as errorMessageOf, withoutFrames } from "./safe.js";
-import { reporterOf } from "./run/call-context.js";
+import type { HandlerContext } from "../tool/handler-context.js";
+import { error, isThenable, ok, type HandlerResult } from "../tool/results.js";
+import { isPlainRecord, type ToolCall } from "../tool/tool-call.js";
+import { describe, messageOf as errorMessageOf, withoutFrames } from "../util/safe.js";
+import { reporterOf } from "./recipe-step.js";
 
 /** One sub-call of a recipe. */
 export interface RecipeStep {

@@ -1,5 +1,5 @@
-import type { RunOptions } from "./options.js";
-import { closestName } from "./unknown-tool.js";
+import type { RunOptions } from "./run-options.js";
+import { closestName } from "../util/closest-name.js";
 
 /**
  * Every key of `RunOptions`, as a record so that the compiler fails here when an option is added

@@ -1,5 +1,5 @@
-import { describe } from "../tool-error.js";
-import { checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry.js";
+import { describe } from "./tool-error.js";
+import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry-policy.js";
 
 /**
  * How the runner treats a tool's calls, declared next to its handler (`defineTool({ control })`),

@@ -1,4 +1,4 @@
-import { thenOf } from "./safe.js";
+import { thenOf } from "../util/safe.js";
 
 /**
  * A handler succeeded; `value` goes to the result encoder.

@@ -1,10 +1,11 @@
-import { checkArguments } from "./check-arguments.js";
-import { errorText, jsonEncoder, type ToolResultEncoder } from "./encoder.js";
-import { defaultExecutor, type HandlerContext } from "./executor.js";
+import { checkArguments } from "../tool/check-arguments.js";
+import { errorText, jsonEncoder, type ToolResultEncoder } from "../tool/encoder.js";
+import { defaultExecutor } from "../tool/executor.js";
+import type { HandlerContext } from "../tool/handler-context.js";
 import type { Recipe, ResolveAnswer } from "./recipe.js";
 import type { ToolResolver } from "./resolver.js";
-import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
 
 /** Options of {@link toolResolver}. */
 export interface ToolResolverOptions {

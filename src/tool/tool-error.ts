@@ -1,4 +1,4 @@
-import { describe, isError, read } from "./safe.js";
+import { describe, isError, read } from "../util/safe.js";
 
 /**
  * The closed set of reasons a {@link ToolError} may carry.

@@ -2,9 +2,9 @@
  * Tool schemas: what `defineTool` accepts (zod, Standard Schema, JSON Schema), how each is
  * validated, and the JSON Schema a provider receives. The parts live in `schema/`, one per kind.
  */
-export { compileSchema } from "./schema/compile-schema.js";
-export { isZodSchema } from "./schema/zod-schema.js";
-export { isStandardSchema } from "./schema/standard-schema.js";
+export { compileSchema } from "./compile-schema.js";
+export { isZodSchema } from "./zod-schema.js";
+export { isStandardSchema } from "./standard-schema.js";
 export type {
   CompiledSchema,
   InferArguments,
@@ -16,4 +16,4 @@ export type {
   ToolSchema,
   Validation,
   ZodSchema,
-} from "./schema/types.js";
+} from "./types.js";

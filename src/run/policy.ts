@@ -1,6 +1,6 @@
-import type { CallIdentity, ToolCall } from "./tool-call.js";
-import { describe, read, settle, UNREADABLE } from "./safe.js";
-import { ToolError } from "./tool-error.js";
+import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
+import { describe, read, settle, UNREADABLE } from "../util/safe.js";
+import { ToolError } from "../tool/tool-error.js";
 
 /** A policy function's answer: replace the error with a success value, or halt the batch. */
 export type ToolErrorDecision = { continue: unknown } | "halt";

@@ -1,4 +1,4 @@
-import { describe } from "./safe.js";
+import { describe } from "../util/safe.js";
 import { ToolError } from "./tool-error.js";
 
 /**

@@ -1,8 +1,8 @@
-import type { ApprovalContext, NeedsApproval } from "./agent/approval.js";
-import type { HandlerContext } from "./executor.js";
+import type { ApprovalContext, NeedsApproval } from "./needs-approval.js";
+import type { HandlerContext } from "./handler-context.js";
 import type { HandlerResult } from "./results.js";
-import { checkToolControl, type ToolControl } from "./run/tool-control.js";
-import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "./schema.js";
+import { checkToolControl, type ToolControl } from "./tool-control.js";
+import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "../schema/tool-schema.js";
 import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
 

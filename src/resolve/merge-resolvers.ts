@@ -1,5 +1,5 @@
 import type { ToolResolver } from "./resolver.js";
-import type { Tool } from "./tool.js";
+import type { Tool } from "../tool/tool.js";
 
 /**
  * One resolver over several: tools are listed in order (the first resolver to list a name owns

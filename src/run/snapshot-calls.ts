@@ -1,4 +1,4 @@
-import { assertToolCall, type ToolCall } from "./tool-call.js";
+import { assertToolCall, type ToolCall } from "../tool/tool-call.js";
 
 /**
  * The batch as the array holds it now, each call checked: a caller that empties or refills its

@@ -1,4 +1,4 @@
-import { describe, isArray } from "./safe.js";
+import { describe, isArray } from "../util/safe.js";
 
 /** One tool call a model asked for. */
 export interface ToolCall {

@@ -1,7 +1,7 @@
 import type { RunEnv } from "./options.js";
-import { isToolResolver, resolverTools, type ToolResolver } from "./resolver.js";
-import type { Tool } from "./tool.js";
-import { describe } from "./safe.js";
+import { isToolResolver, resolverTools, type ToolResolver } from "../resolve/resolver.js";
+import type { Tool } from "../tool/tool.js";
+import { describe } from "../util/safe.js";
 
 /** How a batch finds the tool for a call name. */
 export interface ToolSource {

@@ -1,4 +1,4 @@
-import type { HandlerResult } from "./results.js";
+import type { HandlerResult } from "../tool/results.js";
 
 /** Fields every event carries: which call it belongs to. */
 export interface ToolEventBase {

@@ -1,15 +1,6 @@
 import { AWAITING_USER_RESPONSE, type AskUserRequested, type ToolEvent, type ToolHaltEvent } from "./events.js";
-import { isToolError } from "./tool-error.js";
-
-/** One tool-role message per call, ready to append to the conversation. */
-export interface ToolMessage {
-  role: "tool";
-  toolCallId: string;
-  name: string;
-  content: string;
-  /** True when `content` is an error text (`encodeError`). */
-  isError: boolean;
-}
+import { isToolError } from "../tool/tool-error.js";
+import type { ToolMessage } from "../tool/message.js";
 
 /** A call asked the user a question. */
 export interface AskUserHalt {

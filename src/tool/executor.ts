@@ -1,34 +1,10 @@
 import { error, isHandlerResult, isThenable, type ErrorResult, type HandlerResult } from "./results.js";
 import type { Tool } from "./tool.js";
 import type { ToolCall } from "./tool-call.js";
-import type { ProgressUpdate } from "./run/call-report.js";
+import type { HandlerContext } from "./handler-context.js";
 import { invalidReturn } from "./invalid-return.js";
-import { isError } from "./safe.js";
+import { isError } from "../util/safe.js";
 import { ToolError } from "./tool-error.js";
-
-/** What a handler's second parameter carries. */
-export interface HandlerContext {
-  /** The caller's opaque value (`opts.context`, else `engine.context`, else `{}`). */
-  readonly context: unknown;
-  readonly sessionId: string | undefined;
-  readonly requestId: string | undefined;
-  /** The exact call the model emitted. */
-  readonly toolCall: ToolCall;
-  readonly engine: unknown;
-  /**
-   * Aborted when the call's deadline passes (reason: the `timeout` `ToolError`), when the
-   * stream is unsubscribed, or when `opts.signal` aborts (reason: the signal's reason).
-   */
-  readonly signal: AbortSignal;
-  /**
-   * Report how far the call has got: it reaches `RunOptions.onCallReport` as a `progress`
-   * report, and restarts the `toolIdleTimeout` deadline. Ignored once the call is answered.
-   *
-   * @example
-   * ctx.progress({ progress: 3, total: 7, message: "page 3 of 7" });
-   */
-  progress(update: ProgressUpdate): void;
-}
 
 /**
  * Invokes a tool's handler. Swap it to run handlers elsewhere (a worker, a sandbox, a remote

@@ -1,12 +1,12 @@
-import { jsonEncoder } from "./encoder.js";
+import { jsonEncoder } from "../tool/encoder.js";
 import type { ToolExecutionCompleted, ToolHaltEvent, ToolResultEncoded, ToolTailEvent } from "./events.js";
-import { invalidReturn } from "./invalid-return.js";
+import { invalidReturn } from "../tool/invalid-return.js";
 import type { RunEnv } from "./options.js";
 import { applyPolicy } from "./policy.js";
-import { error, isHandlerResult, isReservedHaltReason, ok, type HandlerResult } from "./results.js";
-import { describe } from "./safe.js";
-import type { CallIdentity } from "./tool-call.js";
-import { ToolError } from "./tool-error.js";
+import { error, isHandlerResult, isReservedHaltReason, ok, type HandlerResult } from "../tool/results.js";
+import { describe } from "../util/safe.js";
+import type { CallIdentity } from "../tool/tool-call.js";
+import { ToolError } from "../tool/tool-error.js";
 
 /** A call's last two events, decided together because the completed result depends on the policy. */
 export type Outcome = readonly [ToolExecutionCompleted, ToolTailEvent];

@@ -1,5 +1,5 @@
 import { isObservable, type Observable, type Subscription } from "rxjs";
-import { describe } from "./tool-error.js";
+import { describe } from "./safe.js";
 
 /**
  * An Observable as an async iterable, for `for await`: RxJS 7.8 has no such conversion.

@@ -1,4 +1,4 @@
-import { isError, messageOf, read, safeJson, UNREADABLE, withoutFrames } from "./safe.js";
+import { isError, messageOf, read, safeJson, UNREADABLE, withoutFrames } from "../util/safe.js";
 import { isToolError, type ToolError } from "./tool-error.js";
 
 /**

@@ -1,10 +1,11 @@
 import type { Observable, OperatorFunction } from "rxjs";
 import type { ToolEvent } from "./events.js";
-import { resolveOptions, type RunOptions } from "./options.js";
-import type { ToolResolver } from "./resolver.js";
-import { streamToolCalls } from "./run/stream.js";
-import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
+import { resolveOptions } from "./options.js";
+import type { RunOptions } from "./run-options.js";
+import type { ToolResolver } from "../resolve/resolver.js";
+import { streamToolCalls } from "./stream.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
 import { toolSource } from "./tool-source.js";
 
 /**
