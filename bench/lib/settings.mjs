@@ -1,6 +1,6 @@
 /**
  * How much each mode runs. Quick stays under about a minute of a 2-core machine (it runs in
- * CI to prove the benchmark works); full is what the README's table comes from.
+ * CI to prove the benchmark works); full is what docs/benchmarks.md's tables come from.
  */
 export const SETTINGS = {
   quick: {
