@@ -29,6 +29,7 @@ export type { AttemptFailedReport, CallReport, CallReportBase, LateSettlementRep
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
 export type { ToolControl } from "./tool/tool-control.js";
+export type { AfterCallAnswer, BeforeCallAnswer, CallHook } from "./tool/call-hook.js";
 export {
   AWAITING_USER_RESPONSE,
   type AskUserRequested,

@@ -8,6 +8,8 @@ import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "../tool/retry
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
+import { checkHooks, type CallHook } from "../tool/call-hook.js";
+import { checkOutputBudget } from "../tool/tool-control.js";
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
@@ -32,6 +34,10 @@ export interface RunEnv {
   readonly retry: RetryPlan | undefined;
   readonly settleGrace: number;
   readonly onUnknownTool: "fail" | "answer";
+  /** The run's call hooks, outermost first; `undefined` for none. */
+  readonly hooks: readonly CallHook[] | undefined;
+  /** Characters of a tool message's content the model reads at most; `Infinity` when unset. */
+  readonly outputBudget: number;
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -125,6 +131,9 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`onUnknownTool\` to be "fail" or "answer", got ${describe(onUnknownTool)}`);
   }
 
+  const hooks = checkHooks(options.hooks, "hooks");
+  const outputBudget = options.outputBudget === undefined ? Infinity : checkOutputBudget(options.outputBudget, "outputBudget", "");
+
   const cap = 2 * availableCores();
   return {
     executor,
@@ -146,5 +155,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     retry,
     settleGrace,
     onUnknownTool,
+    hooks,
+    outputBudget,
   };
 }

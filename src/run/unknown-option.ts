@@ -24,6 +24,8 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   retry: true,
   settleGrace: true,
   onUnknownTool: true,
+  hooks: true,
+  outputBudget: true,
 };
 
 /** The keys of `RunOptions`. A key outside them is a typo or an option of something else. */
