@@ -10,6 +10,7 @@ import { approvalNeeded, deniedMessage } from "./approval.js";
 import type { ApprovalContext } from "../tool/needs-approval.js";
 import type { AgentEvent } from "./types.js";
 import type { ApprovalMessage, Message } from "../tool/message.js";
+import { reportsTo } from "./report-events.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {
@@ -137,7 +138,10 @@ export class CallBatch {
       this.#input = new CallFeed();
       this.#runnerDone = false;
       const { runOptions, tools } = this.#env.agent;
-      const events = streamToolCalls(this.#input, tools, { ...runOptions, signal: this.#env.signal });
+      const options = { ...runOptions, signal: this.#env.signal };
+      // One stream drives a UI: what happens inside calls comes as agent events too.
+      if (!this.#env.quiet) options.onCallReport = reportsTo(runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
+      const events = streamToolCalls(this.#input, tools, options);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),
         error: (e: unknown) => this.#over || this.#fail(e),

@@ -4,6 +4,7 @@ import type { ToolMessage } from "../tool/message.js";
 import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelEventError } from "./model-event-error.js";
+import { LiveInput } from "./live-input.js";
 import type { Pending } from "./resume.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
@@ -56,6 +57,7 @@ export class Turn {
   #finishReason: FinishReason | undefined;
   #over = false;
   #committed = 0;
+  #live: LiveInput | undefined;
 
   /** `conversation` is the loop's own copy: the turn may append the messages a resume adds. */
   constructor(env: BatchEnv, turn: number, conversation: Message[], pending: Pending | undefined, sink: TurnSink) {
@@ -156,7 +158,18 @@ export class Turn {
           this.#fail(new ModelEventError(this.#turn, event, `a second tool call with the id "${call.id}"`));
           return;
         }
+        const complete = this.#live?.complete(call);
+        if (complete !== undefined) this.#sink.emit(complete);
         batch.add(call);
+        return;
+      }
+      case "tool_input_started":
+      case "tool_input_delta": {
+        if (this.#env.quiet) return;
+        const live = (this.#live ??= new LiveInput(this.#turn));
+        const e = event as { id?: unknown; name?: unknown; delta?: unknown };
+        const shown = event.type === "tool_input_started" ? live.started(e.id, e.name) : live.delta(e.id, e.delta);
+        if (shown !== undefined) this.#sink.emit(shown);
         return;
       }
       case "finish":

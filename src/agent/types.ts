@@ -1,5 +1,6 @@
 import type { ObservableInput } from "rxjs";
 import type { ToolEvent } from "../run/events.js";
+import type { CallReport } from "../run/call-report.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
@@ -30,7 +31,11 @@ export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" |
 export type ModelEvent =
   | { readonly type: "text_delta"; readonly text: string }
   | { readonly type: "tool_call"; readonly call: ToolCall }
-  | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown };
+  | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown }
+  /** A tool call began to stream (optional: a model that sends only whole calls never says so). */
+  | { readonly type: "tool_input_started"; readonly id: string; readonly name: string }
+  /** More of a streaming call's argument text; `id` is the one `tool_input_started` gave. */
+  | { readonly type: "tool_input_delta"; readonly id: string; readonly delta: string };
 
 /**
  * A model: called once per turn, it streams {@link ModelEvent}s. Any `ObservableInput` works (an
@@ -50,6 +55,10 @@ export type AgentEvent =
   | { readonly type: "turn_started"; readonly turn: number }
   | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
   | { readonly type: "tool_event"; readonly turn: number; readonly event: ToolEvent }
+  | ToolInputEvent
+  /** Something that happened inside a running call (progress, a recipe step, a retry): its `onCallReport` report. */
+  | { readonly type: "call_report"; readonly turn: number; readonly report: CallReport }
+  | SubagentEvent
   /** What this turn added to the conversation. */
   | { readonly type: "turn_completed"; readonly turn: number; readonly messages: readonly Message[] }
   | {
@@ -59,6 +68,38 @@ export type AgentEvent =
       /** The whole conversation, input included. */
       readonly messages: readonly Message[];
     };
+
+/**
+ * A tool call as the model writes it, before it runs, so a UI can show it forming: `started`
+ * (its id and name are known), `streaming` (each piece of argument text; `text` is all of it so
+ * far), then `complete` (the call as the loop will run it). Only models that stream arguments
+ * (the provider models here do) give them; a call handed over whole goes straight to its
+ * `tool_event`s.
+ */
+export interface ToolInputEvent {
+  readonly type: "tool_input";
+  readonly turn: number;
+  readonly state: "started" | "streaming" | "complete";
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The argument text so far (for `complete`, the provider's text, or the arguments as JSON). */
+  readonly text: string;
+  /** What this event added to `text` (`""` for `started` and `complete`). */
+  readonly delta: string;
+}
+
+/**
+ * An event of a subagent running inside the call `toolCallId` of this turn (see `agentTool`):
+ * a UI nests it under that call. A subagent's own subagents arrive nested the same way, one
+ * `subagent_event` inside another.
+ */
+export interface SubagentEvent {
+  readonly type: "subagent_event";
+  readonly turn: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly event: AgentEvent;
+}
 
 /** Options of {@link streamAgent} and {@link runAgent}: every {@link RunOptions} applies to each turn's tool calls. */
 export interface AgentOptions extends RunOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { askUser, defineTool, error, halt, ok, runAgent, runToolCalls, streamToolCalls, type CallHook, type HandlerResult, type ToolEvent } from "../../src/index.js";
+import { askUser, defineTool, error, halt, ok, runAgent, runToolCalls, streamToolCalls, type CallHook, type HandlerResult, type Tool, type ToolEvent } from "../../src/index.js";
 import { call, deferred } from "../support/helpers.js";
 import { finish, toolCall, user } from "../support/agent-helpers.js";
 import { manualScheduler } from "../support/manual-scheduler.js";
@@ -16,7 +16,7 @@ const sql = defineTool({
   },
 });
 
-const messagesOf = async (hooks: CallHook[], args: Record<string, unknown> = { query: "select" }, tool = sql) => {
+const messagesOf = async (hooks: CallHook[], args: Record<string, unknown> = { query: "select" }, tool: Tool = sql as Tool) => {
   seen.length = 0;
   return (await runToolCalls([call("c1", tool.name, args)], [tool], { hooks })).messages;
 };
