@@ -60,6 +60,8 @@ export { executeToolCalls } from "./run/execute-tool-calls.js";
 export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
+export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
+export type { SubagentState } from "./agent/subagent-resume.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval } from "./tool/needs-approval.js";
 export type { AgentEvent, AgentOptions, AgentResult, FinishReason, Model, ModelEvent, ModelRequest, SubagentEvent, ToolInputEvent, TurnResult } from "./agent/types.js";
 export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";

@@ -4,7 +4,8 @@ import type { Tool } from "../tool/tool.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
-import { pendingOf } from "./resume.js";
+import { pendingOf, type Pending } from "./resume.js";
+import { subagentResumeOf } from "./subagent-resume.js";
 import { Turn, type TurnOutcome } from "./turn.js";
 import type { AgentEvent } from "./types.js";
 import type { Message } from "../tool/message.js";
@@ -102,7 +103,7 @@ export class AgentRun {
 
   #startTurn(): void {
     const turn = this.#turns;
-    const pending = turn === 0 ? pendingOf(this.#conversation) : undefined;
+    const pending = turn === 0 ? (pendingOf(this.#conversation) ?? continuationOf(this.#conversation)) : undefined;
     const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, pending, {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),
@@ -161,3 +162,11 @@ export class AgentRun {
 }
 
 function noop(): void {}
+
+/** A subagent's resume as pending work: its continuation call, approved already (its original call ran). */
+function continuationOf(messages: readonly Message[]): Pending | undefined {
+  const resume = subagentResumeOf(messages);
+  if (resume === undefined) return undefined;
+  const { id } = resume.call;
+  return { calls: [resume.call], decisions: new Map([[id, { role: "approval", toolCallId: id, approved: true }]]), lead: resume.assistant };
+}

@@ -1,5 +1,5 @@
 import type { ToolCall } from "../tool/tool-call.js";
-import type { ApprovalMessage, Message } from "../tool/message.js";
+import type { ApprovalMessage, AssistantMessage, Message } from "../tool/message.js";
 
 /** What the conversation left open: the last model turn's unanswered calls, and the host's decisions on them. */
 export interface Pending {
@@ -7,6 +7,8 @@ export interface Pending {
   readonly calls: readonly ToolCall[];
   /** Decisions appended after that turn, by call id; the last decision on a call wins. */
   readonly decisions: ReadonlyMap<string, ApprovalMessage>;
+  /** The assistant message that announces `calls`, when the loop made them (a subagent's continuation). */
+  readonly lead?: AssistantMessage;
 }
 
 /**

@@ -95,8 +95,9 @@ export class Turn {
   }
 
   #resumed(batch: CallBatch): void {
-    const messages = batch.messages();
-    this.#toolMessages.push(...messages);
+    const lead = this.#pending?.lead;
+    const messages: Message[] = lead === undefined ? batch.messages() : [lead, ...batch.messages()];
+    this.#toolMessages.push(...batch.messages());
     this.#added.push(...messages);
     this.#conversation.push(...messages);
     this.#committed = messages.length;
@@ -230,11 +231,11 @@ export class Turn {
     this.#over = true;
     const halt = batch.halt;
     if (halt?.haltedReason === "ask_user") {
-      this.#added.push({
-        role: "assistant",
-        content: halt.pendingQuestion ?? "",
-        metadata: { askUser: true, toolCallId: halt.pendingToolCallId },
-      });
+      const metadata: Record<string, unknown> = { askUser: true, toolCallId: halt.pendingToolCallId };
+      // The host reads the question's options there too, and a subagent's resume its state.
+      const opts = halt.askUserOpts;
+      if (opts !== undefined && Object.keys(opts).length > 0) metadata.askUserOpts = opts;
+      this.#added.push({ role: "assistant", content: halt.pendingQuestion ?? "", metadata });
     }
     this.#sink.completed({
       turn: this.#turn,
