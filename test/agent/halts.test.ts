@@ -24,7 +24,7 @@ describe("after each turn, the first reason that applies ends the loop", () => {
       expect(result.messages.slice(2)).toEqual([
         { role: "tool", toolCallId: "c1", name: "echo", content: "a", isError: false },
         { role: "tool", toolCallId: "c2", name: "ask", content: "<awaiting user response>", isError: false },
-        { role: "assistant", content: "Go?", metadata: { askUser: true, toolCallId: "c2" } },
+        { role: "assistant", content: "Go?", metadata: { askUser: true, toolCallId: "c2", askUserOpts: { choices: ["yes", "no"] } } },
       ]);
     });
   });

@@ -45,7 +45,7 @@ describe("agentTool: a subagent as a tool", () => {
       expect(halted?.type === "agent_halted" && halted.messages.find((m) => m.role === "tool")).toMatchObject({ toolCallId: "p1", content: "Otters hold hands.", isError: false });
       // Everything the subagent told came before the call's own completion.
       const completedAt = events.findIndex((e) => e.type === "tool_event" && e.event.type === "tool_execution_completed");
-      expect(events.findLastIndex((e) => e.type === "subagent_event")).toBeLessThan(completedAt);
+      expect(events.map((e) => e.type).lastIndexOf("subagent_event")).toBeLessThan(completedAt);
     });
 
     it("a subagent's subagent arrives nested twice", async () => {
