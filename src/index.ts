@@ -60,6 +60,7 @@ export { executeToolCalls } from "./run/execute-tool-calls.js";
 export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
+export type { PrepareTurn, TurnInfo, TurnPlan } from "./agent/prepare-turn.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval } from "./tool/needs-approval.js";

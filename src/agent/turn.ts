@@ -5,6 +5,8 @@ import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelEventError } from "./model-event-error.js";
 import { LiveInput } from "./live-input.js";
+import { planned, type PlannedTurn } from "./turn-plan.js";
+import { isThenable } from "../tool/results.js";
 import type { Pending } from "./resume.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
@@ -108,14 +110,51 @@ export class Turn {
     this.#askModel();
   }
 
+  /** Ask the host's `prepareTurn` first, when there is one: its plan shapes this turn's request and tools. */
   #askModel(): void {
+    const prepare = this.#env.agent.prepareTurn;
+    if (prepare === undefined) {
+      this.#request(this.#env, undefined, undefined);
+      return;
+    }
+    let plan: unknown;
+    try {
+      plan = prepare({ turn: this.#turn, messages: this.#conversation.slice(), tools: this.#env.tools });
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (isThenable(plan)) {
+      Promise.resolve(plan).then(
+        (p) => this.#over || this.#planned(p),
+        (e: unknown) => this.#fail(e),
+      );
+      return;
+    }
+    this.#planned(plan);
+  }
+
+  #planned(plan: unknown): void {
+    let turn: PlannedTurn;
+    try {
+      turn = planned(this.#env, plan);
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    this.#request(turn.env, turn.messages, turn.modelOptions);
+  }
+
+  #request(env: BatchEnv, messages: readonly Message[] | undefined, modelOptions: Readonly<Record<string, unknown>> | undefined): void {
+    const conversation = this.#conversation.slice();
     const request: ModelRequest = {
-      messages: this.#conversation.slice(),
-      tools: this.#env.tools,
+      messages: messages ?? conversation,
+      tools: env.tools,
       turn: this.#turn,
-      signal: this.#env.signal,
+      signal: env.signal,
     };
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, this.#batchSink(() => this.#modelTurnDone(batch))));
+    if (modelOptions !== undefined) (request as { options?: Readonly<Record<string, unknown>> }).options = modelOptions;
+    const batch = (this.#batch = new CallBatch(env, this.#turn, conversation, undefined, this.#batchSink(() => this.#modelTurnDone(batch))));
     let events;
     try {
       events = from(this.#env.agent.model(request));

@@ -1,6 +1,7 @@
 import type { ObservableInput } from "rxjs";
 import type { ToolEvent } from "../run/events.js";
 import type { CallReport } from "../run/call-report.js";
+import type { PrepareTurn } from "./prepare-turn.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
@@ -22,6 +23,8 @@ export interface ModelRequest {
   /** Numbered from 0 in each run. */
   readonly turn: number;
   readonly signal: AbortSignal;
+  /** Model options for this request alone (a turn plan's `modelOptions`): the provider models send them over their own. */
+  readonly options?: Readonly<Record<string, unknown>>;
 }
 
 /** Why a model stopped, in the provider-neutral words of §9. */
@@ -113,6 +116,12 @@ export interface AgentOptions extends RunOptions {
   readonly haltWhen?: (turn: TurnResult) => boolean;
   /** `"manual"`: no tool runs; the model's calls are handed to the host. Default `"auto"`. */
   readonly mode?: "auto" | "manual";
+  /**
+   * Asked before each model request: which tools the model sees this turn (a call to any other
+   * is answered `not_found`), and how the request is amended (messages, model options). See
+   * {@link TurnPlan}. May be async. Default: every tool, the conversation as it is.
+   */
+  readonly prepareTurn?: PrepareTurn;
 }
 
 /** A finished run: why it ended, the details, and the whole conversation. */

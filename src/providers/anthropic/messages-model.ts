@@ -88,7 +88,7 @@ export function messagesModel(options: MessagesModelOptions): Model {
       request,
       (signal) => {
         const { system, messages } = toMessages(request.messages);
-        const body: MessagesStreamRequest = { ...params, model, max_tokens, messages, stream: true };
+        const body: MessagesStreamRequest = { ...params, max_tokens, ...request.options, model, messages, stream: true };
         const joined = [prompt, system].filter((s) => s !== undefined && s !== "").join("\n\n");
         if (joined !== "") body.system = joined;
         if (request.tools.length > 0) body.tools = toTools(request.tools);

@@ -66,7 +66,7 @@ export function chatModel(options: ChatModelOptions): Model {
     streamModel(
       request,
       (signal) => {
-        const body: ChatStreamRequest = { ...params, model, messages: toChatMessages(request.messages), stream: true };
+        const body: ChatStreamRequest = { ...params, ...request.options, model, messages: toChatMessages(request.messages), stream: true };
         if (request.tools.length > 0) body.tools = toTools(request.tools);
         return client.chat.completions.create(body, { signal });
       },

@@ -68,7 +68,7 @@ export function responsesModel(options: ResponsesModelOptions): Model {
     streamModel(
       request,
       (signal) => {
-        const body: ResponsesStreamRequest = { ...params, model, input: toResponsesInput(request.messages), stream: true };
+        const body: ResponsesStreamRequest = { ...params, ...request.options, model, input: toResponsesInput(request.messages), stream: true };
         if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
         return client.responses.create(body, { signal });
       },
