@@ -205,8 +205,9 @@ class Pool implements WorkerPool, ThreadOwner {
       this.#dispatch(this.#queue.shift() as PoolJob, this.#idle.pop() as PoolThread);
     }
     if (this.#closed || this.#broken) return;
-    // Draining threads are on their way out: their replacements start now, while they drain.
-    while (this.#threads.size + this.#unbuilt - this.#draining < plan.size + plan.spares) this.#spawn();
+    // A draining thread still counts: most handlers settle on their signal, and its spare takes
+    // the next call meanwhile; a replacement starts when a thread is killed or dies.
+    while (this.#threads.size + this.#unbuilt < plan.size + plan.spares) this.#spawn();
   }
 
   #spawn(): void {
