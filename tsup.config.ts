@@ -32,6 +32,8 @@ export default defineConfig({
     "mcp/index": "src/mcp/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.
     "node/index": "src/node/index.ts",
+    // The pool's threads run this file; it must sit next to node/index (see src/node/worker-script.ts).
+    "node/worker": "src/node/worker.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -42,5 +44,7 @@ export default defineConfig({
   // Shared chunks for CommonJS too: each subpath then requires the core instead of carrying its
   // own copy, so `instanceof ToolError` holds across `toolrx` and `toolrx/otel`.
   splitting: true,
+  // `import.meta.url` in CommonJS too: toolrx/node finds its worker script next to itself.
+  shims: true,
   esbuildPlugins: [providerNamespacesExternal],
 });

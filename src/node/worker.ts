@@ -16,15 +16,18 @@ const post = (message: FromWorker): void => port.postMessage(message);
 const handlers = new Map<string, Promise<unknown>>();
 let running: { readonly id: number; readonly controller: AbortController } | undefined;
 
-for (const module of setup.preload) await import(module);
-port.on("message", (message: ToWorker) => {
-  if (message.type === "abort") {
-    if (running?.id === message.id) running.controller.abort(decodeThrown(message.reason));
-  } else {
-    void run(message);
-  }
-});
-post({ type: "ready" });
+// No top-level await: the package builds this file for CommonJS too.
+void (async () => {
+  for (const module of setup.preload) await import(module);
+  port.on("message", (message: ToWorker) => {
+    if (message.type === "abort") {
+      if (running?.id === message.id) running.controller.abort(decodeThrown(message.reason));
+    } else {
+      void run(message);
+    }
+  });
+  post({ type: "ready" });
+})();
 
 async function run(call: CallMessage): Promise<void> {
   const controller = new AbortController();
