@@ -44,7 +44,5 @@ export default defineConfig({
   // Shared chunks for CommonJS too: each subpath then requires the core instead of carrying its
   // own copy, so `instanceof ToolError` holds across `toolrx` and `toolrx/otel`.
   splitting: true,
-  // `import.meta.url` in CommonJS too: toolrx/node finds its worker script next to itself.
-  shims: true,
   esbuildPlugins: [providerNamespacesExternal],
 });

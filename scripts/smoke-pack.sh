@@ -326,9 +326,9 @@ for flavour in mjs cjs; do
   cat > "node.$flavour" <<JS
 $header
 const pool = workerPool({ size: 1, grace: 10 });
-const module = new URL("./handlers.mjs", here);
-const double = pool.tool({ name: "double", description: "", schema: z.object({ n: z.number() }), module, export: "double" });
-const stuck = pool.tool({ name: "stuck", description: "", schema: z.object({}), module, export: "stuck" });
+const handlers = new URL("./handlers.mjs", here);
+const double = pool.tool({ name: "double", description: "", schema: z.object({ n: z.number() }), module: handlers, export: "double" });
+const stuck = pool.tool({ name: "stuck", description: "", schema: z.object({}), module: handlers, export: "stuck" });
 pool.warm().then(() => runToolCalls([{ id: "a", name: "double", arguments: { n: 21 } }, { id: "b", name: "stuck", arguments: {} }], [double, stuck], { toolExecutor: pool, toolTimeout: 300 })).then(async ({ messages }) => {
   const content = messages.map((m) => m.content).join(" ");
   console.log("node ($flavour): " + content);

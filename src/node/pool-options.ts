@@ -1,7 +1,17 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ResourceLimits } from "node:worker_threads";
+
+/**
+ * Memory limits of a worker thread, as `new Worker(…, { resourceLimits })` takes them. Declared
+ * here so the package's types do not need `@types/node`.
+ */
+export interface ResourceLimits {
+  readonly maxYoungGenerationSizeMb?: number;
+  readonly maxOldGenerationSizeMb?: number;
+  readonly codeRangeSizeMb?: number;
+  readonly stackSizeMb?: number;
+}
 
 /** The options of {@link workerPool}. */
 export interface WorkerPoolOptions {

@@ -1,4 +1,5 @@
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
+import type { ResourceLimits } from "./pool-options.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
 
 /** What a thread tells its pool. */

