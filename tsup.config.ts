@@ -30,6 +30,7 @@ export default defineConfig({
     "otel/index": "src/otel/index.ts",
     "testing/index": "src/testing/index.ts",
     "mcp/index": "src/mcp/index.ts",
+    "bullmq/index": "src/bullmq/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
