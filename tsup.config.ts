@@ -30,6 +30,8 @@ export default defineConfig({
     "otel/index": "src/otel/index.ts",
     "testing/index": "src/testing/index.ts",
     "mcp/index": "src/mcp/index.ts",
+    // Node-only (worker_threads): nothing in the core imports it.
+    "node/index": "src/node/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
