@@ -31,6 +31,8 @@ export default defineConfig({
     "testing/index": "src/testing/index.ts",
     "mcp/index": "src/mcp/index.ts",
     "bullmq/index": "src/bullmq/index.ts",
+    // Node-only (worker_threads): nothing in the core imports it.
+    "node/index": "src/node/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
