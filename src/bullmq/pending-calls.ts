@@ -5,7 +5,7 @@ import { connected, redisClient, type RedisConnection } from "./connection.js";
 import type { LaneLimit, RedisLanes } from "./lanes.js";
 import type { CallJobReturn, QueueKeys } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
-import { jsonResultCodec as codec } from "./result-codec.js";
+import { decodeJobResult } from "./result-codec.js";
 
 /** One call the executor waits on. */
 export interface Waiter {
@@ -178,7 +178,7 @@ export class PendingCalls {
     let result: HandlerResult;
     try {
       if (value?.v !== 1) throw new TypeError(`unknown job return ${JSON.stringify(returned)}`);
-      result = codec.decode(value.result);
+      result = decodeJobResult(value.result);
     } catch (cause) {
       result = remoteExit("unknown", "the worker's answer could not be read", w, cause);
     }

@@ -2,7 +2,7 @@ import { firstValueFrom, filter, type Observable } from "rxjs";
 import { defaultExecutor, streamToolCalls, type ToolEvent, type ToolExecutor, type ToolExecutionCompleted, type ToolResolver, type Tool, type ToolResultEncoder } from "../index.js";
 import type { CallJobData, CallJobReturn } from "./protocol.js";
 import { remoteContextExecutor } from "./remote-context.js";
-import { jsonResultCodec as codec } from "./result-codec.js";
+import { encodeJobResult } from "./result-codec.js";
 
 /** What the worker decided for everything the job runs under. */
 export interface JobEnv {
@@ -53,7 +53,7 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
   }
   // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
   await settledWithin(tracked.settled(), env.settleGrace);
-  return { v: 1, result: codec.encode(completed.result) };
+  return { v: 1, result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
 }
 
 function settledWithin(settled: Promise<unknown>, ms: number): Promise<unknown> {
