@@ -15,7 +15,11 @@ export function redisClient(connection: RedisConnection, kind: "failFast" | "blo
       : { maxRetriesPerRequest: null, lazyConnect: true, connectionName: name };
   // A reconnect every 250 ms to 2 s: Redis back from a restart is used within seconds.
   const retryStrategy = (times: number): number => Math.min(250 * times, 2_000);
-  return typeof connection === "string" ? new Redis(connection, { retryStrategy, ...extra }) : new Redis({ retryStrategy, ...connection, ...extra });
+  const client = typeof connection === "string" ? new Redis(connection, { retryStrategy, ...extra }) : new Redis({ retryStrategy, ...connection, ...extra });
+  // Connection errors are handled where they matter (calls answer `handler_exit`); without a
+  // listener ioredis would print each reconnect attempt's error.
+  client.on("error", () => undefined);
+  return client;
 }
 
 /** Connect a lazy client and wait until it is ready (commands fail fast afterwards). */

@@ -75,7 +75,7 @@ function spawnRedis(port: number): ChildProcess {
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(child.pid, "SIGKILL");
   await exited;
