@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
 import type { HandlerContext, HandlerResult, Tool, ToolExecutor } from "../index.js";
 import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
@@ -74,7 +73,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   if (key !== undefined && typeof key !== "string" && typeof key !== "function") {
     throw new TypeError(`Expected \`key\` to be a string or a function of the call's context, got ${describeValue(key)}`);
   }
-  const ownKey = randomUUID();
+  const ownKey = globalThis.crypto.randomUUID();
   const keyOf = (ctx: HandlerContext): string => (typeof key === "function" ? key(ctx) : key) ?? ctx.sessionId ?? ownKey;
   const keys = keysOf(prefix, queueName);
   const commands = redisClient(options.connection, "failFast", `toolrx:producer:${queueName}`);
