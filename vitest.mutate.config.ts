@@ -8,7 +8,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/ui.e2e.test.ts"],
+    exclude: ["test/examples/ui.e2e.test.ts"],
     testTimeout: 20_000,
   },
 });

@@ -5,7 +5,8 @@
  * prints the conversation. Only the model differs between the demo and the OpenAI example.
  */
 import { z } from "zod";
-import { askUser, defineTool, ok, streamAgent, type AgentEvent, type AgentResult, type Message, type Model, type ModelEvent, type ToolEvent } from "../src/index.js";
+import { askUser, defineTool, ok, streamAgent, type AgentEvent, type AgentResult, type Model, type ModelEvent, type ToolEvent } from "../src/index.js";
+import type { Message } from "../src/tool/message.js";
 import { scriptedModel, type ScriptedModel } from "../src/testing/index.js";
 import { sleep } from "./sleep.js";
 

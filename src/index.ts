@@ -1,6 +1,6 @@
-export { defineTool, toolJsonSchema, type HandlerReturn, type Tool, type ToolDefinition, type ToolJSON } from "./tool.js";
-export type { InferArguments, JsonSchema, JsonSchemaObject, StandardToolSchema, ToolSchema, ZodSchema } from "./schema.js";
-export type { ToolCall } from "./tool-call.js";
+export { defineTool, toolJsonSchema, type HandlerReturn, type Tool, type ToolDefinition, type ToolJSON } from "./tool/tool.js";
+export type { InferArguments, JsonSchema, JsonSchemaObject, StandardToolSchema, ToolSchema, ZodSchema } from "./schema/tool-schema.js";
+export type { ToolCall } from "./tool/tool-call.js";
 export {
   askUser,
   error,
@@ -14,28 +14,22 @@ export {
   type HandlerResult,
   type Ok,
   type ReservedHaltReason,
-} from "./results.js";
-export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool-error.js";
-export { EngineError, type EngineErrorReason } from "./engine-error.js";
-export { InvalidArgumentsError, type ArgumentIssue } from "./invalid-arguments-error.js";
-export { checkArguments, type CheckedArguments } from "./check-arguments.js";
-export { defaultExecutor, type HandlerContext, type ToolExecutor } from "./executor.js";
-export { jsonEncoder, type ToolResultEncoder } from "./encoder.js";
-export type { OnToolError, ToolErrorDecision } from "./policy.js";
-export type { CallCancellation, EngineLike, RunOptions } from "./options.js";
-export { CallCancelledError } from "./call-cancelled-error.js";
-export type {
-  AttemptFailedReport,
-  CallReport,
-  CallReportBase,
-  LateSettlementReport,
-  ProgressReport,
-  ProgressUpdate,
-  RecipeStepFields,
-  RecipeStepReport,
-} from "./run/call-report.js";
-export type { RetryPolicy, RetryableReason } from "./run/retry.js";
-export type { ToolControl } from "./run/tool-control.js";
+} from "./tool/results.js";
+export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool/tool-error.js";
+export { EngineError, type EngineErrorReason } from "./tool/engine-error.js";
+export { InvalidArgumentsError, type ArgumentIssue } from "./schema/invalid-arguments-error.js";
+export { checkArguments, type CheckedArguments } from "./tool/check-arguments.js";
+export { defaultExecutor, type ToolExecutor } from "./tool/executor.js";
+export { type HandlerContext } from "./tool/handler-context.js";
+export { jsonEncoder, type ToolResultEncoder } from "./tool/encoder.js";
+export type { OnToolError, ToolErrorDecision } from "./run/policy.js";
+export type { CallCancellation, EngineLike, RunOptions } from "./run/run-options.js";
+export { CallCancelledError } from "./run/call-cancelled-error.js";
+export { reportFate, type ExecutorFate } from "./run/executor-fate.js";
+export type { AttemptFailedReport, CallReport, CallReportBase, LateSettlementReport, ProgressReport, RecipeStepFields, RecipeStepReport } from "./run/call-report.js";
+export type { ProgressUpdate } from "./tool/handler-context.js";
+export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
+export type { ToolControl } from "./tool/tool-control.js";
 export {
   AWAITING_USER_RESPONSE,
   type AskUserRequested,
@@ -46,21 +40,14 @@ export {
   type ToolHaltEvent,
   type ToolResultEncoded,
   type ToolTailEvent,
-} from "./events.js";
-export {
-  RunResultCollector,
-  type AskUserHalt,
-  type HaltMetadata,
-  type HandlerHalt,
-  type RunResult,
-  type ToolErrorHalt,
-  type ToolMessage,
-} from "./run-result.js";
+} from "./run/events.js";
+export { RunResultCollector, type AskUserHalt, type HaltMetadata, type HandlerHalt, type RunResult, type ToolErrorHalt } from "./run/run-result.js";
+export { type ToolMessage } from "./tool/message.js";
 export { streamToolCalls } from "./run/stream.js";
 export { runToolCalls } from "./run/batch.js";
-export { isToolResolver, type ToolResolver } from "./resolver.js";
-export { toolResolver, type ToolResolverOptions } from "./tool-resolver.js";
-export { mergeResolvers } from "./merge-resolvers.js";
+export { isToolResolver, type ToolResolver } from "./resolve/resolver.js";
+export { toolResolver, type ToolResolverOptions } from "./resolve/tool-resolver.js";
+export { mergeResolvers } from "./resolve/merge-resolvers.js";
 export {
   composeRecipeReport,
   type Recipe,
@@ -68,24 +55,12 @@ export {
   type RecipeResults,
   type RecipeStep,
   type ResolveAnswer,
-} from "./recipe.js";
-export { executeToolCalls } from "./execute-tool-calls.js";
+} from "./resolve/recipe.js";
+export { executeToolCalls } from "./run/execute-tool-calls.js";
 export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
-export type { ApprovalContext, NeedsApproval, PendingApproval } from "./agent/approval.js";
-export type {
-  AgentEvent,
-  AgentOptions,
-  AgentResult,
-  ApprovalMessage,
-  AssistantMessage,
-  FinishReason,
-  Message,
-  Model,
-  ModelEvent,
-  ModelRequest,
-  TextMessage,
-  TurnResult,
-} from "./agent/types.js";
-export { toAsyncIterable } from "./to-async-iterable.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval } from "./tool/needs-approval.js";
+export type { AgentEvent, AgentOptions, AgentResult, FinishReason, Model, ModelEvent, ModelRequest, TurnResult } from "./agent/types.js";
+export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";
+export { toAsyncIterable } from "./util/to-async-iterable.js";

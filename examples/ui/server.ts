@@ -17,7 +17,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { from, Subject, tap, type Subscription } from "rxjs";
-import { streamAgent, type CallCancellation, type Message, type Model } from "../../src/index.js";
+import { streamAgent, type Model } from "../../src/index.js";
+import type { CallCancellation } from "../../src/run/run-options.js";
+import type { Message } from "../../src/tool/message.js";
 import { tools, tripModel } from "./turn.js";
 
 const page = fileURLToPath(new URL("./index.html", import.meta.url));

@@ -1,10 +1,12 @@
-import type { ToolResultEncoder } from "../encoder.js";
-import { resolveOptions, type RunOptions } from "../options.js";
-import { isToolResolver, type ToolResolver } from "../resolver.js";
-import type { Tool } from "../tool.js";
-import { describe } from "../tool-error.js";
+import type { ToolResultEncoder } from "../tool/encoder.js";
+import { resolveOptions } from "../run/options.js";
+import type { RunOptions } from "../run/run-options.js";
+import { isToolResolver, type ToolResolver } from "../resolve/resolver.js";
+import type { Tool } from "../tool/tool.js";
+import { describe } from "../tool/tool-error.js";
 import { assertMessages } from "./check-messages.js";
-import type { AgentOptions, Message, Model, TurnResult } from "./types.js";
+import type { AgentOptions, Model, TurnResult } from "./types.js";
+import type { Message } from "../tool/message.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {

@@ -1,12 +1,13 @@
 import type { Subscriber } from "rxjs";
-import { isToolResolver } from "../resolver.js";
-import type { Tool } from "../tool.js";
+import { isToolResolver } from "../resolve/resolver.js";
+import type { Tool } from "../tool/tool.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
 import { pendingOf } from "./resume.js";
 import { Turn, type TurnOutcome } from "./turn.js";
-import type { AgentEvent, Message } from "./types.js";
+import type { AgentEvent } from "./types.js";
+import type { Message } from "../tool/message.js";
 
 /**
  * One subscription to `streamAgent`: turns one after another until a reason ends the loop.

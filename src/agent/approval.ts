@@ -1,39 +1,12 @@
-import { checkArguments } from "../check-arguments.js";
-import type { ToolResultEncoder } from "../encoder.js";
-import { isThenable } from "../results.js";
-import type { ToolMessage } from "../run-result.js";
-import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
-import { describe } from "../tool-error.js";
-import type { Message } from "./types.js";
+import { checkArguments } from "../tool/check-arguments.js";
+import type { ToolResultEncoder } from "../tool/encoder.js";
+import { isThenable } from "../tool/results.js";
+import type { ToolMessage } from "../tool/message.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { describe } from "../tool/tool-error.js";
+import type { ApprovalContext, NeedsApproval } from "../tool/needs-approval.js";
 
-/** What a tool's `needsApproval` function sees besides the arguments. */
-export interface ApprovalContext {
-  /** The exact call the model made. */
-  readonly toolCall: ToolCall;
-  /** The conversation up to the turn that made the call. */
-  readonly messages: readonly Message[];
-  readonly context: unknown;
-  readonly sessionId: string | undefined;
-  readonly requestId: string | undefined;
-  /** Aborts when the run is unsubscribed or cancelled. */
-  readonly signal: AbortSignal;
-}
-
-/**
- * A tool's approval rule: `true`, or a function of the validated arguments. Written as a method
- * so a typed tool still fits in a plain `Tool[]` (method parameters are bivariant).
- */
-export type NeedsApproval<Args = Record<string, unknown>> =
-  | boolean
-  | { check(args: Args, ctx: ApprovalContext): boolean | PromiseLike<boolean> }["check"];
-
-/** A call the loop did not run because it needs the host's approval. */
-export interface PendingApproval {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly arguments: Record<string, unknown>;
-}
 
 /**
  * Whether `call` needs approval before it runs. A function rule gets the schema's output, so a

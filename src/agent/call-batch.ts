@@ -1,12 +1,15 @@
 import type { Observer, Subscribable, Subscription, Unsubscribable } from "rxjs";
-import { AWAITING_USER_RESPONSE, type ToolEvent } from "../events.js";
-import { haltMetadataOf, type HaltMetadata, type ToolMessage } from "../run-result.js";
+import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/events.js";
+import { haltMetadataOf, type HaltMetadata } from "../run/run-result.js";
+import type { ToolMessage } from "../tool/message.js";
 import { streamToolCalls } from "../run/stream.js";
-import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
 import type { AgentEnv } from "./agent-options.js";
-import { approvalNeeded, deniedMessage, type ApprovalContext } from "./approval.js";
-import type { AgentEvent, ApprovalMessage, Message } from "./types.js";
+import { approvalNeeded, deniedMessage } from "./approval.js";
+import type { ApprovalContext } from "../tool/needs-approval.js";
+import type { AgentEvent } from "./types.js";
+import type { ApprovalMessage, Message } from "../tool/message.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {

@@ -1,6 +1,6 @@
-import { assertToolCall, isPlainRecord } from "../tool-call.js";
-import { describe } from "../tool-error.js";
-import type { Message } from "./types.js";
+import { assertToolCall, isPlainRecord } from "../tool/tool-call.js";
+import { describe } from "../tool/tool-error.js";
+import type { Message } from "../tool/message.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field, so a host's bug

@@ -1,6 +1,6 @@
-import { describe } from "../tool-error.js";
+import { describe } from "../tool/tool-error.js";
 import type { AgentEnv } from "./agent-options.js";
-import type { PendingApproval } from "./approval.js";
+import type { PendingApproval } from "../tool/needs-approval.js";
 import type { TurnOutcome } from "./turn.js";
 
 /** Why a run ended, and the details a host needs to act on it. */

@@ -1,5 +1,5 @@
-import type { ToolCall } from "../tool-call.js";
-import type { ApprovalMessage, Message } from "./types.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import type { ApprovalMessage, Message } from "../tool/message.js";
 
 /** What the conversation left open: the last model turn's unanswered calls, and the host's decisions on them. */
 export interface Pending {

@@ -1,10 +1,12 @@
 import { from, type Subscription } from "rxjs";
-import type { HaltMetadata, ToolMessage } from "../run-result.js";
-import { assertToolCall, isPlainRecord, type ToolCall } from "../tool-call.js";
+import type { HaltMetadata } from "../run/run-result.js";
+import type { ToolMessage } from "../tool/message.js";
+import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { Pending } from "./resume.js";
-import type { AgentEvent, AssistantMessage, FinishReason, Message, ModelEvent, ModelRequest } from "./types.js";
+import type { AgentEvent, FinishReason, ModelEvent, ModelRequest } from "./types.js";
+import type { AssistantMessage, Message } from "../tool/message.js";
 
 /** What a turn added and left open, for the loop to decide whether to go on. */
 export interface TurnOutcome {

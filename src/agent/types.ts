@@ -1,10 +1,11 @@
 import type { ObservableInput } from "rxjs";
-import type { ToolEvent } from "../events.js";
-import type { RunOptions } from "../options.js";
-import type { ToolResolver } from "../resolver.js";
-import type { ToolMessage } from "../run-result.js";
-import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
+import type { ToolEvent } from "../run/events.js";
+import type { RunOptions } from "../run/run-options.js";
+import type { ToolResolver } from "../resolve/resolver.js";
+import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
+
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
 
 /**
  * What the loop asks the model for on each turn. `signal` aborts when the run is unsubscribed,
@@ -36,40 +37,6 @@ export type ModelEvent =
  * Observable, an async iterable, a promise of an array), so an async generator is a model.
  */
 export type Model = (request: ModelRequest) => ObservableInput<ModelEvent>;
-
-/** A system prompt or a user's words. */
-export interface TextMessage {
-  readonly role: "system" | "user";
-  readonly content: string;
-}
-
-/**
- * The model's turn: its text, and the tool calls it asked for in the order it emitted them.
- * `metadata.askUser` marks the question of an `ask_user` halt, appended by the loop.
- */
-export interface AssistantMessage {
-  readonly role: "assistant";
-  readonly content: string;
-  readonly toolCalls?: readonly ToolCall[];
-  readonly metadata?: Record<string, unknown>;
-}
-
-/**
- * The host's decision on a call that needed approval (`approval_required` halt). It is host
- * bookkeeping, never shown to a model: provider converters skip it. On resume the loop runs an
- * approved call once, answers a denied one with a text the model can read, and honours a
- * decision only for a call actually pending in the conversation.
- */
-export interface ApprovalMessage {
-  readonly role: "approval";
-  readonly toolCallId: string;
-  readonly approved: boolean;
-  /** Why, for a denial: shown to the model in the denied call's tool message. */
-  readonly reason?: string;
-}
-
-/** One message of a conversation, as the loop reads and writes it. */
-export type Message = TextMessage | AssistantMessage | ToolMessage | ApprovalMessage;
 
 /** One turn, as `haltWhen` sees it. */
 export interface TurnResult {

@@ -1,7 +1,7 @@
-import { askUser, error, ok, type HandlerResult } from "../results.js";
-import type { CompiledSchema } from "../schema.js";
-import { isPlainRecord } from "../tool-call.js";
-import { ToolError } from "../tool-error.js";
+import { askUser, error, ok, type HandlerResult } from "../tool/results.js";
+import type { CompiledSchema } from "../schema/tool-schema.js";
+import { isPlainRecord } from "../tool/tool-call.js";
+import { ToolError } from "../tool/tool-error.js";
 
 /** What the mapping of one result needs to know. */
 export interface ResultContext {

@@ -1,4 +1,4 @@
-import { isPlainRecord } from "../tool-call.js";
+import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpClientLike } from "./client-like.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 

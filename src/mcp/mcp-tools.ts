@@ -1,9 +1,9 @@
-import type { HandlerContext } from "../executor.js";
-import { error } from "../results.js";
-import { compileSchema, type CompiledSchema } from "../schema.js";
-import { defineTool, type Tool } from "../tool.js";
-import { isPlainRecord } from "../tool-call.js";
-import { describe, ToolError } from "../tool-error.js";
+import type { HandlerContext } from "../tool/handler-context.js";
+import { error } from "../tool/results.js";
+import { compileSchema, type CompiledSchema } from "../schema/tool-schema.js";
+import { defineTool, type Tool } from "../tool/tool.js";
+import { isPlainRecord } from "../tool/tool-call.js";
+import { describe, ToolError } from "../tool/tool-error.js";
 import { resultOf } from "./call-result.js";
 import { isConnectionLost, isMcpClient, SDK_TIMEOUT_OFF, toolCaller, type McpCallParams, type McpClientLike } from "./client-like.js";
 import { listAllTools, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";

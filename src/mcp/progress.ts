@@ -1,4 +1,4 @@
-import type { HandlerContext } from "../executor.js";
+import type { HandlerContext } from "../tool/handler-context.js";
 import type { McpProgress } from "./client-like.js";
 
 /**

@@ -1,9 +1,10 @@
-import type { AgentResult, Message } from "../agent/types.js";
+import type { AgentResult } from "../agent/types.js";
+import type { Message } from "../tool/message.js";
 import { runToolCalls } from "../run/batch.js";
-import type { RunOptions } from "../options.js";
-import type { HaltMetadata } from "../run-result.js";
-import type { Tool } from "../tool.js";
-import { isPlainRecord } from "../tool-call.js";
+import type { RunOptions } from "../run/run-options.js";
+import type { HaltMetadata } from "../run/run-result.js";
+import type { Tool } from "../tool/tool.js";
+import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpInputRequest } from "./call-result.js";
 import { mcpRetryCall } from "./retry-call.js";
 

@@ -1,5 +1,5 @@
-import type { ToolCall } from "../tool-call.js";
-import { describe } from "../tool-error.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { describe } from "../tool/tool-error.js";
 import type { McpInputRequest } from "./call-result.js";
 
 /**

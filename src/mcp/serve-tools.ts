@@ -1,13 +1,14 @@
 import { lastValueFrom, toArray } from "rxjs";
-import { availableCores } from "../cores.js";
-import type { ToolEvent } from "../events.js";
-import { resolveOptions, type RunOptions } from "../options.js";
+import { availableCores } from "../util/cores.js";
+import type { ToolEvent } from "../run/events.js";
+import { resolveOptions } from "../run/options.js";
+import type { RunOptions } from "../run/run-options.js";
 import type { CallReport } from "../run/call-report.js";
-import { isToolResolver, type ToolResolver } from "../resolver.js";
+import { isToolResolver, type ToolResolver } from "../resolve/resolver.js";
 import { streamToolCalls } from "../run/stream.js";
-import { toolJsonSchema, type Tool } from "../tool.js";
-import { isPlainRecord } from "../tool-call.js";
-import { describe } from "../tool-error.js";
+import { toolJsonSchema, type Tool } from "../tool/tool.js";
+import { isPlainRecord } from "../tool/tool-call.js";
+import { describe } from "../tool/tool-error.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
 

@@ -1,4 +1,4 @@
-import { describe } from "../tool-error.js";
+import { describe } from "../tool/tool-error.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 
 /** What a `rename` function is told about each tool. */

@@ -1,7 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { from, Observable } from "rxjs";
 import type { AgentEvent, AgentOptions, Model, ModelEvent, ModelRequest } from "../agent/types.js";
-import { isPlainRecord } from "../tool-call.js";
+import { isPlainRecord } from "../tool/tool-call.js";
 import { CallRegistry } from "./call-registry.js";
 import { CallSpans } from "./call-spans.js";
 import { epochOf } from "./clock.js";

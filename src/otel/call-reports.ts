@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, type Attributes, type Span } from "@opentelemetry/api";
 import type { CallReport, RecipeStepReport } from "../run/call-report.js";
-import type { CallRecord } from "./call-registry.js";
+import type { CallRecord } from "./call-record.js";
 import { contentText, errorTypeOf } from "./error-type.js";
 import type { Instruments } from "./instruments.js";
 import type { TelemetryConfig } from "./telemetry-options.js";

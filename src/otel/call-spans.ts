@@ -1,7 +1,8 @@
 import { INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
-import type { ToolEvent } from "../events.js";
-import { isToolError } from "../tool-error.js";
-import type { CallRecord, CallRegistry } from "./call-registry.js";
+import type { ToolEvent } from "../run/events.js";
+import { isToolError } from "../tool/tool-error.js";
+import type { CallRegistry } from "./call-registry.js";
+import type { CallRecord } from "./call-record.js";
 import { epochOf } from "./clock.js";
 import { endSteps } from "./call-reports.js";
 import { contentText, errorMessageOf, errorTypeOf } from "./error-type.js";

@@ -1,4 +1,4 @@
-import { isToolError } from "../tool-error.js";
+import { isToolError } from "../tool/tool-error.js";
 import { ERROR_OTHER } from "./semconv.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { Message } from "../agent/types.js";
-import type { ToolCall } from "../tool-call.js";
+import type { Message } from "../tool/message.js";
+import type { ToolCall } from "../tool/tool-call.js";
 import { isRecord, kindOf } from "./shape.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool", "approval"]);

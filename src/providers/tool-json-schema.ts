@@ -1,5 +1,5 @@
-import type { JsonSchema } from "../schema.js";
-import type { Tool, ToolJSON } from "../tool.js";
+import type { JsonSchema } from "../schema/tool-schema.js";
+import type { Tool, ToolJSON } from "../tool/tool.js";
 
 /**
  * A tool's JSON Schema for a provider's request, read through the tool's own `toJSON` (tools

@@ -1,10 +1,10 @@
-import type { RunOptions } from "../options.js";
-import { RunResultCollector, type RunResult } from "../run-result.js";
+import type { RunOptions } from "./run-options.js";
+import { RunResultCollector, type RunResult } from "./run-result.js";
 import { streamToolCalls } from "./stream.js";
-import type { ToolResolver } from "../resolver.js";
-import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
-import { describe } from "../tool-error.js";
+import type { ToolResolver } from "../resolve/resolver.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { describe } from "../tool/tool-error.js";
 
 /**
  * Run a batch of tool calls and collect one message per call, in input order, whatever

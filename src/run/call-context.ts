@@ -1,12 +1,16 @@
-import type { HandlerContext } from "../executor.js";
-import type { RunEnv } from "../options.js";
-import type { ToolCall } from "../tool-call.js";
-import type { CallReport, ProgressUpdate } from "./call-report.js";
+import { REPORT_RECIPE_STEP, type RecipeStepBody, type RecipeStepReporter } from "../resolve/recipe-step.js";
+import type { HandlerContext } from "../tool/handler-context.js";
+import type { RunEnv } from "./options.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import type { CallReport } from "./call-report.js";
+import type { ProgressUpdate } from "../tool/handler-context.js";
+import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
 
 /** What a context reports to: the attempt's call, which drops reports once it is answered. */
 export interface ReportTarget {
   progressed(ctx: CallContext, update: ProgressUpdate): void;
   reported(ctx: CallContext, body: ReportBody): void;
+  fated(ctx: CallContext, fate: ExecutorFate): void;
 }
 
 /** A report without the call's identity, which the call adds. */
@@ -16,7 +20,7 @@ export type ReportBody = CallReport extends infer R ? (R extends CallReport ? Om
  * The `ctx` a handler receives, one per attempt. Its `AbortController` is made only when a
  * handler first reads `ctx.signal`, so the many handlers that never look at it cost no controller.
  */
-export class CallContext implements HandlerContext {
+export class CallContext implements HandlerContext, RecipeStepReporter, FateReporter {
   readonly context: unknown;
   readonly sessionId: string | undefined;
   readonly requestId: string | undefined;
@@ -62,16 +66,13 @@ export class CallContext implements HandlerContext {
     ctx.#controller?.abort(reason);
   }
 
-  /** Report on behalf of the call this context belongs to (recipe sub-steps use it). */
-  static report(ctx: CallContext, body: ReportBody): void {
-    ctx.#target.reported(ctx, body);
+  /** Report a recipe sub-step on behalf of the call this context belongs to. */
+  [REPORT_RECIPE_STEP](body: RecipeStepBody): void {
+    this.#target.reported(this, body);
   }
-}
 
-/**
- * The report function of a runner's context, for code that runs inside a call (a resolver's
- * recipe); `undefined` for a context the runner did not make (a custom executor's own).
- */
-export function reporterOf(ctx: HandlerContext): ((body: ReportBody) => void) | undefined {
-  return ctx instanceof CallContext ? (body) => CallContext.report(ctx, body) : undefined;
+  /** Take the executor's word on what became of this attempt, once the runner has abandoned it. */
+  [REPORT_FATE](fate: ExecutorFate): void {
+    this.#target.fated(this, fate);
+  }
 }

@@ -1,3 +1,10 @@
+import type { RecipeStepBody } from "../resolve/recipe-step.js";
+import type { ProgressUpdate } from "../tool/handler-context.js";
+
+export type { RecipeStepFields } from "../resolve/recipe-step.js";
+
+import type { ExecutorFate } from "./executor-fate.js";
+
 /** Which call a report belongs to: the same three fields every `ToolEvent` carries. */
 export interface CallReportBase {
   /** The call's position in the input (arrival order for an Observable of calls). */
@@ -6,43 +13,14 @@ export interface CallReportBase {
   readonly toolName: string;
 }
 
-/** What a handler passes to `ctx.progress`: MCP's progress notification, plus partial data. */
-export interface ProgressUpdate {
-  /** How far along; grows with each report (units are the tool's: bytes, rows, steps). */
-  readonly progress: number;
-  /** The `progress` at which the work is done, when known. */
-  readonly total?: number;
-  /** A line for a human, such as "page 3 of 7". */
-  readonly message?: string;
-  /** A partial result, for a UI that shows what is in so far. */
-  readonly data?: unknown;
-}
-
 /** A handler reported progress; `attempt` is 1 unless the call is being retried. */
 export interface ProgressReport extends CallReportBase, ProgressUpdate {
   readonly type: "progress";
   readonly attempt: number;
 }
 
-/** Where a recipe sub-step sits in its parent call's plan. */
-export interface RecipeStepFields {
-  readonly phase: "serial" | "parallel";
-  /** Position of the step in its phase, from 0. */
-  readonly step: number;
-  readonly label: string;
-  readonly tool: string;
-  /** The sub-call's own id: `<parent id>/<phase>/<step>`. */
-  readonly stepCallId: string;
-}
-
 /** A recipe sub-step of a resolver's call started, succeeded or failed. */
-export type RecipeStepReport = CallReportBase &
-  RecipeStepFields &
-  (
-    | { readonly type: "recipe_step_started"; readonly arguments: Record<string, unknown> }
-    | { readonly type: "recipe_step_succeeded"; readonly content: string }
-    | { readonly type: "recipe_step_failed"; readonly error: string }
-  );
+export type RecipeStepReport = CallReportBase & RecipeStepBody;
 
 /** An attempt failed and the call will be tried again after `retryIn` milliseconds. */
 export interface AttemptFailedReport extends CallReportBase {
@@ -68,7 +46,13 @@ export type LateSettlementReport = CallReportBase & {
   readonly abandoned: "timeout" | "cancelled";
 } & (
     | { readonly settled: true; readonly result: unknown; readonly lateBy: number }
-    | { readonly settled: false; readonly grace: number }
+    | {
+        readonly settled: false;
+        /** Milliseconds after it was abandoned: `settleGrace`, unless the executor said its `fate` sooner. */
+        readonly grace: number;
+        /** What the executor said became of it (see `reportFate`); absent: still running, as far as the runner knows. */
+        readonly fate?: ExecutorFate;
+      }
   );
 
 /**

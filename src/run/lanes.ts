@@ -1,6 +1,6 @@
-import type { Tool } from "../tool.js";
-import type { ToolCall } from "../tool-call.js";
-import { controlOf } from "./tool-control.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { controlOf } from "../tool/tool-control.js";
 
 /** Calls of one tool, or of one group of tools, that share a concurrency limit. */
 export interface Lane {

@@ -1,17 +1,19 @@
 import type { Subscriber, Unsubscribable } from "rxjs";
-import type { ToolEvent } from "../events.js";
-import type { CallCancellation, RunEnv } from "../options.js";
-import type { Tool } from "../tool.js";
-import type { CallIdentity, ToolCall } from "../tool-call.js";
-import { describe } from "../safe.js";
-import type { ToolError } from "../tool-error.js";
-import { toolNotFound } from "../unknown-tool.js";
-import type { ToolSource } from "../tool-source.js";
+import type { ToolEvent } from "./events.js";
+import type { RunEnv } from "./options.js";
+import type { CallCancellation } from "./run-options.js";
+import type { Tool } from "../tool/tool.js";
+import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
+import { describe } from "../util/safe.js";
+import type { ToolError } from "../tool/tool-error.js";
+import { toolNotFound } from "../tool/unknown-tool.js";
+import type { ToolSource } from "./tool-source.js";
 import { Deadlines } from "./deadlines.js";
-import type { Abandoned, CallSink } from "./call-sink.js";
+import type { CallSink } from "./call-sink.js";
+import type { Abandoned } from "./late-settlement.js";
 import { CallRun } from "./run-one.js";
 import { Lanes, type Lane } from "./lanes.js";
-import { controlOf, retryPlanOf } from "./tool-control.js";
+import { controlOf, retryPlanOf } from "../tool/tool-control.js";
 
 /** Compact a streamed queue once this many started calls sit before its head. */
 const COMPACT_AT = 1_024;
@@ -23,7 +25,7 @@ const COMPACT_AT = 1_024;
  * group) is at its own limit waits in that lane without holding a global slot, so calls of
  * other tools go ahead; within a lane, input order is kept.
  */
-export class Pool implements CallSink {
+export class Pool implements CallSink<CallRun> {
   /** Calls not started yet, from `head` on; a batch's own array is read, never written. */
   #queue: readonly ToolCall[];
   #head = 0;

@@ -1,10 +1,10 @@
-import { error } from "../results.js";
-import { isError } from "../safe.js";
-import type { CallIdentity as FullIdentity } from "../tool-call.js";
+import { error } from "../tool/results.js";
+import { isError } from "../util/safe.js";
+import type { CallIdentity as FullIdentity } from "../tool/tool-call.js";
 
 /** Whom an error is about: the call's id and tool name as they were when it started. */
 type CallIdentity = Pick<FullIdentity, "toolCallId" | "toolName">;
-import { ToolError } from "../tool-error.js";
+import { ToolError } from "../tool/tool-error.js";
 
 /** Which deadline fired, as `metadata.deadline` of the `timeout` error says. */
 export type Deadline = "toolTimeout" | "toolIdleTimeout" | "totalTimeout";

@@ -1,14 +1,15 @@
 import { Observable, type Subscribable } from "rxjs";
-import type { ToolEvent } from "../events.js";
-import { resolveOptions, type RunEnv, type RunOptions } from "../options.js";
+import type { ToolEvent } from "./events.js";
+import { resolveOptions, type RunEnv } from "./options.js";
+import type { RunOptions } from "./run-options.js";
 import { Pool } from "./pool.js";
-import type { Tool } from "../tool.js";
-import { assertToolCall, type ToolCall } from "../tool-call.js";
-import { describe } from "../safe.js";
-import { snapshotCalls } from "../snapshot-calls.js";
-import { unknownTool } from "../unknown-tool.js";
-import { toolSource, type ToolSource } from "../tool-source.js";
-import type { ToolResolver } from "../resolver.js";
+import type { Tool } from "../tool/tool.js";
+import { assertToolCall, type ToolCall } from "../tool/tool-call.js";
+import { describe } from "../util/safe.js";
+import { snapshotCalls } from "./snapshot-calls.js";
+import { unknownTool } from "../tool/unknown-tool.js";
+import { toolSource, type ToolSource } from "./tool-source.js";
+import type { ToolResolver } from "../resolve/resolver.js";
 
 /**
  * Run tool calls and tell what happens as it happens. Cold and lazy: nothing runs until you

@@ -1,5 +1,5 @@
-import { error } from "../results.js";
-import { isToolError, ToolError } from "../tool-error.js";
+import { error } from "../tool/results.js";
+import { isToolError, ToolError } from "../tool/tool-error.js";
 
 /**
  * The final result of a call that ran under a retry plan: when its error term is a `ToolError`,

@@ -1,5 +1,5 @@
 import type { OutputUnit } from "@cfworker/json-schema";
-import type { ArgumentIssue } from "../invalid-arguments-error.js";
+import type { ArgumentIssue } from "./invalid-arguments-error.js";
 
 /** Where the validator resolves `$ref`s: its lookup from absolute URI to subschema. */
 export type SchemaLookup = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfwo
 import { defaultsPlan, withDefaults } from "./json-schema-defaults.js";
 import { jsonSchemaIssues, type SchemaLookup } from "./json-schema-issues.js";
 import { schemaTypeError } from "./schema-type-error.js";
-import type { ArgumentIssue } from "../invalid-arguments-error.js";
+import type { ArgumentIssue } from "./invalid-arguments-error.js";
 import type { CompiledSchema, JsonSchema } from "./types.js";
 
 /** The dialects by `$schema` URI (scheme and trailing `#` aside). Draft-06 validates as draft-07. */

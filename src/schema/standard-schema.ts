@@ -1,4 +1,4 @@
-import type { ArgumentIssue } from "../invalid-arguments-error.js";
+import type { ArgumentIssue } from "./invalid-arguments-error.js";
 import { bareCopy, namesInheritedProperty, plainCopy } from "./bare-copy.js";
 import { objectOutput } from "./object-output.js";
 import { schemaTypeError } from "./schema-type-error.js";

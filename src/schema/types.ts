@@ -1,6 +1,6 @@
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type * as core from "zod/v4/core";
-import type { ArgumentIssue } from "../invalid-arguments-error.js";
+import type { ArgumentIssue } from "./invalid-arguments-error.js";
 
 /** A zod v4 schema, from `zod` or `zod/mini`, from any copy of zod. */
 export type ZodSchema = core.$ZodType;

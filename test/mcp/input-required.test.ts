@@ -1,7 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler, inputRequired, Server } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { AWAITING_USER_RESPONSE, runAgent, runToolCalls, type ToolMessage } from "../../src/index.js";
+import { AWAITING_USER_RESPONSE, runAgent, runToolCalls } from "../../src/index.js";
+import type { ToolMessage } from "../../src/tool/message.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { mcpRetryCall, mcpTools, resumeMcpInput, type McpInputRequest } from "../../src/mcp/index.js";
 

@@ -1,5 +1,6 @@
-import type { AssistantMessage, Message } from "../../agent/types.js";
-import type { RunResult, ToolMessage } from "../../run-result.js";
+import type { AssistantMessage, Message } from "../../tool/message.js";
+import type { RunResult } from "../../run/run-result.js";
+import type { ToolMessage } from "../../tool/message.js";
 import { messageList } from "../messages.js";
 
 /** A `tool_result` block answering one `tool_use`. */

@@ -1,5 +1,5 @@
-import type { AssistantMessage } from "../../agent/types.js";
-import type { ToolCall } from "../../tool-call.js";
+import type { AssistantMessage } from "../../tool/message.js";
+import type { ToolCall } from "../../tool/tool-call.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
 
 /** A Messages API content block; `tool_use` blocks are tool calls, `text` blocks the turn's text. */

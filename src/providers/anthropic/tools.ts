@@ -1,4 +1,4 @@
-import type { Tool } from "../../tool.js";
+import type { Tool } from "../../tool/tool.js";
 import { toolJsonSchemaOf } from "../tool-json-schema.js";
 
 /** A Messages API tool definition. */

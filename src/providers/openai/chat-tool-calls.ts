@@ -1,4 +1,4 @@
-import type { ToolCall } from "../../tool-call.js";
+import type { ToolCall } from "../../tool/tool-call.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape } from "../shape.js";
 

@@ -1,4 +1,4 @@
-import type { Message } from "../../agent/types.js";
+import type { Message } from "../../tool/message.js";
 import { argumentsText, messageList } from "../messages.js";
 
 /** A Responses API input item, as {@link toResponsesInput} writes them. */

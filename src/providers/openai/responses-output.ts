@@ -1,6 +1,7 @@
-import type { AssistantMessage } from "../../agent/types.js";
-import type { RunResult, ToolMessage } from "../../run-result.js";
-import type { ToolCall } from "../../tool-call.js";
+import type { AssistantMessage } from "../../tool/message.js";
+import type { RunResult } from "../../run/run-result.js";
+import type { ToolMessage } from "../../tool/message.js";
+import type { ToolCall } from "../../tool/tool-call.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
 

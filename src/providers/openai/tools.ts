@@ -1,4 +1,4 @@
-import type { Tool } from "../../tool.js";
+import type { Tool } from "../../tool/tool.js";
 import { toolJsonSchemaOf } from "../tool-json-schema.js";
 
 /** A Chat Completions function tool, as the `tools` request parameter lists it. */

@@ -1,0 +1,150 @@
+import { asyncScheduler, type SchedulerLike, type Subscribable } from "rxjs";
+import { availableCores } from "../util/cores.js";
+import { jsonEncoder, type ToolResultEncoder } from "../tool/encoder.js";
+import { defaultExecutor, type ToolExecutor } from "../tool/executor.js";
+import type { OnToolError } from "./policy.js";
+import type { CallReport } from "./call-report.js";
+import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "../tool/retry-policy.js";
+import { describe } from "../util/safe.js";
+import { assertKnownOptions } from "./unknown-option.js";
+import type { CallCancellation, RunOptions } from "./run-options.js";
+
+/** {@link RunOptions} checked, with every default filled in. */
+export interface RunEnv {
+  readonly executor: ToolExecutor;
+  readonly encoder: ToolResultEncoder;
+  readonly policy: OnToolError;
+  readonly timeout: number;
+  readonly concurrency: number;
+  readonly context: unknown;
+  readonly sessionId: string | undefined;
+  readonly requestId: string | undefined;
+  readonly engine: unknown;
+  readonly signal: AbortSignal | undefined;
+  readonly validate: boolean;
+  readonly scheduler: SchedulerLike;
+  /** Bound on a recipe's parallel steps: `maxConcurrency ?? 2 × cores`, not capped by the batch size. */
+  readonly recipeConcurrency: number;
+  /** `Infinity` when unset. */
+  readonly idleTimeout: number;
+  readonly onReport: ((report: CallReport) => void) | undefined;
+  readonly cancel: Subscribable<string | CallCancellation> | undefined;
+  readonly retry: RetryPlan | undefined;
+  readonly settleGrace: number;
+  readonly onUnknownTool: "fail" | "answer";
+}
+
+/** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
+export const MAX_TIMEOUT = 2_147_483_647;
+
+/**
+ * Check every option and fill in the defaults. `callCount` is `undefined` for an Observable
+ * of calls, whose size is unknown; `extraKeys` are the keys a caller's own options add.
+ *
+ * @throws {TypeError} naming the option and what it got.
+ */
+export function resolveOptions(options: RunOptions | undefined, callCount: number | undefined, extraKeys?: ReadonlySet<string>): RunEnv {
+  if (options === undefined) options = {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+  // A renamed option is said as such, before it would be called unknown.
+  if ((options as { onRecipeStep?: unknown }).onRecipeStep !== undefined) {
+    throw new TypeError("`onRecipeStep` was replaced by `onCallReport`: recipe sub-steps are its `recipe_step_*` reports");
+  }
+  assertKnownOptions(options, extraKeys);
+  const { engine, onToolError = "continue", toolTimeout = 30_000, signal, validateArguments = true } = options;
+
+  if (onToolError !== "continue" && onToolError !== "halt" && !(typeof onToolError === "function" && onToolError.length <= 2)) {
+    throw new TypeError(
+      `Expected \`onToolError\` to be "continue", "halt" or a function (toolCall, error) => { continue: value } | "halt", got ${
+        typeof onToolError === "function" ? `a function of ${(onToolError as (...args: never[]) => unknown).length} parameters` : describe(onToolError)
+      }`,
+    );
+  }
+  if (engine !== undefined && (typeof engine !== "object" || engine === null || Array.isArray(engine))) {
+    throw new TypeError(`Expected \`engine\` to be an object, got ${describe(engine)}`);
+  }
+  const executor = options.toolExecutor ?? engine?.toolExecutor ?? defaultExecutor;
+  if (typeof executor?.execute !== "function") {
+    throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describe(executor)}`);
+  }
+  const encoder = options.toolResultEncoder ?? engine?.toolResultEncoder ?? jsonEncoder;
+  if (typeof encoder?.encode !== "function" || typeof encoder.encodeError !== "function") {
+    throw new TypeError(
+      `Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`,
+    );
+  }
+  if (!(toolTimeout === Infinity || (typeof toolTimeout === "number" && toolTimeout > 0 && toolTimeout <= MAX_TIMEOUT))) {
+    throw new TypeError(
+      `Expected \`toolTimeout\` to be Infinity or a positive number of milliseconds up to ${MAX_TIMEOUT}, got ${describe(toolTimeout)}`,
+    );
+  }
+  const { maxConcurrency } = options;
+  if (maxConcurrency !== undefined && !(Number.isInteger(maxConcurrency) && maxConcurrency > 0)) {
+    throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
+  }
+  if (
+    signal !== undefined &&
+    (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")
+  ) {
+    throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
+  }
+  if (typeof validateArguments !== "boolean") {
+    throw new TypeError(`Expected \`validateArguments\` to be a boolean, got ${describe(validateArguments)}`);
+  }
+  for (const key of ["sessionId", "requestId"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "string") {
+      throw new TypeError(`Expected \`${key}\` to be a string, got ${describe(value)}`);
+    }
+  }
+  const scheduler = options.scheduler ?? asyncScheduler;
+  if (typeof scheduler?.schedule !== "function" || typeof scheduler.now !== "function") {
+    throw new TypeError(`Expected \`scheduler\` to be an RxJS SchedulerLike, got ${describe(scheduler)}`);
+  }
+
+
+  const { toolIdleTimeout = Infinity, onCallReport, cancel, settleGrace = 5_000 } = options;
+  if (!(toolIdleTimeout === Infinity || (typeof toolIdleTimeout === "number" && toolIdleTimeout > 0 && toolIdleTimeout <= MAX_TIMEOUT))) {
+    throw new TypeError(
+      `Expected \`toolIdleTimeout\` to be Infinity or a positive number of milliseconds up to ${MAX_TIMEOUT}, got ${describe(toolIdleTimeout)}`,
+    );
+  }
+  if (onCallReport !== undefined && typeof onCallReport !== "function") {
+    throw new TypeError(`Expected \`onCallReport\` to be a function, got ${describe(onCallReport)}`);
+  }
+  if (cancel !== undefined && typeof (cancel as { subscribe?: unknown } | null)?.subscribe !== "function") {
+    throw new TypeError(`Expected \`cancel\` to be an Observable of call ids, got ${describe(cancel)}`);
+  }
+  if (!(typeof settleGrace === "number" && settleGrace >= 0 && settleGrace <= MAX_TIMEOUT)) {
+    throw new TypeError(`Expected \`settleGrace\` to be a number of milliseconds from 0 to ${MAX_TIMEOUT}, got ${describe(settleGrace)}`);
+  }
+  const retry = options.retry === undefined ? undefined : checkRetryPolicy(options.retry, "retry");
+
+  const { onUnknownTool = "fail" } = options;
+  if (onUnknownTool !== "fail" && onUnknownTool !== "answer") {
+    throw new TypeError(`Expected \`onUnknownTool\` to be "fail" or "answer", got ${describe(onUnknownTool)}`);
+  }
+
+  const cap = 2 * availableCores();
+  return {
+    executor,
+    encoder,
+    policy: onToolError,
+    timeout: toolTimeout,
+    concurrency: maxConcurrency ?? (callCount === undefined ? cap : Math.max(1, Math.min(callCount, cap))),
+    context: options.context ?? engine?.context ?? {},
+    sessionId: options.sessionId,
+    requestId: options.requestId,
+    engine,
+    signal,
+    validate: validateArguments,
+    scheduler,
+    recipeConcurrency: maxConcurrency ?? cap,
+    idleTimeout: toolIdleTimeout,
+    onReport: onCallReport,
+    cancel,
+    retry,
+    settleGrace,
+    onUnknownTool,
+  };
+}

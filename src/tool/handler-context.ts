@@ -1,0 +1,37 @@
+import type { ToolCall } from "./tool-call.js";
+
+/** What a handler passes to `ctx.progress`: MCP's progress notification, plus partial data. */
+export interface ProgressUpdate {
+  /** How far along; grows with each report (units are the tool's: bytes, rows, steps). */
+  readonly progress: number;
+  /** The `progress` at which the work is done, when known. */
+  readonly total?: number;
+  /** A line for a human, such as "page 3 of 7". */
+  readonly message?: string;
+  /** A partial result, for a UI that shows what is in so far. */
+  readonly data?: unknown;
+}
+
+/** What a handler's second parameter carries. */
+export interface HandlerContext {
+  /** The caller's opaque value (`opts.context`, else `engine.context`, else `{}`). */
+  readonly context: unknown;
+  readonly sessionId: string | undefined;
+  readonly requestId: string | undefined;
+  /** The exact call the model emitted. */
+  readonly toolCall: ToolCall;
+  readonly engine: unknown;
+  /**
+   * Aborted when the call's deadline passes (reason: the `timeout` `ToolError`), when the
+   * stream is unsubscribed, or when `opts.signal` aborts (reason: the signal's reason).
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Report how far the call has got: it reaches `RunOptions.onCallReport` as a `progress`
+   * report, and restarts the `toolIdleTimeout` deadline. Ignored once the call is answered.
+   *
+   * @example
+   * ctx.progress({ progress: 3, total: 7, message: "page 3 of 7" });
+   */
+  progress(update: ProgressUpdate): void;
+}

@@ -1,0 +1,45 @@
+import type { ToolCall } from "./tool-call.js";
+
+/** One tool-role message per call, ready to append to the conversation. */
+export interface ToolMessage {
+  role: "tool";
+  toolCallId: string;
+  name: string;
+  content: string;
+  /** True when `content` is an error text (`encodeError`). */
+  isError: boolean;
+}
+
+/** A system prompt or a user's words. */
+export interface TextMessage {
+  readonly role: "system" | "user";
+  readonly content: string;
+}
+
+/**
+ * The model's turn: its text, and the tool calls it asked for in the order it emitted them.
+ * `metadata.askUser` marks the question of an `ask_user` halt, appended by the loop.
+ */
+export interface AssistantMessage {
+  readonly role: "assistant";
+  readonly content: string;
+  readonly toolCalls?: readonly ToolCall[];
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * The host's decision on a call that needed approval (`approval_required` halt). It is host
+ * bookkeeping, never shown to a model: provider converters skip it. On resume the loop runs an
+ * approved call once, answers a denied one with a text the model can read, and honours a
+ * decision only for a call actually pending in the conversation.
+ */
+export interface ApprovalMessage {
+  readonly role: "approval";
+  readonly toolCallId: string;
+  readonly approved: boolean;
+  /** Why, for a denial: shown to the model in the denied call's tool message. */
+  readonly reason?: string;
+}
+
+/** One message of a conversation, as the loop reads and writes it. */
+export type Message = TextMessage | AssistantMessage | ToolMessage | ApprovalMessage;

@@ -1,0 +1,100 @@
+import { describe } from "./tool-error.js";
+import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry-policy.js";
+
+/**
+ * How the runner treats a tool's calls, declared next to its handler (`defineTool({ control })`),
+ * because only the tool's author knows whether it may run twice or what resource it shares.
+ */
+export interface ToolControl {
+  /**
+   * At most this many of the tool's calls at once (a positive integer), or a limit shared by
+   * every tool naming the same `group` (one database pool). Below `maxConcurrency`, a call
+   * waiting for it holds no global slot, so other tools' calls go ahead.
+   */
+  concurrency?: number | { readonly group: string; readonly limit: number };
+  /** Running the call twice has the effect of running it once; required for retries by default. */
+  idempotent?: boolean;
+  /** This tool's retry policy, over `RunOptions.retry`; `false` never retries it. */
+  retry?: RetryPolicy | false;
+}
+
+/** A tool's {@link ToolControl}, checked: what the pool reads per call. */
+export interface ControlPlan {
+  /** `tool:<name>` or `group:<group>`: calls with the same lane share its limit. */
+  readonly lane: string | undefined;
+  readonly limit: number;
+  readonly idempotent: boolean;
+  /** `undefined`: follow `RunOptions.retry`; `false`: never. */
+  readonly retry: RetryPlan | false | undefined;
+}
+
+/**
+ * Check a tool's `control` where the tool is defined.
+ *
+ * @throws {TypeError} naming the field, or when a retry is declared for a tool that is neither
+ * `idempotent` nor explicitly `nonIdempotent: true`.
+ */
+export function checkToolControl(control: unknown, toolName: string): ControlPlan {
+  if (typeof control !== "object" || control === null || Array.isArray(control)) {
+    throw new TypeError(`Expected \`control\` of tool "${toolName}" to be an object, got ${describe(control)}`);
+  }
+  const { concurrency, idempotent = false, retry } = control as ToolControl;
+  let lane: string | undefined;
+  let limit = Infinity;
+  if (typeof concurrency === "number") {
+    if (!(Number.isInteger(concurrency) && concurrency > 0)) {
+      throw new TypeError(`Expected \`control.concurrency\` of tool "${toolName}" to be a positive integer, got ${describe(concurrency)}`);
+    }
+    lane = `tool:${toolName}`;
+    limit = concurrency;
+  } else if (concurrency !== undefined) {
+    const { group, limit: groupLimit } = (concurrency ?? {}) as { group?: unknown; limit?: unknown };
+    if (typeof group !== "string" || group === "" || !(Number.isInteger(groupLimit) && (groupLimit as number) > 0)) {
+      throw new TypeError(
+        `Expected \`control.concurrency\` of tool "${toolName}" to be a positive integer or { group: string, limit: positive integer }, got ${describe(concurrency)}`,
+      );
+    }
+    lane = `group:${group}`;
+    limit = groupLimit as number;
+  }
+  if (typeof idempotent !== "boolean") {
+    throw new TypeError(`Expected \`control.idempotent\` of tool "${toolName}" to be a boolean, got ${describe(idempotent)}`);
+  }
+  let plan: RetryPlan | false | undefined;
+  if (retry === false) plan = false;
+  else if (retry !== undefined) {
+    plan = checkRetryPolicy(retry, "control.retry", ` of tool "${toolName}"`);
+    if (!idempotent && !plan.nonIdempotent) {
+      throw new TypeError(
+        `Tool "${toolName}" declares \`control.retry\` but not \`control.idempotent: true\`: a retry may run it twice. Declare it idempotent, or set \`retry.nonIdempotent: true\` to retry anyway`,
+      );
+    }
+  }
+  return { lane, limit, idempotent, retry: plan };
+}
+
+/** The retry plan a call runs under: the tool's own, else the run's for idempotent tools. */
+export function retryPlanOf(control: ControlPlan | undefined, runRetry: RetryPlan | undefined): RetryPlan | undefined {
+  if (control?.retry === false) return undefined;
+  if (control?.retry !== undefined) return control.retry;
+  if (runRetry === undefined) return undefined;
+  return control?.idempotent === true || runRetry.nonIdempotent ? runRetry : undefined;
+}
+
+const plans = new WeakMap<object, ControlPlan>();
+
+/**
+ * The checked control of a tool, once per tool: tools written as plain objects (not through
+ * `defineTool`) are checked here, on their first call.
+ *
+ * @throws {TypeError} as {@link checkToolControl}.
+ */
+export function controlOf(tool: { readonly name: string; readonly control?: ToolControl }): ControlPlan | undefined {
+  if (tool.control === undefined) return undefined;
+  let plan = plans.get(tool);
+  if (plan === undefined) {
+    plan = checkToolControl(tool.control, tool.name);
+    plans.set(tool, plan);
+  }
+  return plan;
+}
