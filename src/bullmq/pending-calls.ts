@@ -1,6 +1,6 @@
 import { Job, QueueEvents, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import type { HandlerContext, HandlerResult, ProgressUpdate } from "../index.js";
+import { reportFate, type HandlerContext, type HandlerResult, type ProgressUpdate } from "../index.js";
 import { connected, redisClient, type RedisConnection } from "./connection.js";
 import type { LaneLimit, RedisLanes } from "./lanes.js";
 import type { CallJobReturn, QueueKeys } from "./protocol.js";
@@ -23,6 +23,8 @@ export interface Waiter {
   settled: boolean;
   checkedAt: number;
   progress(update: ProgressUpdate): void;
+  /** Tell the runner the cancel was sent to the worker: what the handler does next is its own. */
+  cancelSent(): void;
   resolve(result: HandlerResult): void;
   detach(): void;
 }
@@ -122,6 +124,7 @@ export class PendingCalls {
           }
         }
       },
+      cancelSent: () => reportFate(ctx, "cancel_sent"),
       resolve,
       detach: () => signal.removeEventListener("abort", onAbort),
     };
@@ -195,7 +198,10 @@ export class PendingCalls {
       if (!w.sent || w.settled) return;
       const removed = await queue.remove(w.jobId);
       if (removed === 1) this.settle(w, remoteExit("not_started", `cancelled before a worker took it: ${text}`, w), "release");
-      else await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
+      else {
+        await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
+        w.cancelSent();
+      }
     } catch {
       // Redis is unreachable: the lost-connection path answers the call.
     }

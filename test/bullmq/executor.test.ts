@@ -107,11 +107,8 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("timeout") });
       await until(async () => (await client.lrange(`${queue}:aborted`, 0, -1)).some((line) => line.startsWith("k ")));
       await until(() => reports.some((r) => r.type === "late_settlement"));
-      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({
-        abandoned: "timeout",
-        settled: true,
-        result: { type: "error", reason: { reason: "handler_exit", metadata: { remoteState: "aborted" } } },
-      });
+      // The job was running: the cancel went to its worker, which is all the producer can know.
+      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({ abandoned: "timeout", settled: false, fate: "cancel_sent" });
       expect(messages).toHaveLength(1);
     });
   });
