@@ -4,7 +4,9 @@ import type { Tool } from "../tool/tool.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
-import { pendingOf } from "./resume.js";
+import { openTurnOf, withAnswersInPlace } from "./resume.js";
+import { approvalToken } from "../tool/approval-token.js";
+import type { PendingApproval } from "../tool/needs-approval.js";
 import { Turn, type TurnOutcome } from "./turn.js";
 import type { AgentEvent } from "./types.js";
 import type { Message } from "../tool/message.js";
@@ -102,8 +104,10 @@ export class AgentRun {
 
   #startTurn(): void {
     const turn = this.#turns;
-    const pending = turn === 0 ? pendingOf(this.#conversation) : undefined;
-    const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, pending, {
+    const open = turn === 0 ? openTurnOf(this.#conversation) : undefined;
+    // Answers the host appended after its own words go next to their calls before anything else.
+    if (open !== undefined) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, open.at));
+    const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, open, {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),
       completed: (outcome) => this.#completed(outcome),
@@ -126,8 +130,18 @@ export class AgentRun {
     } catch (e) {
       halt = { haltedReason: "error", metadata: { error: e } };
     }
-    if (halt !== undefined) this.#end(halt);
-    else this.#next();
+    if (halt === undefined) this.#next();
+    else if (this.#env.approvalSecret === undefined || halt.metadata.pendingApprovals === undefined) this.#end(halt);
+    else this.#endWithTokens(halt, this.#env.approvalSecret);
+  }
+
+  /** Each pending approval gets the token a decision on it must give back. */
+  #endWithTokens(halt: AgentHalt, secret: NonNullable<AgentEnv["approvalSecret"]>): void {
+    const pending = halt.metadata.pendingApprovals as readonly PendingApproval[];
+    Promise.all(pending.map((p) => approvalToken(secret, { id: p.toolCallId, name: p.toolName, arguments: p.arguments }))).then(
+      (tokens) => this.#end({ haltedReason: halt.haltedReason, metadata: { ...halt.metadata, pendingApprovals: pending.map((p, i) => ({ ...p, token: tokens[i] })) } }),
+      (e: unknown) => this.#end({ haltedReason: "error", metadata: { error: e } }),
+    );
   }
 
   #failed(error: unknown): void {
