@@ -169,7 +169,9 @@ export class AgentRun {
     this.#over = true;
     this.#release();
     this.#turn?.cancel();
-    this.#subscriber.next({ type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() });
+    // The loop writes each reason's metadata in halt-order.ts; the ending's type names those shapes.
+    const event = { type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() };
+    this.#subscriber.next(event as unknown as AgentEvent);
     this.#subscriber.complete();
   }
 }
