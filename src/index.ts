@@ -60,6 +60,6 @@ export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval } from "./tool/needs-approval.js";
-export type { AgentEvent, AgentOptions, AgentResult, FinishReason, Model, ModelEvent, ModelRequest, TurnResult } from "./agent/types.js";
+export type { AgentEvent, AgentOptions, AgentResult, FinishReason, Model, ModelEvent, ModelRequest, TokenUsage, TurnResult } from "./agent/types.js";
 export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";
