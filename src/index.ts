@@ -75,6 +75,7 @@ export type {
   ModelEvent,
   ModelRequest,
   PendingWork,
+  TokenUsage,
   TurnResult,
 } from "./agent/types.js";
 export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";

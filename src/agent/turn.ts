@@ -192,6 +192,9 @@ export class Turn {
         this.#model?.unsubscribe();
         this.#modelDone();
         return;
+      case "usage":
+        // Counted by whoever reads the model's events (telemetry); the turn itself needs none of it.
+        return;
       default:
         this.#fail(new ModelEventError(this.#turn, event, "an event of unknown type"));
     }

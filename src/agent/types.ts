@@ -27,10 +27,27 @@ export interface ModelRequest {
 /** Why a model stopped, in the provider-neutral words of §9. */
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "error";
 
-/** What a model emits while it streams: text as it comes, each tool call once complete, how it finished. */
+/**
+ * Tokens a model call consumed, as the provider counted them. `cachedInputTokens` is part of
+ * `inputTokens` (read from the provider's prompt cache), `reasoningTokens` part of
+ * `outputTokens`: sum the two totals, never the parts on top of them.
+ */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedInputTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+/**
+ * What a model emits while it streams: text as it comes, each tool call once complete, the
+ * tokens the call used (before `finish`, when the provider reports them, with the provider's
+ * response id and the model that actually answered), and how it finished.
+ */
 export type ModelEvent =
   | { readonly type: "text_delta"; readonly text: string }
   | { readonly type: "tool_call"; readonly call: ToolCall }
+  | { readonly type: "usage"; readonly usage: TokenUsage; readonly responseId?: string; readonly responseModel?: string }
   | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown };
 
 /**
