@@ -8,7 +8,7 @@ import { openTurnOf, withAnswersInPlace } from "./resume.js";
 import { approvalToken } from "../tool/approval-token.js";
 import type { PendingApproval } from "../tool/needs-approval.js";
 import { Turn, type TurnOutcome } from "./turn.js";
-import type { AgentEvent } from "./types.js";
+import type { AgentEvent, TokenUsage } from "./types.js";
 import type { Message } from "../tool/message.js";
 
 /**
@@ -29,6 +29,8 @@ export class AgentRun {
   #advance = false;
   #looping = false;
   #onAbort: (() => void) | undefined;
+  /** Every usage the model reported in this run, summed; undefined until one arrives. */
+  #usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; reasoningTokens?: number } | undefined;
 
   readonly #quiet: boolean;
 
@@ -111,6 +113,7 @@ export class AgentRun {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),
       completed: (outcome) => this.#completed(outcome),
+      usage: (usage) => this.#addUsage(usage),
     });
     this.#turn = run;
     run.start();
@@ -144,6 +147,14 @@ export class AgentRun {
     );
   }
 
+  #addUsage(usage: TokenUsage): void {
+    const sum = (this.#usage ??= { inputTokens: 0, outputTokens: 0 });
+    sum.inputTokens += usage.inputTokens;
+    sum.outputTokens += usage.outputTokens;
+    if (usage.cachedInputTokens !== undefined) sum.cachedInputTokens = (sum.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+    if (usage.reasoningTokens !== undefined) sum.reasoningTokens = (sum.reasoningTokens ?? 0) + usage.reasoningTokens;
+  }
+
   #failed(error: unknown): void {
     if (this.#over) return;
     this.#turn = undefined;
@@ -170,7 +181,8 @@ export class AgentRun {
     this.#release();
     this.#turn?.cancel();
     // The loop writes each reason's metadata in halt-order.ts; the ending's type names those shapes.
-    const event = { type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() };
+    const event: Record<string, unknown> = { type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() };
+    if (this.#usage !== undefined) event.usage = { ...this.#usage };
     this.#subscriber.next(event as unknown as AgentEvent);
     this.#subscriber.complete();
   }

@@ -7,7 +7,7 @@ import { ModelEventError } from "./model-event-error.js";
 import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
 import { settleDecisions, type Verdict } from "./decisions.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
-import type { AgentEvent, FinishReason, ModelEvent, ModelRequest } from "./types.js";
+import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
 
 /** What a turn added and left open, for the loop to decide whether to go on. */
@@ -35,6 +35,8 @@ export interface TurnSink {
   /** The turn cannot complete (model error, malformed event, an approval rule threw): it adds nothing. */
   failed(error: unknown): void;
   completed(outcome: TurnOutcome): void;
+  /** The model reported the tokens its call used (a failed turn's count too: they were spent). */
+  usage(usage: TokenUsage): void;
 }
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
@@ -193,7 +195,11 @@ export class Turn {
         this.#modelDone();
         return;
       case "usage":
-        // Counted by whoever reads the model's events (telemetry); the turn itself needs none of it.
+        if (!isUsage(event.usage)) {
+          this.#fail(new ModelEventError(this.#turn, event, "a usage event whose token counts are not non-negative numbers"));
+          return;
+        }
+        this.#sink.usage(event.usage);
         return;
       default:
         this.#fail(new ModelEventError(this.#turn, event, "an event of unknown type"));
@@ -262,4 +268,10 @@ export class Turn {
     this.#sink.failed(error);
     this.cancel();
   }
+}
+
+function isUsage(usage: unknown): usage is TokenUsage {
+  if (!isPlainRecord(usage)) return false;
+  const count = (v: unknown, optional: boolean) => (optional && v === undefined) || (typeof v === "number" && Number.isFinite(v) && v >= 0);
+  return count(usage.inputTokens, false) && count(usage.outputTokens, false) && count(usage.cachedInputTokens, true) && count(usage.reasoningTokens, true);
 }

@@ -113,6 +113,8 @@ export type AgentHaltedEvent<HandlerReason extends string = never> = AgentEnding
   readonly type: "agent_halted";
   /** The whole conversation, input included. */
   readonly messages: readonly Message[];
+  /** The tokens of every model call of this run, summed; absent when the model reported none. */
+  readonly usage?: TokenUsage;
 };
 
 /** What the loop tells as it runs; `agent_halted` is always the last event. */
@@ -139,4 +141,8 @@ export interface AgentOptions extends RunOptions {
 }
 
 /** A finished run: why it ended, the details (narrow on `haltedReason`), and the whole conversation. */
-export type AgentResult<HandlerReason extends string = never> = AgentEnding<HandlerReason> & { readonly messages: readonly Message[] };
+export type AgentResult<HandlerReason extends string = never> = AgentEnding<HandlerReason> & {
+  readonly messages: readonly Message[];
+  /** The tokens of every model call of this run, summed (a failed call's too); absent when the model reported none. */
+  readonly usage?: TokenUsage;
+};
