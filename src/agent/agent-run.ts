@@ -4,7 +4,7 @@ import type { Tool } from "../tool/tool.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
-import { openTurnOf, withAnswersInPlace } from "./resume.js";
+import { lastTurnAt, openTurnOf, withAnswersInPlace } from "./resume.js";
 import { approvalToken } from "../tool/approval-token.js";
 import type { PendingApproval } from "../tool/needs-approval.js";
 import { Turn, type TurnOutcome } from "./turn.js";
@@ -106,9 +106,10 @@ export class AgentRun {
 
   #startTurn(): void {
     const turn = this.#turns;
+    // Read where the host put each decision before the answers move.
     const open = turn === 0 ? openTurnOf(this.#conversation) : undefined;
     // Answers the host appended after its own words go next to their calls before anything else.
-    if (open !== undefined) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, open.at));
+    if (turn === 0) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, lastTurnAt(this.#conversation)));
     const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, open, {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),

@@ -34,11 +34,7 @@ export interface OpenTurn {
  * awaiting approval a decision.
  */
 export function openTurnOf(messages: readonly Message[]): OpenTurn | undefined {
-  let at = messages.length - 1;
-  for (; at >= 0; at--) {
-    const m = messages[at] as Message;
-    if (m.role === "assistant" && m.metadata?.askUser !== true) break;
-  }
+  const at = lastTurnAt(messages);
   const all = at < 0 ? [] : ((messages[at] as AssistantMessage).toolCalls ?? []);
   const answered = new Map<string, number>();
   const decisions: Decision[] = [];
@@ -53,6 +49,16 @@ export function openTurnOf(messages: readonly Message[]): OpenTurn | undefined {
   const calls = all.filter((call) => !answered.has(call.id));
   if (calls.length === 0 && decisions.length === 0 && questions.length === 0) return undefined;
   return { at: all.length === 0 ? -1 : at, all, calls, answered, decisions, questions };
+}
+
+/** The index of the conversation's last model turn (not a question the loop appended); -1 when none. */
+export function lastTurnAt(messages: readonly Message[]): number {
+  let at = messages.length - 1;
+  for (; at >= 0; at--) {
+    const m = messages[at] as Message;
+    if (m.role === "assistant" && m.metadata?.askUser !== true) break;
+  }
+  return at;
 }
 
 /** The questions a question message the loop appended carries. */
