@@ -4,6 +4,7 @@ import type { Tool } from "../tool/tool.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
+import { addUsage } from "./usage.js";
 import { lastTurnAt, openTurnOf, withAnswersInPlace } from "./resume.js";
 import { approvalToken } from "../tool/approval-token.js";
 import type { PendingApproval } from "../tool/needs-approval.js";
@@ -30,7 +31,7 @@ export class AgentRun {
   #looping = false;
   #onAbort: (() => void) | undefined;
   /** Every usage the model reported in this run, summed; undefined until one arrives. */
-  #usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; reasoningTokens?: number } | undefined;
+  #usage: TokenUsage | undefined;
 
   readonly #quiet: boolean;
 
@@ -149,11 +150,7 @@ export class AgentRun {
   }
 
   #addUsage(usage: TokenUsage): void {
-    const sum = (this.#usage ??= { inputTokens: 0, outputTokens: 0 });
-    sum.inputTokens += usage.inputTokens;
-    sum.outputTokens += usage.outputTokens;
-    if (usage.cachedInputTokens !== undefined) sum.cachedInputTokens = (sum.cachedInputTokens ?? 0) + usage.cachedInputTokens;
-    if (usage.reasoningTokens !== undefined) sum.reasoningTokens = (sum.reasoningTokens ?? 0) + usage.reasoningTokens;
+    this.#usage = addUsage(this.#usage, usage);
   }
 
   #failed(error: unknown): void {

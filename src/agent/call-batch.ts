@@ -12,7 +12,7 @@ import type { AgentEvent } from "./types.js";
 import type { Message } from "../tool/message.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
 import { LOOP_APPROVES } from "../run/options.js";
-import type { Verdict } from "./decisions.js";
+import type { Verdict } from "../tool/approval-decision.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {

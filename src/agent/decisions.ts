@@ -4,8 +4,6 @@ import type { Message } from "../tool/message.js";
 import type { BatchEnv } from "./call-batch.js";
 import type { OpenTurn } from "./resume.js";
 
-export type { Verdict } from "../tool/approval-decision.js";
-
 /**
  * Check every decision after the open turn and say what each comes to, before anything of the
  * resume runs: one that does not match fails the whole resume closed. A decision on a call

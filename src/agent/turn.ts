@@ -5,7 +5,9 @@ import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelEventError } from "./model-event-error.js";
 import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
-import { settleDecisions, type Verdict } from "./decisions.js";
+import { settleDecisions } from "./decisions.js";
+import { isTokenUsage } from "./usage.js";
+import type { Verdict } from "../tool/approval-decision.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
@@ -195,7 +197,7 @@ export class Turn {
         this.#modelDone();
         return;
       case "usage":
-        if (!isUsage(event.usage)) {
+        if (!isTokenUsage(event.usage)) {
           this.#fail(new ModelEventError(this.#turn, event, "a usage event whose token counts are not non-negative numbers"));
           return;
         }
@@ -268,10 +270,4 @@ export class Turn {
     this.#sink.failed(error);
     this.cancel();
   }
-}
-
-function isUsage(usage: unknown): usage is TokenUsage {
-  if (!isPlainRecord(usage)) return false;
-  const count = (v: unknown, optional: boolean) => (optional && v === undefined) || (typeof v === "number" && Number.isFinite(v) && v >= 0);
-  return count(usage.inputTokens, false) && count(usage.outputTokens, false) && count(usage.cachedInputTokens, true) && count(usage.reasoningTokens, true);
 }
