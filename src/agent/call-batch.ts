@@ -14,6 +14,8 @@ import type { PendingQuestion } from "../tool/needs-approval.js";
 import { LOOP_APPROVES } from "../run/options.js";
 import type { Verdict } from "../tool/approval-decision.js";
 
+const NO_QUESTIONS: readonly PendingQuestion[] = Object.freeze([]);
+
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {
   emit(event: AgentEvent): void;
@@ -134,8 +136,9 @@ export class CallBatch {
   }
 
   /** Every question the calls asked, in the model's order. */
-  questions(): PendingQuestion[] {
-    return this.#questions.filter(() => true);
+  questions(): readonly PendingQuestion[] {
+    // Most turns ask nothing: no array is made for them.
+    return this.#questions.length === 0 ? NO_QUESTIONS : this.#questions.filter(() => true);
   }
 
   #route(call: ToolCall, position: number, needsApproval: boolean): void {
