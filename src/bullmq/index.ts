@@ -4,4 +4,4 @@ export { remoteIdempotencyKey, type RemoteHandlerContext } from "./remote-contex
 export type { RemoteState } from "./remote-fate.js";
 export type { RedisConnection } from "./connection.js";
 export { jobIdOf } from "./job-id.js";
-export { RedisApprovalLedger, type ApprovalLedger, type RedisApprovalLedgerOptions } from "./redis-approval-ledger.js";
+export { RedisApprovalLedger, type RedisApprovalLedgerOptions } from "./redis-approval-ledger.js";

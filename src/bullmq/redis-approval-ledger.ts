@@ -1,11 +1,6 @@
 import type { Redis } from "ioredis";
+import type { ApprovalLedger } from "../index.js";
 import { describeValue } from "./check-options.js";
-
-/** A one-time-use record of approvals: each key can be consumed once. */
-export interface ApprovalLedger {
-  /** True the first time `key` is consumed, false ever after (within `ttlMs`, when given). */
-  consume(key: string, ttlMs?: number): Promise<boolean>;
-}
 
 /** Options of {@link RedisApprovalLedger}. */
 export interface RedisApprovalLedgerOptions {
