@@ -75,7 +75,7 @@ function runSubagent(name: string, options: SubagentOptions, ctx: HandlerContext
           return;
         }
         report?.(event);
-        resolve(resultOf(name, event, round, answer));
+        resolve(resultOf(name, event as unknown as AgentResult, round, answer));
       },
       // The loop ends every run with agent_halted; an error here is a bug of ours, told as such.
       error: (e: unknown) => resolve(error(e)),
@@ -84,9 +84,10 @@ function runSubagent(name: string, options: SubagentOptions, ctx: HandlerContext
 }
 
 function resultOf(name: string, end: AgentResult, round: number, answer: (result: AgentResult) => HandlerResult): HandlerResult {
-  const { haltedReason, metadata, messages } = end;
+  const { haltedReason, messages } = end;
+  const metadata = end.metadata as Record<string, unknown>;
   const question = questionOf(haltedReason, metadata);
-  if (question === undefined) return answer({ haltedReason, metadata, messages });
+  if (question === undefined) return answer(end);
   const subagent: SubagentState = { tool: name, haltedReason, metadata, messages, round };
   return askUser(question, { subagent });
 }
@@ -106,7 +107,8 @@ function questionOf(haltedReason: string, metadata: Record<string, unknown>): st
 }
 
 function defaultAnswer(result: AgentResult): HandlerResult {
-  const { haltedReason, metadata } = result;
+  const { haltedReason } = result;
+  const metadata = result.metadata as Record<string, unknown>;
   if (haltedReason === "completed" || haltedReason === "halt_when") return ok(lastText(result.messages));
   if (!isReservedHaltReason(haltedReason)) return halt(haltedReason, metadata.haltResult);
   if (haltedReason === "error") return error(metadata.error);

@@ -10,6 +10,15 @@ import { assertKnownOptions } from "./unknown-option.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
 import { checkOutputBudget } from "../tool/tool-control.js";
+import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval-ledger.js";
+import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval-token.js";
+import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.js";
+
+/**
+ * Set by the agent loop on the options of each turn's runner: the loop has settled approvals
+ * itself, so the runner runs what it is given. A symbol, so no user option can set it by a typo.
+ */
+export const LOOP_APPROVES: unique symbol = Symbol("toolrx.loopApproves");
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
@@ -38,6 +47,12 @@ export interface RunEnv {
   readonly hooks: readonly CallHook[] | undefined;
   /** Characters of a tool message's content the model reads at most; `Infinity` when unset. */
   readonly outputBudget: number;
+  /** Whether the runner holds `needsApproval` calls for a decision (false inside the agent loop). */
+  readonly gateApprovals: boolean;
+  /** The host's decisions, by call id (the last one on a call wins). */
+  readonly approvals: ReadonlyMap<string, ApprovalMessage> | undefined;
+  readonly approvalSecret: ApprovalSecret | undefined;
+  readonly approvalLedger: ApprovalLedger | undefined;
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -133,6 +148,10 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
 
   const hooks = checkHooks(options.hooks, "hooks");
   const outputBudget = options.outputBudget === undefined ? Infinity : checkOutputBudget(options.outputBudget, "outputBudget", "");
+  const { approvalSecret, approvalLedger } = options;
+  assertApprovalSecret(approvalSecret);
+  assertApprovalLedger(approvalLedger);
+  const approvals = checkApprovals(options.approvals);
 
   const cap = 2 * availableCores();
   return {
@@ -157,5 +176,9 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     onUnknownTool,
     hooks,
     outputBudget,
+    gateApprovals: (options as { [LOOP_APPROVES]?: boolean })[LOOP_APPROVES] !== true,
+    approvals,
+    approvalSecret,
+    approvalLedger,
   };
 }

@@ -26,6 +26,9 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   onUnknownTool: true,
   hooks: true,
   outputBudget: true,
+  approvals: true,
+  approvalSecret: true,
+  approvalLedger: true,
 };
 
 /** The keys of `RunOptions`. A key outside them is a typo or an option of something else. */

@@ -71,6 +71,6 @@ describe("prepareTurn: per-turn tool sets and request amendment", () => {
     const model = scriptedModel([[finish("stop")]]);
     const result = await runAgent({ model, tools, messages: [user("go")], prepareTurn: () => ({ tools: ["nope"] }) });
     expect(result.haltedReason).toBe("error");
-    expect(String((result.metadata.error as Error).message)).toContain('"nope"');
+    expect(String(((result.metadata as { error?: Error }).error as Error).message)).toContain('"nope"');
   });
 });
