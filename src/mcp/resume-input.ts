@@ -14,6 +14,13 @@ export interface McpInputResumed {
   readonly messages: readonly Message[];
   /** Set when the server asked again (another `input_required`): ask the user, then resume again. */
   readonly halt?: HaltMetadata;
+  /**
+   * Set when the server asked again: the run, halted with `ask_user` on the server's new question
+   * (its new `inputRequests` and `requestState` in `askUserOpts.mcp`), over `messages`. Ask the
+   * user and pass it to `resumeMcpInput` once more; resuming from the earlier result would
+   * replay the earlier round.
+   */
+  readonly halted?: AgentResult;
 }
 
 /**
@@ -21,15 +28,17 @@ export interface McpInputResumed {
  * `askUserOpts.mcp` is an {@link McpInputRequest}): the call is retried with the user's answers
  * under its own id, and its tool message ("awaiting user response") is replaced by the answer,
  * the loop's question dropped. The conversation stays valid for a provider (one tool message per
- * call), and the model's next turn reads the tool's real result. Stateless, like the loop.
+ * call), and the model's next turn reads the tool's real result. Stateless, like the loop. When
+ * the server asks again, `halted` is the run halted on the new question: resume that, round after
+ * round, until it is absent.
  *
  * @throws {TypeError} when `result` is not an `ask_user` halt from an MCP tool.
  *
  * @example
  * let result = await runAgent({ model, tools, messages });
- * if (result.haltedReason === "ask_user") {
- *   const { messages } = await resumeMcpInput(result, { when: { action: "accept", content: { date: "2026-12-01" } } }, tools);
- *   result = await runAgent({ model, tools, messages });
+ * while (result.haltedReason === "ask_user") {
+ *   const resumed = await resumeMcpInput(result, await askTheUser(result.metadata.pendingQuestion), tools);
+ *   result = resumed.halted ?? (await runAgent({ model, tools, messages: resumed.messages }));
  * }
  */
 export async function resumeMcpInput(
@@ -56,5 +65,7 @@ export async function resumeMcpInput(
       if (asked !== undefined) next.push({ ...m, content: asked.pendingQuestion });
     } else next.push(m);
   }
-  return run.halt === undefined ? { messages: next } : { messages: next, halt: run.halt };
+  if (asked === undefined) return run.halt === undefined ? { messages: next } : { messages: next, halt: run.halt };
+  const { haltedReason: reason, ...askedAgain } = asked;
+  return { messages: next, halt: asked, halted: { haltedReason: reason, metadata: askedAgain, messages: next } };
 }
