@@ -23,7 +23,8 @@ async function served(line: SdkLine, tools: readonly Tool[], answer: Answer | un
   serveTools(server, tools, options);
   const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
   await server.connect(b as never);
-  const capabilities = answer === undefined ? {} : { elicitation: line === "v1" ? {} : { form: {} } };
+  // 1.x declares form support the pre-mode way, a bare `elicitation: {}`.
+  const capabilities: Record<string, Record<string, object>> = answer === undefined ? {} : { elicitation: line === "v1" ? {} : { form: {} } };
   let client: AnyClient;
   if (line === "v1") {
     client = new ClientV1({ name: "c", version: "1.0.0" }, { capabilities });
@@ -103,7 +104,15 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
   });
 
   it("refuses the call when the rule throws", async () => {
-    const broken = defineTool({ ...pay, name: "pay", needsApproval: () => { throw new Error("no limits configured"); }, handler: pay.handler! });
+    const broken = defineTool({
+      name: "pay",
+      description: "Pay an invoice",
+      schema: z.object({ amount: z.number() }),
+      needsApproval: () => {
+        throw new Error("no limits configured");
+      },
+      handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+    });
     const client = await served(line, [broken], approve);
     expect(await callTool(client, "pay", { amount: 5 })).toEqual(text("Could not tell whether the call to pay needs approval (no limits configured); it was not run", true));
     expect(paid).toEqual([]);
