@@ -40,10 +40,8 @@ export function mcpHandler(target: McpCallTarget): (args: Record<string, unknown
     const toolCallId = ctx.toolCall.id;
     const rc = { toolName: name, toolCallId, server, mcpName, arguments: sent, outputSchema, maxResultChars };
     const { signal } = ctx;
-    // Registered before the SDK's own listener, so the fate is said while the runner still
-    // listens for it; a signal aborted before the request went out sent no cancel.
-    const onAbort = () => reportFate(ctx, "cancel_sent");
-    if (!signal.aborted) signal.addEventListener("abort", onAbort, { once: true });
+    // A signal aborted before the request went out sent no cancel: there is no fate to tell.
+    const requested = !signal.aborted;
     let result: unknown;
     try {
       result = await callTool(withInput({ name: mcpName, arguments: sent }, ctx.toolCall.metadata), {
@@ -53,6 +51,9 @@ export function mcpHandler(target: McpCallTarget): (args: Record<string, unknown
         resetTimeoutOnProgress: true,
       });
     } catch (cause) {
+      // Both SDKs reject at once on abort, after sending the cancel; the runner still waits for
+      // this handler's word on the attempt it abandoned, so the fate is told before it settles.
+      if (requested && signal.aborted) reportFate(ctx, "cancel_sent");
       if (isConnectionLost(cause, client)) {
         const message = `MCP server ${server === "" ? "" : `"${server}" `}went away during tool ${mcpName}`;
         return error(new ToolError("handler_exit", { message, toolName: name, toolCallId, cause }));
@@ -61,8 +62,6 @@ export function mcpHandler(target: McpCallTarget): (args: Record<string, unknown
       if (rejected !== undefined) return rejected;
       // An aborted call is already answered by toolrx (timeout or cancel); this is never seen.
       throw cause;
-    } finally {
-      signal.removeEventListener("abort", onAbort);
     }
     return resultOf(result, rc);
   };
