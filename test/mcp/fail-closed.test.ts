@@ -144,6 +144,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
         ["invalid_schema", "s", "also_bad"],
       ]);
       await expect(mcpTools({ s: client })).rejects.toMatchObject({ reason: "invalid_schema", toolName: "bad" });
+      await expect(mcpTools({ s: client }, { onInvalidTool: "skip" as never })).rejects.toThrow(new TypeError('Expected `onInvalidTool` to be a function, got "skip"'));
     });
   });
 

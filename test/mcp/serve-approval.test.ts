@@ -136,6 +136,14 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
   });
 });
 
+describe("serveTools' approvalTimeout", () => {
+  it("is a TypeError naming it when it is not a positive number of ms", () => {
+    const server = new ServerV1({ name: "s", version: "1" });
+    expect(() => serveTools(server, [pay], { approvalTimeout: 0 })).toThrow(new TypeError("Expected `approvalTimeout` to be a positive number of ms up to 2147483647, got 0"));
+    expect(() => serveTools(server, [pay], { approvalTimeout: "5m" as never })).toThrow(/`approvalTimeout`/);
+  });
+});
+
 /** A toolrx server on revision 2026-07-28 (no server-to-client requests), reached through fetch. */
 async function modernServed(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
   const handler = createMcpHandler(() => {
