@@ -2,7 +2,8 @@ import type { AgentResult } from "../agent/types.js";
 import type { Message } from "../tool/message.js";
 import { runToolCalls } from "../run/batch.js";
 import type { RunOptions } from "../run/run-options.js";
-import type { HaltMetadata } from "../run/run-result.js";
+import type { AskUserHalt, HaltMetadata } from "../run/run-result.js";
+import type { PendingQuestion } from "../tool/needs-approval.js";
 import type { Tool } from "../tool/tool.js";
 import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpInputRequest } from "./call-result.js";
@@ -56,7 +57,7 @@ export async function resumeMcpInput(
   }
   const run = await runToolCalls([mcpRetryCall(input, inputResponses, id)], tools, options);
   const answer = run.messages[0]!;
-  const asked = run.halt?.haltedReason === "ask_user" ? run.halt : undefined;
+  const asked = run.halt?.haltedReason === "ask_user" ? (run.halt as AskUserHalt) : undefined;
   const next: Message[] = [];
   for (const m of messages) {
     if (m.role === "tool" && m.toolCallId === id) next.push(answer);
@@ -66,6 +67,21 @@ export async function resumeMcpInput(
     } else next.push(m);
   }
   if (asked === undefined) return run.halt === undefined ? { messages: next } : { messages: next, halt: run.halt };
-  const { haltedReason: reason, ...askedAgain } = asked;
-  return { messages: next, halt: asked, halted: { haltedReason: reason, metadata: askedAgain, messages: next } };
+  return { messages: next, halt: asked, halted: askedAgain(result, asked, next) };
+}
+
+/**
+ * The run as it stands once the server asked again: halted with `ask_user` on the new question,
+ * the rest of its pending work (other questions, approvals, manual calls of that turn) kept.
+ */
+function askedAgain(result: AgentResult, asked: AskUserHalt, messages: readonly Message[]): AgentResult {
+  const { pendingQuestion, pendingToolCallId, askUserOpts } = asked;
+  const before = result.metadata as Record<string, unknown>;
+  const others = Array.isArray(before.pendingQuestions) ? (before.pendingQuestions as readonly PendingQuestion[]) : [];
+  const question: PendingQuestion = { toolCallId: pendingToolCallId, question: pendingQuestion, opts: askUserOpts };
+  const pendingQuestions = others.some((q) => q.toolCallId === pendingToolCallId)
+    ? others.map((q) => (q.toolCallId === pendingToolCallId ? question : q))
+    : [question, ...others];
+  const metadata = { ...before, pendingQuestion, pendingToolCallId, askUserOpts, pendingQuestions };
+  return { haltedReason: "ask_user", metadata, messages } as AgentResult;
 }

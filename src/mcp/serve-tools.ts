@@ -11,11 +11,14 @@ import { isPlainRecord } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
 import { SDK_TIMEOUT_OFF } from "./client-like.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
-import { decideApproval } from "./serve-approval.js";
+import { askApproval } from "./serve-approval.js";
+import { approve } from "../tool/decide.js";
+import type { ApprovalMessage } from "../tool/message.js";
+import type { PendingApproval } from "../tool/needs-approval.js";
 import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
-export interface ServeToolsOptions extends Omit<RunOptions, "signal"> {
+export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
   /** Calls running at once across all requests of this server; default `2 × cores`. */
   maxConcurrency?: number;
   /**
@@ -40,8 +43,8 @@ type CallResult = { content: { type: "text"; text: string }[]; isError: boolean;
  * A handler's `ctx.progress` goes out as a progress notification when the client asked for
  * progress.
  *
- * A tool with `needsApproval` (a function rule asked first) runs only once the client's user
- * approved the call through MCP elicitation: a form with the arguments and one `approve` field,
+ * A call the runner holds for approval (`needsApproval`; a function rule is asked first) runs
+ * only once the client's user approved it through MCP elicitation: a form with the arguments and one `approve` field,
  * sent as a request (protocol revisions before 2026-07-28) or as an `input_required` result the
  * client answers by retrying the call (2026-07-28). A client without form elicitation, a decline,
  * a dismissal, an error or `approvalTimeout` refuses the call with an `isError` result that says
@@ -67,10 +70,11 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     throw new TypeError(`Expected \`approvalTimeout\` to be a positive number of ms up to 2147483647, got ${describe(approvalTimeout)}`);
   }
   resolveOptions(runOptions, 1); // the same TypeErrors as runToolCalls, now rather than on the first call
-  const { validateArguments: validate = true, sessionId, requestId } = runOptions;
-  const context = runOptions.context ?? runOptions.engine?.context ?? {};
   const list = listOf(tools);
   const gate = new ConcurrencyGate(maxConcurrency);
+  // Ids unique beyond this server instance (a server per request restarts the count), so an
+  // `approvalLedger` shared between instances never mistakes one call for another.
+  const idPrefix = `mcp-${Math.random().toString(36).slice(2, 10)}`;
   let ids = 0;
 
   server.registerCapabilities?.({ tools: {} });
@@ -87,22 +91,35 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       return textResult(`Unknown tool: ${String(name)}. Tools: ${names}`, true);
     }
     if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${tool.name} to be an object`, true);
-    const call = { id: `mcp-${++ids}`, name: tool.name, arguments: args };
-    // Asked before a slot is taken: a user deciding must not hold up other calls.
-    const approval = await decideApproval(tool, call, { rctx, validate, context, sessionId, requestId, timeout: approvalTimeout });
+    const call = { id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args };
+    const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
+    const run = async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
+      const release = await gate.acquire(rctx.signal);
+      try {
+        const opts = { ...runOptions, approvals, onCallReport, signal: rctx.signal, maxConcurrency: 1 };
+        return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
+      } finally {
+        release();
+      }
+    };
+    // The runner holds a call that needs approval (a function rule asked first, with the
+    // validated arguments); the user is asked with no slot held, and an approved call runs again.
+    const events = await run(undefined);
+    const pending = heldFor(events);
+    if (pending === undefined) return resultOf(events);
+    const approval = await askApproval(tool, pending, rctx, approvalTimeout);
     if ("refused" in approval) return textResult(approval.refused, true);
     if ("inputRequired" in approval) return approval.inputRequired;
-    const release = await gate.acquire(rctx.signal);
-    try {
-      const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
-      const events = await lastValueFrom(
-        streamToolCalls([call], tools, { ...runOptions, onCallReport, signal: rctx.signal, maxConcurrency: 1 }).pipe(toArray()),
-      );
-      return resultOf(events);
-    } finally {
-      release();
-    }
+    const approved = await run([approve(pending)]);
+    if (heldFor(approved) !== undefined) return textResult(`The call to ${tool.name} still needs approval; it was not run`, true);
+    return resultOf(approved);
   });
+}
+
+/** The pending approval of a call the runner held, if it did. */
+function heldFor(events: readonly ToolEvent[]): PendingApproval | undefined {
+  const halt = events.find((e) => e.type === "tool_halt");
+  return halt?.type === "tool_halt" && halt.reason === "approval_required" ? (halt.result as PendingApproval) : undefined;
 }
 
 /**

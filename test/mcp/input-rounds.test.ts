@@ -97,12 +97,14 @@ describe("a server that asks for input twice (SDK v2, revision 2026-07-28)", () 
     const model = scriptedModel([[{ type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }]]);
     const first = await runAgent({ model, tools, messages: [{ role: "user", content: "Book Oslo" }] });
     const resumed = await resumeMcpInput(first, { when: { action: "accept", content: { date: "2026-12-01" } } }, tools);
+    const askUserOpts = { mcp: expect.objectContaining({ requestState: "date=2026-12-01", inputRequests: { time: expect.any(Object) } }) };
     expect(resumed.halted).toEqual({
       haltedReason: "ask_user",
       metadata: {
         pendingQuestion: "At what time on 2026-12-01?",
         pendingToolCallId: "c1",
-        askUserOpts: { mcp: expect.objectContaining({ requestState: "date=2026-12-01", inputRequests: { time: expect.any(Object) } }) },
+        askUserOpts,
+        pendingQuestions: [{ toolCallId: "c1", question: "At what time on 2026-12-01?", opts: askUserOpts }],
       },
       messages: resumed.messages,
     });

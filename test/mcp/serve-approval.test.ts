@@ -6,7 +6,7 @@ import { Client as ClientV2, InMemoryTransport as MemoryV2, StreamableHTTPClient
 import { createMcpHandler, Server as ServerV2 } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, type Tool } from "../../src/index.js";
+import { defineTool, memoryApprovalLedger, ok, type Tool } from "../../src/index.js";
 import { serveTools, type ServeToolsOptions } from "../../src/mcp/index.js";
 import { LINES, type SdkLine } from "./servers.js";
 
@@ -114,7 +114,9 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
       handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
     });
     const client = await served(line, [broken], approve);
-    expect(await callTool(client, "pay", { amount: 5 })).toEqual(text("Could not tell whether the call to pay needs approval (no limits configured); it was not run", true));
+    // The runner answers it as it answers an executor that fails: not run, the rule's error shown.
+    expect(await callTool(client, "pay", { amount: 5 })).toEqual(text("tool error (pay): handler_exit: no limits configured", true));
+    expect(approve).not.toHaveBeenCalled();
     expect(paid).toEqual([]);
   });
 
@@ -124,6 +126,14 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
     expect(result.isError).toBe(true);
     expect(String((result.content as { text: string }[])[0]!.text)).toMatch(/^Could not ask the user to approve the call to pay \(.+\); it was not run$/);
     expect(paid).toEqual([]);
+  });
+
+  it("works with the run's approvalSecret and approvalLedger: each approved call runs once", async () => {
+    const client = await served(line, [pay], approve, { approvalSecret: "server-side secret", approvalLedger: memoryApprovalLedger() });
+    expect(await callTool(client, "pay", { amount: 250 })).toMatchObject(text("paid 250", false));
+    expect(await callTool(client, "pay", { amount: 250 })).toMatchObject(text("paid 250", false));
+    expect(approve).toHaveBeenCalledTimes(2);
+    expect(paid).toEqual([250, 250]);
   });
 
   it("does not ask about a call whose arguments are invalid: the runner answers it without running it", async () => {
