@@ -16,6 +16,8 @@ export interface ToolControl {
   idempotent?: boolean;
   /** This tool's retry policy, over `RunOptions.retry`; `false` never retries it. */
   retry?: RetryPolicy | false;
+  /** Characters of this tool's messages the model reads at most, over `RunOptions.outputBudget`; see there. */
+  outputBudget?: number;
 }
 
 /** A tool's {@link ToolControl}, checked: what the pool reads per call. */
@@ -26,6 +28,8 @@ export interface ControlPlan {
   readonly idempotent: boolean;
   /** `undefined`: follow `RunOptions.retry`; `false`: never. */
   readonly retry: RetryPlan | false | undefined;
+  /** `undefined`: follow `RunOptions.outputBudget`. */
+  readonly outputBudget: number | undefined;
 }
 
 /**
@@ -38,7 +42,7 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
   if (typeof control !== "object" || control === null || Array.isArray(control)) {
     throw new TypeError(`Expected \`control\` of tool "${toolName}" to be an object, got ${describe(control)}`);
   }
-  const { concurrency, idempotent = false, retry } = control as ToolControl;
+  const { concurrency, idempotent = false, retry, outputBudget } = control as ToolControl;
   let lane: string | undefined;
   let limit = Infinity;
   if (typeof concurrency === "number") {
@@ -70,7 +74,21 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
       );
     }
   }
-  return { lane, limit, idempotent, retry: plan };
+  const budget = outputBudget === undefined ? undefined : checkOutputBudget(outputBudget, "control.outputBudget", ` of tool "${toolName}"`);
+  return { lane, limit, idempotent, retry: plan, outputBudget: budget };
+}
+
+/** The smallest budget: room for the marker and some of the content's head and tail. */
+const MIN_BUDGET = 64;
+
+/**
+ * Check an output budget.
+ *
+ * @throws {TypeError} naming `option` when it is not an integer from 64 (or `Infinity`).
+ */
+export function checkOutputBudget(budget: unknown, option: string, of: string): number {
+  if (budget === Infinity || (Number.isInteger(budget) && (budget as number) >= MIN_BUDGET)) return budget as number;
+  throw new TypeError(`Expected \`${option}\`${of} to be an integer of characters from ${MIN_BUDGET}, or Infinity, got ${describe(budget)}`);
 }
 
 /** The retry plan a call runs under: the tool's own, else the run's for idempotent tools. */
