@@ -1,5 +1,7 @@
 import { describe } from "./tool-error.js";
-import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry-policy.js";
+import { checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry-policy.js";
+import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.js";
+import { isTimeout, TIMEOUT_RULE } from "../util/timeout.js";
 
 /**
  * How the runner treats a tool's calls, declared next to its handler (`defineTool({ control })`),
@@ -16,7 +18,29 @@ export interface ToolControl {
   idempotent?: boolean;
   /** This tool's retry policy, over `RunOptions.retry`; `false` never retries it. */
   retry?: RetryPolicy | false;
+  /**
+   * This tool's deadline per attempt, in ms from its handler's start, over `RunOptions.toolTimeout`
+   * (`Infinity`: none). Only the tool's author knows that a report takes minutes and a lookup
+   * should take a second.
+   */
+  timeout?: number;
+  /** This tool's idle deadline (no `ctx.progress` for so long), over `RunOptions.toolIdleTimeout`. */
+  idleTimeout?: number;
 }
+
+/**
+ * Every key of {@link ToolControl}: the compiler fails here when one is added to the interface and
+ * not to this list, which is what `control`'s unknown-key check reads.
+ */
+const CONTROL_KEYS: Record<keyof ToolControl, true> = { concurrency: true, idempotent: true, retry: true, timeout: true, idleTimeout: true };
+
+/** The keys a `control` may have, and where the run-wide names of its fields point. */
+const TOOL_CONTROL_KEYS: KnownKeys = knownKeys(CONTROL_KEYS, {
+  maxConcurrency: "concurrency",
+  limit: "concurrency",
+  toolTimeout: "timeout",
+  toolIdleTimeout: "idleTimeout",
+});
 
 /** A tool's {@link ToolControl}, checked: what the pool reads per call. */
 export interface ControlPlan {
@@ -26,19 +50,24 @@ export interface ControlPlan {
   readonly idempotent: boolean;
   /** `undefined`: follow `RunOptions.retry`; `false`: never. */
   readonly retry: RetryPlan | false | undefined;
+  /** `undefined`: follow `RunOptions.toolTimeout`. */
+  readonly timeout: number | undefined;
+  /** `undefined`: follow `RunOptions.toolIdleTimeout`. */
+  readonly idleTimeout: number | undefined;
 }
 
 /**
  * Check a tool's `control` where the tool is defined.
  *
- * @throws {TypeError} naming the field, or when a retry is declared for a tool that is neither
- * `idempotent` nor explicitly `nonIdempotent: true`.
+ * @throws {TypeError} naming the field (an unknown one too), or when a retry is declared for a
+ * tool that is neither `idempotent` nor explicitly `nonIdempotent: true`.
  */
 export function checkToolControl(control: unknown, toolName: string): ControlPlan {
   if (typeof control !== "object" || control === null || Array.isArray(control)) {
     throw new TypeError(`Expected \`control\` of tool "${toolName}" to be an object, got ${describe(control)}`);
   }
-  const { concurrency, idempotent = false, retry } = control as ToolControl;
+  assertKnownKeys(control, TOOL_CONTROL_KEYS, { noun: "key", where: ` in \`control\` of tool "${toolName}"` });
+  const { concurrency, idempotent = false, retry, timeout, idleTimeout } = control as ToolControl;
   let lane: string | undefined;
   let limit = Infinity;
   if (typeof concurrency === "number") {
@@ -60,6 +89,11 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
   if (typeof idempotent !== "boolean") {
     throw new TypeError(`Expected \`control.idempotent\` of tool "${toolName}" to be a boolean, got ${describe(idempotent)}`);
   }
+  for (const [key, value] of [["timeout", timeout], ["idleTimeout", idleTimeout]] as const) {
+    if (value !== undefined && !isTimeout(value)) {
+      throw new TypeError(`Expected \`control.${key}\` of tool "${toolName}" ${TIMEOUT_RULE}, got ${describe(value)}`);
+    }
+  }
   let plan: RetryPlan | false | undefined;
   if (retry === false) plan = false;
   else if (retry !== undefined) {
@@ -70,7 +104,7 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
       );
     }
   }
-  return { lane, limit, idempotent, retry: plan };
+  return { lane, limit, idempotent, retry: plan, timeout, idleTimeout };
 }
 
 /** The retry plan a call runs under: the tool's own, else the run's for idempotent tools. */
