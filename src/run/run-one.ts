@@ -138,6 +138,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       this.#finish(exitResult(this, cause));
       return;
     }
+    // A schema's own code (a refinement) may have cancelled the call by id meanwhile.
+    if (this.#phase === DONE) return;
     if (isThenable(checked)) {
       // No call waits longer than its deadline for anything, its own validation included.
       this.#phase = VALIDATING;

@@ -33,7 +33,13 @@ describe("retry.random", () => {
   });
 
   it("is also read from a tool's own control.retry", async () => {
-    const tool = defineTool({ ...failing, name: "t", control: { idempotent: true, retry: { attempts: 2, delay: 8, random: () => 0.75 } } });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      control: { idempotent: true, retry: { attempts: 2, delay: 8, random: () => 0.75 } },
+      handler: async () => error(new ToolError("handler_raised")),
+    });
     const reports: CallReport[] = [];
     await runToolCalls([call("a", "t")], [tool], { onCallReport: (r) => reports.push(r) });
     expect(reports.map((r) => (r as AttemptFailedReport).retryIn)).toEqual([6]);

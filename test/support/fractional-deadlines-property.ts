@@ -57,7 +57,9 @@ const scenario = fc.record({
   calls: fc.array(fc.array(attemptPlan, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
 });
 
-async function terminates(s: fc.RecordValue<typeof scenario>): Promise<void> {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+async function terminates(s: Scenario): Promise<void> {
   const { scheduler, step } = cappedScheduler(s.start, 10_000);
   const after = (ms: number) => new Promise<void>((resolve) => scheduler.schedule(() => resolve(), ms));
   let draw = 0;
