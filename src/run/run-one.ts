@@ -97,14 +97,10 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
    * `started` observer, a progress listener, the handler itself) still finds it.
    */
   start(): void {
-    const { sink } = this;
-    const outer = sink.current;
-    sink.current = this;
-    try {
-      this.#start();
-    } finally {
-      sink.current = outer;
-    }
+    // Never nested within one pool: its drain loop does not re-enter, and only it starts calls.
+    this.sink.current = this;
+    this.#start();
+    this.sink.current = undefined;
   }
 
   #start(): void {
