@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The README's benchmark tables, made from a results file instead of copied by hand.
+ * The benchmark tables of docs/benchmarks.md, made from a results file instead of copied by hand.
  *
  *   node bench/readme-tables.mjs [bench/results.json]
  *

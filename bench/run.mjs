@@ -29,7 +29,7 @@ import { deadline } from "./lib/deadline.mjs";
 import { perCall } from "./lib/per-call.mjs";
 import { queuedJob } from "./lib/queued.mjs";
 import { scalingJob } from "./lib/scaling.mjs";
-import { limitOf, maxCalls, SETTINGS } from "./lib/settings.mjs";
+import { contractOf, limitOf, maxCalls, SETTINGS } from "./lib/settings.mjs";
 import { loadSystem, SYSTEM_NAMES } from "./lib/systems.mjs";
 import { printTable } from "./lib/table.mjs";
 import { evaluateTargets } from "./lib/targets.mjs";
@@ -133,7 +133,7 @@ function aloneRatios(alone, systems) {
   };
   return alone.map((row) => {
     const system = systems.find((s) => s.name === row.system);
-    return { ...row, system: `${row.system}-alone`, xFloor: versus(row, "floor"), xLimit: versus(row, limitOf(system)), note: "alone in a process of its own" };
+    return { ...row, system: `${row.system}-alone`, xFloor: versus(row, "floor"), xContract: versus(row, contractOf(system)), xLimit: versus(row, limitOf(system)), note: "alone in a process of its own" };
   });
 }
 

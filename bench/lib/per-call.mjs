@@ -5,7 +5,7 @@
  * the limit with the same deadline, the rest with whatever they do by default.
  */
 import { makeCalls, instrumented } from "./workload.mjs";
-import { limitOf, maxCalls } from "./settings.mjs";
+import { contractOf, limitOf, maxCalls } from "./settings.mjs";
 import { pairedRatio, prepareAll, rounds } from "./rounds.mjs";
 import { median, round } from "./stats.mjs";
 
@@ -27,7 +27,7 @@ export async function perCall(name, systems, mode) {
     const size = Math.min(N, maxCalls(framework, mode));
     const group = groups.find((g) => g.framework && g.size === size);
     if (group !== undefined) group.members.push(framework), group.reports.push(framework);
-    else groups.push({ size, framework: true, members: [...reference(["floor", "limit-batch"]), framework], reports: [framework] });
+    else groups.push({ size, framework: true, members: [...reference(["floor", "contract-batch", "limit-batch"]), framework], reports: [framework] });
   }
   const rows = [];
   for (const { size, framework, members, reports } of groups) {
@@ -54,6 +54,7 @@ function row(scenario, system, n, repeats, cpu, mode) {
     cpuMs: round(ms, 3),
     cpuUsPerCall: round((ms * 1000) / n, 3),
     xFloor: versus("floor"),
+    xContract: versus(contractOf(system)),
     xLimit: versus(limitOf(system)),
     note: `${capped}${system.note ?? ""}`,
   };

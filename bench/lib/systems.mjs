@@ -5,6 +5,8 @@
 export const SYSTEM_NAMES = [
   "floor",
   "floor-timeout",
+  "contract-stream",
+  "contract-batch",
   "limit-stream",
   "limit-batch",
   "toolrx-stream",
@@ -18,6 +20,8 @@ export const SYSTEM_NAMES = [
 const loaders = {
   floor: async () => (await import("../systems/floor.mjs")).system,
   "floor-timeout": async () => (await import("../systems/floor.mjs")).withTimeout,
+  "contract-stream": async () => (await import("../systems/contract.mjs")).stream,
+  "contract-batch": async () => (await import("../systems/contract.mjs")).batch,
   "limit-stream": async () => (await import("../systems/limit.mjs")).stream,
   "limit-batch": async () => (await import("../systems/limit.mjs")).batch,
   "toolrx-stream": async () => (await import("../systems/toolrx.mjs")).stream,

@@ -8,8 +8,9 @@ const PER_CALL = [
   ["n", (r) => count(r.n)],
   ["limit", (r) => num(r.concurrency)],
   ["CPU µs/call", (r) => num(r.cpuUsPerCall)],
+  ["× contract", (r) => ratio(r.xContract)],
   ["× mergeMap", (r) => ratio(r.xFloor)],
-  ["× limit", (r) => ratio(r.xLimit)],
+  ["× old limit", (r) => ratio(r.xLimit)],
 ];
 
 const COLUMNS = {

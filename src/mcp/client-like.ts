@@ -6,7 +6,7 @@
 export interface McpClientLike {
   /** One page of the server's tools; v2 walks every page itself when no cursor is given. */
   listTools(params?: { cursor?: string }, options?: McpRequestOptions): Promise<unknown>;
-  /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. Told apart by {@link isV2Client}. */
+  /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. A 2.x client is told apart by its `getProtocolEra` method. */
   callTool(params: McpCallParams, ...rest: never[]): Promise<unknown>;
 }
 

@@ -3,7 +3,7 @@
  * semantic conventions (status: development) where they name a thing (`execute_tool`,
  * `invoke_agent`, `chat`, `gen_ai.*`, `error.type`); `toolrx.*` names carry what only a tool
  * runner knows. Attribute keys on the per-call path are written out as literals where they are
- * used (see call-spans.ts); README's "Observability" section lists every name.
+ * used (see call-spans.ts); docs/observability.md lists every name.
  */
 
 /** Metrics. */

@@ -1,5 +1,5 @@
 /**
- * Every ```ts block of README.md compiles, and runs. Each block is written to its own module
+ * Every ```ts block of README.md and of the guides in docs/ compiles, and runs. Each block is written to its own module
  * with `toolrx` mapped to the source, type-checked with the project's compiler options, then
  * imported: blocks that declare tests (they import vitest) register them in this file, the
  * others run with their console output silenced. Blocks that call a provider's API through its
@@ -8,7 +8,7 @@
  * top-level bindings are exported so the tests can check what they computed as well as what
  * they sent.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -16,12 +16,18 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FAKE_IDS, setEnv, startFakeProviders, type FakeProviders } from "../support/fake-providers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const readme = readFileSync(join(root, "README.md"), "utf8");
+/** The README and every guide under docs/, each with its text. */
+const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)].map((path) => ({
+  path,
+  text: readFileSync(join(root, path), "utf8"),
+}));
 
 interface Block {
   /** 1-based, counting only ```ts blocks. */
   readonly number: number;
-  /** README line of the block's first line of code. */
+  /** The document the block is in (README.md, docs/agent.md, ...). */
+  readonly doc: string;
+  /** Line of the block's first line of code in its document. */
   readonly line: number;
   /** Text of the last heading before the block. */
   readonly section: string;
@@ -49,22 +55,24 @@ afterAll(() => {
 });
 
 const blocks: Block[] = [];
-for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
-  const code = match[1] ?? "";
-  const number = blocks.length + 1;
-  const line = readme.slice(0, match.index).split("\n").length + 1;
-  const file = join(dir, `block-${String(number).padStart(2, "0")}.ts`);
-  const exported = importsAny(code, NETWORK) ? topLevelBindings(code) : [];
-  writeFileSync(file, `${mapImports(code)}\nexport { ${exported.join(", ")} };\n`);
-  blocks.push({ number, line, section: headingBefore(match.index), code, file });
+for (const { path, text } of documents) {
+  for (const match of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+    const code = match[1] ?? "";
+    const number = blocks.length + 1;
+    const line = text.slice(0, match.index).split("\n").length + 1;
+    const file = join(dir, `block-${String(number).padStart(3, "0")}.ts`);
+    const exported = importsAny(code, NETWORK) ? topLevelBindings(code) : [];
+    writeFileSync(file, `${mapImports(code)}\nexport { ${exported.join(", ")} };\n`);
+    blocks.push({ number, doc: path, line, section: headingBefore(text, match.index), code, file });
+  }
 }
 
-function headingBefore(offset: number): string {
+function headingBefore(text: string, offset: number): string {
   let heading = "";
   let fenced = false;
-  for (const text of readme.slice(0, offset).split("\n")) {
-    if (text.startsWith("```")) fenced = !fenced;
-    else if (!fenced) heading = /^#{1,6}\s+(.*)$/.exec(text)?.[1]?.trim() ?? heading;
+  for (const row of text.slice(0, offset).split("\n")) {
+    if (row.startsWith("```")) fenced = !fenced;
+    else if (!fenced) heading = /^#{1,6}\s+(.*)$/.exec(row)?.[1]?.trim() ?? heading;
   }
   return heading;
 }
@@ -111,7 +119,7 @@ describe("README.md", () => {
       for (const d of diagnostics) {
         const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
         const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
-        const where = at ? `README.md:${block.line + at.line}:${at.character + 1}` : "README.md";
+        const where = at ? `${block.doc}:${block.line + at.line}:${at.character + 1}` : block.doc;
         problems.push(`block #${block.number} (${where}): TS${d.code} ${text}`);
       }
     }
@@ -122,7 +130,7 @@ describe("README.md", () => {
 // Blocks that declare tests must be imported while this file's tests are collected.
 for (const block of blocks) {
   if (importsAny(block.code, ["vitest"])) {
-    describe(`README block #${block.number} (README.md:${block.line})`, async () => {
+    describe(`README block #${block.number} (${block.doc}:${block.line})`, async () => {
       await import(block.file);
     });
   }
@@ -131,7 +139,7 @@ for (const block of blocks) {
 describe("README.md blocks run", () => {
   for (const block of blocks) {
     if (importsAny(block.code, ["vitest"])) continue;
-    const name = `block #${block.number} (README.md:${block.line})`;
+    const name = `block #${block.number} (${block.doc}:${block.line})`;
     if (importsAny(block.code, NETWORK)) continue; // run against the fake provider below
     const shown = shownOutputs(block.code);
     const title = shown.length === 0 ? `${name} runs without throwing` : `${name} runs and prints what the README shows`;
@@ -228,12 +236,12 @@ describe("README.md provider blocks", () => {
 
     const named = (section: string) => {
       const block = providerBlocks.find((b) => b.section === section);
-      return `${section} (README.md:${block?.line ?? "?"})`;
+      return `${section} (${block?.doc ?? "?"}:${block?.line ?? "?"})`;
     };
     /** Runs the block of `section` and returns its top-level bindings. */
     async function run(section: string): Promise<Record<string, unknown>> {
       const block = providerBlocks.find((b) => b.section === section);
-      if (!block) throw new Error(`README.md has no provider block under "${section}"`);
+      if (!block) throw new Error(`The docs have no provider block under "${section}"`);
       return (await import(block.file)) as Record<string, unknown>;
     }
     const received = () => fake.requests.map((r) => `${r.method} ${r.path}`);

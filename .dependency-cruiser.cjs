@@ -1,0 +1,61 @@
+/**
+ * The architecture as rules, checked by `npm run lint:deps` (dependency-cruiser) in CI.
+ *
+ * The core is a stack of layers, each importing only the ones below it:
+ *   util → schema → tool → resolve → run → agent → src/index.ts
+ * The subpaths (toolrx/providers, /mcp, /otel, /testing, /node, /bullmq) sit on top: they use
+ * the core, never the other way round, and reach another subpath only through its entry.
+ * Type-only imports count: a cycle of types is still a cycle for a reader.
+ */
+const LAYERS = ["util", "schema", "tool", "resolve", "run", "agent"];
+const SUBPATHS = ["providers", "mcp", "otel", "testing", "node", "bullmq"];
+
+const layerRules = LAYERS.map((layer, i) => {
+  const above = [...LAYERS.slice(i + 1), ...SUBPATHS];
+  return {
+    name: `${layer}-imports-only-below`,
+    comment: `src/${layer}/ may import only the layers below it (${LAYERS.slice(0, i).join(", ") || "none"})`,
+    severity: "error",
+    from: { path: `^src/${layer}/` },
+    to: { path: [`^src/(${above.join("|")})/`, "^src/index\\.ts$"] },
+  };
+});
+
+const subpathRules = SUBPATHS.map((subpath) => ({
+  name: `${subpath}-reaches-other-subpaths-only-through-their-entry`,
+  comment: `src/${subpath}/ may use another subpath only through its index.ts`,
+  severity: "error",
+  from: { path: `^src/${subpath}/` },
+  to: {
+    path: `^src/(${SUBPATHS.filter((s) => s !== subpath).join("|")})/`,
+    pathNot: `^src/(${SUBPATHS.join("|")})/index\\.ts$`,
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No import cycle anywhere in src/, type-only imports included",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "core-never-imports-a-subpath",
+      comment: "The core stays isomorphic and small: it never imports a subpath",
+      severity: "error",
+      from: { path: `^src/(${LAYERS.join("|")})/|^src/index\\.ts$` },
+      to: { path: `^src/(${SUBPATHS.join("|")})/` },
+    },
+    ...layerRules,
+    ...subpathRules,
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    includeOnly: "^src/",
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"], extensions: [".ts", ".js"] },
+  },
+};
