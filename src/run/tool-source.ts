@@ -6,7 +6,7 @@ import { describe } from "../util/safe.js";
 
 /** How a batch finds the tool for a call name. */
 export interface ToolSource {
-  /** The tool for `name`, first one wins; `undefined` when there is none. */
+  /** The tool for `name`; `undefined` when there is none (names are unique: see {@link indexTools}). */
   lookup(name: string): Tool | undefined;
   /** Every tool name, in list order: what an unknown-tool message lists. */
   names(): readonly string[];
