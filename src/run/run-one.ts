@@ -20,6 +20,12 @@ import type { RetryPlan } from "../tool/retry-policy.js";
 import { controlOf, retryPlanOf } from "../tool/tool-control.js";
 import { withAttempts } from "./with-attempts.js";
 
+/** A call's two deadlines in ms; `RunEnv` is one. */
+interface Limits {
+  readonly timeout: number;
+  readonly idleTimeout: number;
+}
+
 const IDLE = 0;
 const VALIDATING = 1;
 const RUNNING = 2;
@@ -47,10 +53,11 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   /** The pool's bookkeeping: position among its running calls, -1 when not there. */
   runningAt = -1;
   readonly #retry: RetryPlan | undefined;
-  /** Per attempt: the tool's `control.timeout`, else the run's `toolTimeout`. */
-  readonly #timeout: number;
-  /** The tool's `control.idleTimeout`, else the run's `toolIdleTimeout`. */
-  readonly #idleTimeout: number;
+  /**
+   * The call's deadlines: the run's (`env` itself, so a plain call stores one reference), or the
+   * tool's own `control.timeout` and `control.idleTimeout` over them.
+   */
+  readonly #limits: Limits;
   /** Whether any deadline applies: only then is the clock read. */
   readonly #clocked: boolean;
   #phase = IDLE;
@@ -73,19 +80,19 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     this.env = env;
     this.sink = sink;
     this.lane = lane;
-    let timeout = env.timeout;
-    let idleTimeout = env.idleTimeout;
+    let limits: Limits = env;
     let retry: RetryPlan | undefined;
     // A plain call (no control, no run retry) skips the tool's control entirely.
     if (tool !== undefined && (tool.control !== undefined || env.retry !== undefined)) {
       const control = controlOf(tool);
       retry = retryPlanOf(control, env.retry);
-      timeout = control?.timeout ?? timeout;
-      idleTimeout = control?.idleTimeout ?? idleTimeout;
+      if (control?.timeout !== undefined || control?.idleTimeout !== undefined) {
+        limits = { timeout: control.timeout ?? env.timeout, idleTimeout: control.idleTimeout ?? env.idleTimeout };
+      }
     }
     this.#retry = retry;
-    this.#timeout = timeout;
-    this.#idleTimeout = idleTimeout;
+    this.#limits = limits;
+    const { timeout, idleTimeout } = limits;
     // By default every attempt may use its whole deadline and every backoff its cap.
     if (retry !== undefined) this.#total = retry.totalTimeout ?? retry.attempts * timeout + (retry.attempts - 1) * retry.maxDelay;
     this.#clocked = timeout !== Infinity || idleTimeout !== Infinity || (retry !== undefined && this.#total !== Infinity);
@@ -140,7 +147,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       // No call waits longer than its deadline for anything, its own validation included.
       this.#phase = VALIDATING;
       this.#track();
-      if (this.#timeout !== Infinity) this.sink.deadlines.add(this, dueAt(this.sink.deadlines.now(), this.#timeout));
+      if (this.#limits.timeout !== Infinity) this.sink.deadlines.add(this, dueAt(this.sink.deadlines.now(), this.#limits.timeout));
       settle(
         checked,
         this,
@@ -187,7 +194,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   /** A deadline or a backoff is due. */
   wake(now: number): void {
     if (this.#phase === VALIDATING) {
-      this.#finish(error(validationTimeout(this, this.#timeout)));
+      this.#finish(error(validationTimeout(this, this.#limits.timeout)));
     } else if (this.#phase === BACKOFF) {
       this.#attempt(this.tool as Tool, this.#args as Record<string, unknown>);
     } else if (this.#phase === RUNNING) {
@@ -229,7 +236,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
    */
   #alive(ctx: CallContext): boolean {
     if (ctx !== this.#ctx || this.#phase !== RUNNING) return false;
-    if (this.#idleTimeout === Infinity) return true;
+    if (this.#limits.idleTimeout === Infinity) return true;
     const now = this.sink.deadlines.now();
     const fired = this.#expired(now);
     if (fired === undefined) {
@@ -402,21 +409,23 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
 
   /** Which deadline has passed at `now`, tested with the very sums {@link CallRun.#nextDue} sets. */
   #expired(now: number): Deadline | undefined {
-    if (now >= dueAt(this.#attemptStart, this.#timeout)) return "toolTimeout";
-    if (now >= dueAt(this.#lastActive, this.#idleTimeout)) return "toolIdleTimeout";
+    const limits = this.#limits;
+    if (now >= dueAt(this.#attemptStart, limits.timeout)) return "toolTimeout";
+    if (now >= dueAt(this.#lastActive, limits.idleTimeout)) return "toolIdleTimeout";
     if (this.#retry !== undefined && now >= dueAt(this.#firstStart, this.#total)) return "totalTimeout";
     return undefined;
   }
 
   #nextDue(): number {
     const total = this.#retry === undefined ? Infinity : dueAt(this.#firstStart, this.#total);
-    return Math.min(dueAt(this.#attemptStart, this.#timeout), dueAt(this.#lastActive, this.#idleTimeout), total);
+    const limits = this.#limits;
+    return Math.min(dueAt(this.#attemptStart, limits.timeout), dueAt(this.#lastActive, limits.idleTimeout), total);
   }
 
   /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
   #expire(fired: Deadline, settled: boolean): void {
     const ctx = this.#ctx as CallContext;
-    const facts = { toolTimeout: this.#timeout, toolIdleTimeout: this.#idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total };
+    const facts = { toolTimeout: this.#limits.timeout, toolIdleTimeout: this.#limits.idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total };
     const timeout = deadlineError(this, fired, facts, settled);
     CallContext.abort(ctx, timeout);
     if (!settled) this.#abandon(ctx, "timeout");
