@@ -349,6 +349,17 @@ tsconfig commonjs node10 true node.ts > tsconfig.node-subpath-node10.json
 "$tsc" -p tsconfig.node-subpath-node10.json
 echo "tsc: toolrx/node, node16 (ESM and CJS types) and node10 resolution: ok"
 
+# (h) toolrx/bullmq (bullmq and ioredis are optional peers): it loads from ESM and CommonJS, and
+# checks its options before touching Redis.
+cat > bullmq.mjs <<'JS'
+import { bullmqExecutor, jobIdOf } from "toolrx/bullmq";
+if (jobIdOf("conv", "call:1", 1) !== "conv|call%3A1") throw new Error("esm: toolrx/bullmq is broken");
+try { bullmqExecutor({ connection: "redis://127.0.0.1:1", queue: "a:b" }); throw new Error("no TypeError"); } catch (e) { if (!(e instanceof TypeError)) throw e; }
+console.log("esm bullmq: ok");
+JS
+node bullmq.mjs
+node -e 'const b = require("toolrx/bullmq"); if (typeof b.bullmqWorker !== "function" || typeof b.RedisApprovalLedger !== "function") throw new Error("cjs: toolrx/bullmq is broken"); console.log("cjs bullmq: ok")'
+
 # (d) The lowest versions the peer ranges admit: the runtime checks again.
 min_peers="$(node -e '
   const { peerDependencies } = require("./node_modules/toolrx/package.json");

@@ -24,6 +24,9 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   retry: true,
   settleGrace: true,
   onUnknownTool: true,
+  approvals: true,
+  approvalSecret: true,
+  approvalLedger: true,
 };
 
 const KEYS: KnownKeys = knownKeys(OPTION_KEYS);

@@ -98,7 +98,7 @@ describe("anthropic.toMessages", () => {
           content: [
             { type: "text", text: "Checking." },
             { type: "tool_use", id: "c1", name: "weather", input: { city: "Paris" } },
-            { type: "tool_use", id: "c2", name: "weather", input: {} },
+            { type: "tool_use", id: "c2", name: "weather", input: { rawArguments: '{"city": "Os' } },
           ],
         },
         {

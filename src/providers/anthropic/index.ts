@@ -4,6 +4,6 @@
  * `toolrx/providers/anthropic`.
  */
 export { messagesModel, type MessagesClient, type MessagesModelOptions, type MessagesStreamRequest, type MessageStreamEventLike } from "./messages-model.js";
-export { toMessages, toToolResultMessage, type AssistantBlock, type MessageParam, type ToolResultBlock } from "./messages.js";
+export { toMessages, toToolResultMessage, type AssistantBlock, type MessageParam, type ToolResultBlock, type UserBlock } from "./messages.js";
 export { fromMessage, parseToolCalls, type ContentBlock, type MessageLike } from "./parse-tool-calls.js";
 export { toTools, type AnthropicTool } from "./tools.js";

@@ -1,7 +1,9 @@
 import type { AssistantMessage, Message } from "../../tool/message.js";
 import type { RunResult } from "../../run/run-result.js";
 import type { ToolMessage } from "../../tool/message.js";
+import type { ToolCall } from "../../tool/tool-call.js";
 import { messageList } from "../messages.js";
+import { isRecord } from "../shape.js";
 
 /** A `tool_result` block answering one `tool_use`. */
 export interface ToolResultBlock {
@@ -16,15 +18,27 @@ export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"
 
 /** A Messages API request message, as {@link toMessages} writes them. */
 export type MessageParam =
-  | { role: "user"; content: string | ToolResultBlock[] }
+  | { role: "user"; content: string | UserBlock[] }
   | { role: "assistant"; content: string | AssistantBlock[] };
 
+/** A user content block as {@link toMessages} writes them: tool results first, then text. */
+export type UserBlock = ToolResultBlock | { type: "text"; text: string };
+
 /**
- * Messages API: a toolrx conversation as the request's `system` and `messages`. System messages
- * go to `system` (joined by a blank line: the API has no system role in `messages`); an
- * assistant turn becomes its text and `tool_use` blocks; consecutive tool messages become one
- * user message of `tool_result` blocks (`is_error` from `isError`), as the API wants; the loop's
- * ask-user question is ordinary assistant text and approval messages are left out.
+ * Messages API: a toolrx conversation as the request's `system` and `messages`, within the
+ * API's rules (`checkConversation(messages, "anthropic")` finds nothing in what it writes from
+ * a conversation whose calls are answered). System messages go to `system` (joined by a blank
+ * line: the API has no system role in `messages`); an assistant turn becomes its text and
+ * `tool_use` blocks; tool messages become `tool_result` blocks (`is_error` from `isError`) at the
+ * head of the next user message. Messages of one role in a row are merged into one, since the
+ * roles must alternate, and empty text is left out, since the API refuses it: an assistant
+ * turn that said nothing (an empty `end_turn`) leaves the tool results and the user's next
+ * words in one user message. The loop's ask-user question is ordinary assistant text and
+ * approval messages are left out.
+ *
+ * A call whose arguments were not a JSON object keeps the model's text as `input:
+ * { rawArguments }` (the API takes only an object there), so the model still sees what it sent
+ * next to the tool result that says it was not valid.
  *
  * @example
  * const { system, messages } = anthropic.toMessages(conversation);
@@ -32,29 +46,55 @@ export type MessageParam =
  */
 export function toMessages(conversation: readonly Message[]): { system?: string; messages: MessageParam[] } {
   const system: string[] = [];
-  const messages: MessageParam[] = [];
-  let results: ToolResultBlock[] | undefined;
+  const turns: { role: "user" | "assistant"; blocks: (UserBlock | AssistantBlock)[] }[] = [];
+  const add = (role: "user" | "assistant", blocks: readonly (UserBlock | AssistantBlock)[]) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role !== role) turns.push({ role, blocks: [...blocks] });
+    else if (role === "user" && blocks[0]?.type === "tool_result") {
+      // Tool results lead their user message: put them after the other results, before any text.
+      const at = last.blocks.findIndex((block) => block.type !== "tool_result");
+      last.blocks.splice(at === -1 ? last.blocks.length : at, 0, ...blocks);
+    } else last.blocks.push(...blocks);
+  };
   for (const message of messageList(conversation, "anthropic.toMessages")) {
-    if (message.role === "tool") {
-      const block: ToolResultBlock = { type: "tool_result", tool_use_id: message.toolCallId, content: message.content, is_error: message.isError };
-      if (results === undefined) messages.push({ role: "user", content: (results = [block]) });
-      else results.push(block);
-      continue;
-    }
-    results = undefined;
     if (message.role === "system") system.push(message.content);
-    else if (message.role === "user") messages.push({ role: "user", content: message.content });
-    else messages.push({ role: "assistant", content: assistantContent(message as AssistantMessage) });
+    else if (message.role === "tool") {
+      add("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, is_error: message.isError }]);
+    } else if (message.role === "user") add("user", textBlocks(message.content));
+    else add("assistant", assistantBlocks(message as AssistantMessage));
   }
+  const messages = turns.map(({ role, blocks }): MessageParam => {
+    // One text block is sent as the plain string, as a hand-written request would.
+    const only = blocks.length === 1 ? blocks[0] : undefined;
+    const content = only?.type === "text" ? only.text : blocks;
+    return { role, content } as MessageParam;
+  });
   return system.length > 0 ? { system: system.join("\n\n"), messages } : { messages };
 }
 
-function assistantContent(message: AssistantMessage): string | AssistantBlock[] {
-  const calls = message.toolCalls ?? [];
-  if (calls.length === 0) return message.content;
-  // The API refuses empty text blocks: a turn that only calls tools has none.
-  const text: AssistantBlock[] = message.content === "" ? [] : [{ type: "text", text: message.content }];
-  return [...text, ...calls.map((call): AssistantBlock => ({ type: "tool_use", id: call.id, name: call.name, input: call.arguments }))];
+/** The API refuses text blocks that are empty or only whitespace. */
+function textBlocks(text: string): { type: "text"; text: string }[] {
+  return text.trim() === "" ? [] : [{ type: "text", text }];
+}
+
+function assistantBlocks(message: AssistantMessage): AssistantBlock[] {
+  const calls = (message.toolCalls ?? []).map((call): AssistantBlock => ({ type: "tool_use", id: call.id, name: call.name, input: inputOf(call) }));
+  return [...textBlocks(message.content), ...calls];
+}
+
+/** A call's `input`: its arguments, or the model's own text when that text was not a JSON object. */
+function inputOf(call: ToolCall): Record<string, unknown> {
+  if (call.rawArguments === undefined || call.rawArguments.trim() === "") return call.arguments;
+  return isRecord(parseJson(call.rawArguments)) ? call.arguments : { rawArguments: call.rawArguments };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
