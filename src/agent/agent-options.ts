@@ -3,6 +3,7 @@ import { resolveOptions } from "../run/options.js";
 import type { RunOptions } from "../run/run-options.js";
 import { isToolResolver, type ToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
+import { indexTools } from "../tool/tool-index.js";
 import { describe } from "../tool/tool-error.js";
 import { assertMessages } from "./check-messages.js";
 import type { AgentOptions, Model, TurnResult } from "./types.js";
@@ -58,6 +59,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
         throw new TypeError(`Expected tool at index ${i} to be a tool with a \`name\`, got ${describe(tool)}`);
       }
     });
+    indexTools(tools); // duplicate names and conflicting group limits, before any model request
   }
   assertMessages(messages);
   if ((options as { approvals?: unknown }).approvals !== undefined) {

@@ -1,6 +1,7 @@
 import type { Subscriber } from "rxjs";
 import { isToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
+import { indexTools } from "../tool/tool-index.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
@@ -91,8 +92,7 @@ export class AgentRun {
     // The list is read once per run, so a resolver is asked once, not once per call.
     const list: readonly Tool[] = isToolResolver(tools) ? tools.availableTools() : tools;
     if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
-    const byName = new Map<string, Tool>();
-    for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    const byName = indexTools(list, isToolResolver(tools) ? "availableTools()" : "tools");
     return { agent: this.#env, signal: this.#controller.signal, quiet: this.#quiet, tools: list, lookup: (name) => byName.get(name) };
   }
 

@@ -4,6 +4,8 @@ import type { RunEnv } from "./options.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { CallReport } from "./call-report.js";
 import type { ProgressUpdate } from "../tool/handler-context.js";
+import { reportUnhandled } from "../util/report-unhandled.js";
+import { describe } from "../util/safe.js";
 import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
 
 /**
@@ -68,7 +70,13 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
 
   progress(update: ProgressUpdate): void {
     if (typeof update !== "object" || update === null || typeof update.progress !== "number") {
-      throw new TypeError(`Expected \`ctx.progress\` to get { progress: number, total?, message?, data? }, got ${update === null ? "null" : typeof update}`);
+      // The handler's work goes on: a malformed report is the reporter's bug, not the call's failure.
+      reportUnhandled(
+        new TypeError(
+          `Expected \`ctx.progress\` of tool ${this.toolCall.name} (call ${this.toolCall.id}) to get { progress: number, total?, message?, data? }, got ${describe(update)}; the report was dropped`,
+        ),
+      );
+      return;
     }
     this.#target.progressed(this, update);
   }

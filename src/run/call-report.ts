@@ -1,5 +1,6 @@
 import type { RecipeStepBody } from "../resolve/recipe-step.js";
 import type { ProgressUpdate } from "../tool/handler-context.js";
+import { reportUnhandled } from "../util/report-unhandled.js";
 
 export type { RecipeStepFields } from "../resolve/recipe-step.js";
 
@@ -73,14 +74,13 @@ export interface NestedEventReport extends CallReportBase {
 
 /**
  * Hand a report to the listener. A listener that throws must not break the call that reported,
- * nor vanish silently: its error is rethrown on its own, as RxJS does for a throwing observer.
+ * nor vanish silently: its error goes to RxJS's `config.onUnhandledError`, as a throwing
+ * observer's does (see {@link reportUnhandled}).
  */
 export function deliver(listener: (report: CallReport) => void, report: CallReport): void {
   try {
     listener(report);
   } catch (e) {
-    setTimeout(() => {
-      throw e;
-    });
+    reportUnhandled(e);
   }
 }

@@ -15,6 +15,8 @@ export interface CallSink<Run> {
   /** Why the stream closed: the signal's reason, an input error, or an unsubscribe AbortError. */
   readonly closeReason: unknown;
   readonly deadlines: Deadlines;
+  /** The call in its synchronous start (its `started` event, its handler's synchronous part), if any. */
+  current: Run | undefined;
   /** Scheduler time at a handler's start, possibly a reading microseconds old. */
   startClock(): number;
   /** Scheduler time now, when a handler returned or settled. */

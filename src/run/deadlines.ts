@@ -2,6 +2,16 @@ import type { SchedulerLike, Unsubscribable } from "rxjs";
 
 const MAX_DELAY = 2_147_483_647;
 
+/**
+ * When a deadline of `span` ms from `start` falls: the one expression every deadline is set and
+ * tested with (`now >= dueAt(start, span)`). Testing `now - start >= span` instead disagrees with
+ * it at fractional times (`(123.456 + 1000) - 123.456 < 1000`): a deadline found not passed at
+ * its own due time was re-added at that same time, and the heap spun on it forever.
+ */
+export function dueAt(start: number, span: number): number {
+  return start + span;
+}
+
 /** Something that must be woken at `due` (scheduler time): a call's deadline or backoff end. */
 export interface Timed {
   /** When to wake; set by {@link Deadlines.add}. */
@@ -24,6 +34,8 @@ export class Deadlines {
   readonly #heap: Timed[] = [];
   #action: Unsubscribable | undefined;
   #armedFor = Infinity;
+  /** The due time the scheduled action stands for; `-Infinity` for an early wake (see #arm). */
+  #wakeAt = -Infinity;
   #firing = false;
   /** The scheduler's time at this pool's first reading; see {@link Deadlines.now}. */
   #epoch = NaN;
@@ -78,11 +90,15 @@ export class Deadlines {
   }
 
   fire(): void {
+    // The scheduler ran the action meant for `wakeAt`, so that time has come, even where the
+    // delay computed from an epoch-relative reading lands a hair short of it: otherwise the head
+    // would be re-armed an ulp ahead, at a time a virtual clock can never move to.
+    const now = Math.max(this.now(), this.#wakeAt);
     this.#action = undefined;
     this.#armedFor = Infinity;
+    this.#wakeAt = -Infinity;
     this.#firing = true;
     const heap = this.#heap;
-    const now = this.now();
     try {
       while (heap.length > 0 && (heap[0] as Timed).due <= now) {
         const head = heap[0] as Timed;
@@ -99,14 +115,17 @@ export class Deadlines {
   #arm(due: number): void {
     this.#action?.unsubscribe();
     this.#armedFor = due;
+    const delay = Math.max(0, due - this.now());
     // Timers fire at once past 2^31 - 1 ms: wake early instead, find nothing due, re-arm.
-    this.#action = this.#scheduler.schedule(onDue, Math.min(MAX_DELAY, Math.max(0, due - this.now())), this);
+    this.#wakeAt = delay > MAX_DELAY ? -Infinity : due;
+    this.#action = this.#scheduler.schedule(onDue, Math.min(MAX_DELAY, delay), this);
   }
 
   #disarm(): void {
     this.#action?.unsubscribe();
     this.#action = undefined;
     this.#armedFor = Infinity;
+    this.#wakeAt = -Infinity;
   }
 
   #up(at: number): void {

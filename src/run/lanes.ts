@@ -29,9 +29,9 @@ export class Lanes {
   parked = 0;
 
   /**
-   * The lane of a tool with a `control`, or `undefined` when it has no limit of its own.
-   *
-   * @throws {TypeError} when the tool's control is malformed, or its group's tools disagree on the limit.
+   * The lane of a tool with a `control`, or `undefined` when it has no limit of its own. The
+   * tools were indexed first (`indexTools`): their controls are checked and a group's tools agree
+   * on its limit.
    */
   of(tool: Tool): Lane | undefined {
     const control = controlOf(tool);
@@ -40,10 +40,6 @@ export class Lanes {
     if (lane === undefined) {
       lane = { limit: control.limit, active: 0, waiting: [], head: 0 };
       this.#lanes.set(control.lane, lane);
-    } else if (lane.limit !== control.limit) {
-      throw new TypeError(
-        `Expected every tool of concurrency group "${control.lane.slice(6)}" to give the same \`limit\`: tool "${tool.name}" gives ${control.limit}, another ${lane.limit}`,
-      );
     }
     return lane;
   }

@@ -7,6 +7,7 @@ import type { CallReport } from "./call-report.js";
 import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "../tool/retry-policy.js";
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
+import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
 import { checkOutputBudget } from "../tool/tool-control.js";
@@ -55,9 +56,6 @@ export interface RunEnv {
   readonly approvalLedger: ApprovalLedger | undefined;
 }
 
-/** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
-export const MAX_TIMEOUT = 2_147_483_647;
-
 /**
  * Check every option and fill in the defaults. `callCount` is `undefined` for an Observable
  * of calls, whose size is unknown; `extraKeys` are the keys a caller's own options add.
@@ -94,11 +92,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
       `Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`,
     );
   }
-  if (!(toolTimeout === Infinity || (typeof toolTimeout === "number" && toolTimeout > 0 && toolTimeout <= MAX_TIMEOUT))) {
-    throw new TypeError(
-      `Expected \`toolTimeout\` to be Infinity or a positive number of milliseconds up to ${MAX_TIMEOUT}, got ${describe(toolTimeout)}`,
-    );
-  }
+  if (!isTimeout(toolTimeout)) throw new TypeError(`Expected \`toolTimeout\` ${TIMEOUT_RULE}, got ${describe(toolTimeout)}`);
   const { maxConcurrency } = options;
   if (maxConcurrency !== undefined && !(Number.isInteger(maxConcurrency) && maxConcurrency > 0)) {
     throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
@@ -125,11 +119,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
 
 
   const { toolIdleTimeout = Infinity, onCallReport, cancel, settleGrace = 5_000 } = options;
-  if (!(toolIdleTimeout === Infinity || (typeof toolIdleTimeout === "number" && toolIdleTimeout > 0 && toolIdleTimeout <= MAX_TIMEOUT))) {
-    throw new TypeError(
-      `Expected \`toolIdleTimeout\` to be Infinity or a positive number of milliseconds up to ${MAX_TIMEOUT}, got ${describe(toolIdleTimeout)}`,
-    );
-  }
+  if (!isTimeout(toolIdleTimeout)) throw new TypeError(`Expected \`toolIdleTimeout\` ${TIMEOUT_RULE}, got ${describe(toolIdleTimeout)}`);
   if (onCallReport !== undefined && typeof onCallReport !== "function") {
     throw new TypeError(`Expected \`onCallReport\` to be a function, got ${describe(onCallReport)}`);
   }

@@ -5,6 +5,7 @@ import type { CallCancellation } from "./run-options.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
 import { describe } from "../util/safe.js";
+import { reportUnhandled } from "../util/report-unhandled.js";
 import type { ToolError } from "../tool/tool-error.js";
 import { toolNotFound } from "../tool/unknown-tool.js";
 import type { ToolSource } from "./tool-source.js";
@@ -13,7 +14,6 @@ import type { CallSink } from "./call-sink.js";
 import type { Abandoned } from "./late-settlement.js";
 import { CallRun } from "./run-one.js";
 import { Lanes, type Lane } from "./lanes.js";
-import { controlOf, retryPlanOf } from "../tool/tool-control.js";
 
 /** Compact a streamed queue once this many started calls sit before its head. */
 const COMPACT_AT = 1_024;
@@ -47,6 +47,7 @@ export class Pool implements CallSink<CallRun> {
    */
   readonly #running: CallRun[] = [];
   readonly deadlines: Deadlines;
+  current: CallRun | undefined;
   readonly #env: RunEnv;
   readonly #source: ToolSource;
   readonly #subscriber: Subscriber<ToolEvent>;
@@ -85,8 +86,18 @@ export class Pool implements CallSink<CallRun> {
     return this.#closed ? this.#closeReason : unsubscribed();
   }
 
-  /** Start work; returns the teardown that cancels whatever still runs. */
+  /**
+   * Start work; returns the teardown that cancels whatever still runs. A `cancel` source that
+   * errors fails the batch with its error: the caller can no longer stop calls, so nothing
+   * should go on running as if it could.
+   */
   open(): () => void {
+    try {
+      this.#source.check();
+    } catch (e) {
+      this.fail(e);
+      return noop;
+    }
     const { signal, cancel } = this.#env;
     const onAbort = () => this.fail(signal?.reason);
     let cancels: Unsubscribable | undefined;
@@ -94,7 +105,9 @@ export class Pool implements CallSink<CallRun> {
       this.fail(signal.reason);
     } else {
       signal?.addEventListener("abort", onAbort);
-      if (cancel !== undefined) cancels = cancel.subscribe({ next: (request) => this.#cancelById(request) });
+      if (cancel !== undefined) {
+        cancels = cancel.subscribe({ next: (request) => this.#cancelById(request), error: (e: unknown) => this.fail(e) });
+      }
       this.drain();
     }
     return () => {
@@ -127,13 +140,7 @@ export class Pool implements CallSink<CallRun> {
         continue;
       }
       const lanes = (this.#lanes ??= new Lanes());
-      let lane: Lane | undefined;
-      try {
-        lane = lanes.of(tool);
-      } catch (e) {
-        this.fail(e);
-        break;
-      }
+      const lane = lanes.of(tool);
       if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
     }
     this.#draining = false;
@@ -239,20 +246,25 @@ export class Pool implements CallSink<CallRun> {
   #start(call: ToolCall, index: number, tool: Tool | undefined, lane: Lane | undefined): void {
     this.active++;
     if (lane !== undefined) lane.active++;
-    const retry = tool === undefined || (tool.control === undefined && this.#env.retry === undefined) ? undefined : retryPlanOf(controlOf(tool), this.#env.retry);
-    new CallRun(call, index, tool, this.#env, this, lane, retry).start();
+    new CallRun(call, index, tool, this.#env, this, lane).start();
   }
 
-  /** Cancel one call by id: running, it is aborted and answered; queued, it is answered at once. */
+  /**
+   * Cancel one call by id: running, it is aborted and answered; queued, it is answered at once.
+   * A malformed request cancels nothing and is reported, as a throwing listener is.
+   */
   #cancelById(request: string | CallCancellation): void {
     const id = typeof request === "string" ? request : request?.toolCallId;
     const reason = typeof request === "string" ? undefined : request?.reason;
     if (typeof id !== "string" || (reason !== undefined && typeof reason !== "string")) {
-      throw new TypeError(`Expected \`cancel\` to emit a call id or { toolCallId: string, reason?: string }, got ${describe(request)}`);
+      reportUnhandled(new TypeError(`Expected \`cancel\` to emit a call id or { toolCallId: string, reason?: string }, got ${describe(request)}`));
+      return;
     }
     if (this.closed) return;
     const hits: CallRun[] = [];
     for (const run of this.#running) if (run.toolCallId === id) hits.push(run);
+    const current = this.current;
+    if (current !== undefined && current.runningAt < 0 && current.toolCallId === id) hits.push(current);
     for (const run of hits) run.cancelById(reason);
     for (let i = this.#head; i < this.#queue.length; i++) {
       const call = this.#queue[i] as ToolCall;
@@ -272,7 +284,7 @@ export class Pool implements CallSink<CallRun> {
     const draining = this.#draining;
     this.#draining = true;
     try {
-      new CallRun(call, index, tool, this.#env, this, undefined, undefined).answerCancelled(reason);
+      new CallRun(call, index, tool, this.#env, this, undefined).answerCancelled(reason);
     } finally {
       this.#draining = draining;
     }
@@ -304,6 +316,8 @@ function onGrace(this: unknown, state: { run: CallRun; abandoned: Abandoned; wat
   state.watched.delete(state.abandoned);
   state.run.graceOver(state.abandoned);
 }
+
+function noop(): void {}
 
 function unsubscribed(): DOMException {
   return new DOMException("The tool stream was unsubscribed", "AbortError");

@@ -15,13 +15,19 @@ import type { ProgressUpdate } from "../tool/handler-context.js";
 import type { CallSink } from "./call-sink.js";
 import { fated, settledLate, stillRunning, type Abandoned } from "./late-settlement.js";
 import type { ExecutorFate } from "./executor-fate.js";
-import type { Timed } from "./deadlines.js";
+import { dueAt, type Timed } from "./deadlines.js";
 import { backoff, errorTerm, isRetryable, NO_ERROR } from "./retry.js";
 import type { RetryPlan } from "../tool/retry-policy.js";
+import { controlOf, retryPlanOf } from "../tool/tool-control.js";
 import { withAttempts } from "./with-attempts.js";
 import { hookedAttempt, hooksOf } from "./hooked-attempt.js";
 import { tailWithinBudget } from "./output-budget.js";
-import { controlOf } from "../tool/tool-control.js";
+
+/** A call's two deadlines in ms; `RunEnv` is one. */
+interface Limits {
+  readonly timeout: number;
+  readonly idleTimeout: number;
+}
 
 const IDLE = 0;
 const VALIDATING = 1;
@@ -50,6 +56,11 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   /** The pool's bookkeeping: position among its running calls, -1 when not there. */
   runningAt = -1;
   readonly #retry: RetryPlan | undefined;
+  /**
+   * The call's deadlines: the run's (`env` itself, so a plain call stores one reference), or the
+   * tool's own `control.timeout` and `control.idleTimeout` over them.
+   */
+  readonly #limits: Limits;
   /** Whether any deadline applies: only then is the clock read. */
   readonly #clocked: boolean;
   #phase = IDLE;
@@ -63,7 +74,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   #total = 0;
   #abandoned: Abandoned[] | undefined;
 
-  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink<CallRun>, lane: unknown, retry: RetryPlan | undefined) {
+  constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink<CallRun>, lane: unknown) {
     this.call = call;
     this.index = index;
     this.toolCallId = call.id;
@@ -72,14 +83,37 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     this.env = env;
     this.sink = sink;
     this.lane = lane;
+    let limits: Limits = env;
+    let retry: RetryPlan | undefined;
+    // A plain call (no control, no run retry) skips the tool's control entirely.
+    if (tool !== undefined && (tool.control !== undefined || env.retry !== undefined)) {
+      const control = controlOf(tool);
+      retry = retryPlanOf(control, env.retry);
+      if (control?.timeout !== undefined || control?.idleTimeout !== undefined) {
+        limits = { timeout: control.timeout ?? env.timeout, idleTimeout: control.idleTimeout ?? env.idleTimeout };
+      }
+    }
     this.#retry = retry;
+    this.#limits = limits;
+    const { timeout, idleTimeout } = limits;
     // By default every attempt may use its whole deadline and every backoff its cap.
-    if (retry !== undefined) this.#total = retry.totalTimeout ?? retry.attempts * env.timeout + (retry.attempts - 1) * retry.maxDelay;
-    this.#clocked = env.timeout !== Infinity || env.idleTimeout !== Infinity || (retry !== undefined && this.#total !== Infinity);
+    if (retry !== undefined) this.#total = retry.totalTimeout ?? retry.attempts * timeout + (retry.attempts - 1) * retry.maxDelay;
+    this.#clocked = timeout !== Infinity || idleTimeout !== Infinity || (retry !== undefined && this.#total !== Infinity);
   }
 
-  /** Emit `started` and run the call as far as it goes synchronously. */
+  /**
+   * Emit `started` and run the call as far as it goes synchronously. Meanwhile the call is the
+   * sink's `current`, so a cancel by id that arrives before it could be tracked (from the
+   * `started` observer, a progress listener, the handler itself) still finds it.
+   */
   start(): void {
+    // Never nested within one pool: its drain loop does not re-enter, and only it starts calls.
+    this.sink.current = this;
+    this.#start();
+    this.sink.current = undefined;
+  }
+
+  #start(): void {
     const { call, tool, env } = this;
     this.sink.next({
       type: "tool_execution_started",
@@ -88,6 +122,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       toolName: this.toolName,
       arguments: call.arguments,
     });
+    // Cancelled by id while its `started` was seen: it is answered already.
+    if (this.#phase === DONE) return;
     if (this.sink.closed) {
       // The consumer let go while seeing `started`: do not run a handler nobody waits for.
       this.#phase = DONE;
@@ -108,11 +144,13 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       this.#finish(exitResult(this, cause));
       return;
     }
+    // A schema's own code (a refinement) may have cancelled the call by id meanwhile.
+    if (this.#phase === DONE) return;
     if (isThenable(checked)) {
       // No call waits longer than its deadline for anything, its own validation included.
       this.#phase = VALIDATING;
       this.#track();
-      if (env.timeout !== Infinity) this.sink.deadlines.add(this, this.sink.deadlines.now() + env.timeout);
+      if (this.#limits.timeout !== Infinity) this.sink.deadlines.add(this, dueAt(this.sink.deadlines.now(), this.#limits.timeout));
       settle(
         checked,
         this,
@@ -132,11 +170,15 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     this.#finish(error(new CallCancelledError(this.toolName, this.toolCallId, false, reason)));
   }
 
-  /** Cancel this call alone (`RunOptions.cancel`): abort its handler and answer it. */
+  /**
+   * Cancel this call alone (`RunOptions.cancel`): abort its handler and answer it, even from
+   * within the handler's synchronous part (what it returns then is a late settlement).
+   */
   cancelById(reason: string | undefined): void {
     if (this.#phase === DONE) return;
     const ctx = this.#ctx;
-    const cancelled = new CallCancelledError(this.toolName, this.toolCallId, ctx !== undefined, reason);
+    const waitedAfter = this.#phase === BACKOFF ? (ctx as CallContext).attempt : undefined;
+    const cancelled = new CallCancelledError(this.toolName, this.toolCallId, ctx !== undefined, reason, waitedAfter);
     if (ctx !== undefined && this.#phase === RUNNING) {
       // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
       this.#abandon(ctx, "cancelled");
@@ -156,19 +198,18 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   /** A deadline or a backoff is due. */
   wake(now: number): void {
     if (this.#phase === VALIDATING) {
-      this.#finish(error(validationTimeout(this, this.env.timeout)));
+      this.#finish(error(validationTimeout(this, this.#limits.timeout)));
     } else if (this.#phase === BACKOFF) {
       this.#attempt(this.tool as Tool, this.#args as Record<string, unknown>);
     } else if (this.#phase === RUNNING) {
       const fired = this.#expired(now);
       if (fired === undefined) this.sink.deadlines.add(this, this.#nextDue());
-      else this.#timeout(fired, false);
+      else this.#expire(fired, false);
     }
   }
 
   progressed(ctx: CallContext, update: ProgressUpdate): void {
-    if (ctx !== this.#ctx || this.#phase !== RUNNING) return;
-    if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
+    if (!this.#alive(ctx)) return;
     const listener = this.env.onReport;
     if (listener === undefined) return;
     deliver(listener, {
@@ -185,12 +226,30 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   }
 
   reported(ctx: CallContext, body: ReportBody): void {
-    if (ctx !== this.#ctx || this.#phase !== RUNNING) return;
     // A recipe's sub-steps are its progress: they restart the idle deadline too.
-    if (this.env.idleTimeout !== Infinity) this.#lastActive = this.sink.deadlines.now();
+    if (!this.#alive(ctx)) return;
     const listener = this.env.onReport;
     if (listener === undefined) return;
     deliver(listener, { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, ...body } as Parameters<typeof listener>[0]);
+  }
+
+  /**
+   * Whether a report from `ctx` still counts, restarting the idle deadline if so. A report that
+   * comes after a deadline passed (the event loop was blocked, so the timer could not fire) is
+   * too late, as a result would be: the call times out now instead of being revived.
+   */
+  #alive(ctx: CallContext): boolean {
+    if (ctx !== this.#ctx || this.#phase !== RUNNING) return false;
+    if (this.#limits.idleTimeout === Infinity) return true;
+    const now = this.sink.deadlines.now();
+    const fired = this.#expired(now);
+    if (fired === undefined) {
+      this.#lastActive = now;
+      return true;
+    }
+    if (this.slot >= 0) this.sink.deadlines.remove(this);
+    this.#expire(fired, false);
+    return false;
   }
 
   /** The grace period after abandoning an attempt passed, and it has not settled. */
@@ -328,6 +387,9 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
 
   /** The attempt's handler handed back a promise: from now on it must be cancellable and timed. */
   #wentAsync(): void {
+    // Answered during its synchronous part (cancelled, or a late report timed it out): only a
+    // late settlement is left to watch for, and the promise's own callbacks do that.
+    if (this.#phase === DONE) return;
     this.#track();
     if (this.#clocked && this.#phase === RUNNING) {
       // The next handler of this drain pass must read the clock afresh: this one may have run
@@ -349,7 +411,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       const now = this.sink.endClock();
       const fired = this.#expired(now);
       if (fired !== undefined) {
-        this.#timeout(fired, true);
+        this.#expire(fired, true);
         return;
       }
       // The pool starts the next call with this reading.
@@ -369,7 +431,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
         if (attempt < plan.attempts && isRetryable(plan, term, attempt)) {
           const wait = backoff(plan, attempt);
           const at = this.sink.deadlines.now();
-          if (at + wait < this.#firstStart + this.#total) {
+          if (dueAt(at, wait) < dueAt(this.#firstStart, this.#total)) {
             this.#phase = BACKOFF;
             this.#track();
             const listener = this.env.onReport;
@@ -377,7 +439,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
               const { index, toolCallId, toolName } = this;
               deliver(listener, { type: "attempt_failed", index, toolCallId, toolName, attempt, error: term, retryIn: wait });
             }
-            if (this.#phase === BACKOFF) this.sink.deadlines.add(this, at + wait);
+            if (this.#phase === BACKOFF) this.sink.deadlines.add(this, dueAt(at, wait));
             return;
           }
         }
@@ -387,25 +449,26 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     this.#finish(result, now);
   }
 
+  /** Which deadline has passed at `now`, tested with the very sums {@link CallRun.#nextDue} sets. */
   #expired(now: number): Deadline | undefined {
-    const { env } = this;
-    if (now - this.#attemptStart >= env.timeout) return "toolTimeout";
-    if (now - this.#lastActive >= env.idleTimeout) return "toolIdleTimeout";
-    if (this.#retry !== undefined && now - this.#firstStart >= this.#total) return "totalTimeout";
+    const limits = this.#limits;
+    if (now >= dueAt(this.#attemptStart, limits.timeout)) return "toolTimeout";
+    if (now >= dueAt(this.#lastActive, limits.idleTimeout)) return "toolIdleTimeout";
+    if (this.#retry !== undefined && now >= dueAt(this.#firstStart, this.#total)) return "totalTimeout";
     return undefined;
   }
 
   #nextDue(): number {
-    const { env } = this;
-    const total = this.#retry === undefined ? Infinity : this.#firstStart + this.#total;
-    return Math.min(this.#attemptStart + env.timeout, this.#lastActive + env.idleTimeout, total);
+    const total = this.#retry === undefined ? Infinity : dueAt(this.#firstStart, this.#total);
+    const limits = this.#limits;
+    return Math.min(dueAt(this.#attemptStart, limits.timeout), dueAt(this.#lastActive, limits.idleTimeout), total);
   }
 
   /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
-  #timeout(fired: Deadline, settled: boolean): void {
-    const { env } = this;
+  #expire(fired: Deadline, settled: boolean): void {
     const ctx = this.#ctx as CallContext;
-    const timeout = deadlineError(this, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total }, settled);
+    const facts = { toolTimeout: this.#limits.timeout, toolIdleTimeout: this.#limits.idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total };
+    const timeout = deadlineError(this, fired, facts, settled);
     // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
     if (!settled) this.#abandon(ctx, "timeout");
     CallContext.abort(ctx, timeout);

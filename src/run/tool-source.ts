@@ -1,46 +1,52 @@
 import type { RunEnv } from "./options.js";
 import { isToolResolver, resolverTools, type ToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
+import { indexTools } from "../tool/tool-index.js";
 import { describe } from "../util/safe.js";
 
 /** How a batch finds the tool for a call name. */
 export interface ToolSource {
-  /** The tool for `name`, first one wins; `undefined` when there is none. */
+  /** The tool for `name`; `undefined` when there is none (names are unique: see {@link indexTools}). */
   lookup(name: string): Tool | undefined;
-  /** Every tool name, in list order without repeats: what an unknown-tool message lists. */
+  /** Every tool name, in list order: what an unknown-tool message lists. */
   names(): readonly string[];
+  /**
+   * Index the tools now, so that what {@link indexTools} refuses fails the stream before any call
+   * runs.
+   *
+   * @throws {TypeError} as {@link indexTools}.
+   */
+  check(): void;
 }
 
 /**
- * A lookup over a tool list or a resolver's tools. The index is built on first use, so a cold
- * stream that is never subscribed does no work (and never calls `availableTools()`).
+ * A lookup over a tool list or a resolver's tools. A list is indexed (and checked) at once, so
+ * a bad one is a `TypeError` at call time. A resolver's is indexed on first use, so a cold
+ * stream that is never subscribed never calls `availableTools()`.
+ *
+ * @throws {TypeError} for a list that is not one of tools, or that {@link indexTools} refuses.
  */
 export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): ToolSource {
-  let list: () => readonly Tool[];
+  let byName: Map<string, Tool> | undefined;
+  let index: () => Map<string, Tool>;
   if (isToolResolver(tools)) {
-    list = () => resolverTools(tools, { concurrency: env.recipeConcurrency });
+    index = () => (byName ??= indexTools(resolverTools(tools, { concurrency: env.recipeConcurrency }), "availableTools()"));
   } else if (Array.isArray(tools)) {
     tools.forEach(assertTool);
-    list = () => tools;
+    const checked = indexTools(tools);
+    index = () => checked;
   } else {
     throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describe(tools)}`);
   }
-  let byName: Map<string, Tool> | undefined;
   // Batches repeat names; the last answer saves a hash lookup per call on the hot path.
   let lastName: string | undefined;
   let lastTool: Tool | undefined;
-  const index = (): Map<string, Tool> => {
-    if (byName === undefined) {
-      byName = new Map();
-      for (const tool of list()) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-    }
-    return byName;
-  };
   return {
+    check: () => void index(),
     lookup(name) {
       if (name === lastName) return lastTool;
       lastName = name;
-      return (lastTool = (byName ?? index()).get(name));
+      return (lastTool = index().get(name));
     },
     names: () => [...index().keys()],
   };

@@ -72,7 +72,9 @@ function toValidation(result: StandardResult<unknown>): Validation {
  * "city must be a string") loses that prefix, since the path is printed before it.
  */
 function toIssue(issue: StandardIssue): ArgumentIssue {
-  const path = (issue.path ?? []).map((segment) => (typeof segment === "object" && segment !== null ? segment.key : segment));
+  // Array.from, not .map: a library's own array subclass (ArkType's, with an enumerable `cache`)
+  // would map to another instance of itself, and the promise is zod's plain array.
+  const path = Array.from(issue.path ?? [], (segment) => (typeof segment === "object" && segment !== null ? segment.key : segment));
   const own = (issue as { code?: unknown }).code;
   const code = typeof own === "string" ? own : "custom";
   const prefix = `${path.map(String).join(".")} `;

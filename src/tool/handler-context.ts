@@ -28,7 +28,10 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /**
    * Report how far the call has got: it reaches `RunOptions.onCallReport` as a `progress`
-   * report, and restarts the `toolIdleTimeout` deadline. Ignored once the call is answered.
+   * report, and restarts the `toolIdleTimeout` deadline. Ignored once the call is answered; too
+   * late once an idle deadline has passed (the call answers `timeout` then). Never throws: an
+   * update that is not `{ progress: number, ... }` is dropped and its `TypeError` goes to RxJS's
+   * `config.onUnhandledError`, since a report must not fail the work it reports on.
    *
    * @example
    * ctx.progress({ progress: 3, total: 7, message: "page 3 of 7" });

@@ -1,4 +1,5 @@
 import { describe, type ToolErrorReason } from "./tool-error.js";
+import { assertKnownKeys, knownKeys } from "../util/known-keys.js";
 
 /** The `ToolError` reasons a retry may be for; the others say retrying cannot help. */
 export type RetryableReason = "timeout" | "handler_raised" | "handler_exit";
@@ -19,6 +20,13 @@ export interface RetryPolicy {
   maxDelay?: number;
   /** Full jitter: each backoff is uniform in [0, backoff), so retries of many calls spread out. Default true. */
   jitter?: boolean;
+  /**
+   * Where the jitter comes from: a function returning a number in [0, 1), as `Math.random` does
+   * (the default). Pass a seeded generator to make backoffs reproducible in tests. A value
+   * outside [0, 1) is clamped into it; a throw is reported as an unhandled error (see
+   * `config.onUnhandledError` in RxJS) and that backoff gets no jitter.
+   */
+  random?: () => number;
   /**
    * What to retry: `ToolError` reasons (default all three), or a predicate of the error term and
    * the attempt that failed. `invalid_return`, `encoding_failed`, `not_found` and invalid
@@ -41,10 +49,24 @@ export interface RetryPlan {
   readonly factor: number;
   readonly maxDelay: number;
   readonly jitter: boolean;
+  readonly random: () => number;
   readonly retryOn: ReadonlySet<string> | ((error: unknown, attempt: number) => boolean);
   readonly totalTimeout: number | undefined;
   readonly nonIdempotent: boolean;
 }
+
+/** Every key of {@link RetryPolicy}; the compiler fails here when one is added to the interface alone. */
+const POLICY_KEYS = knownKeys({
+  attempts: true,
+  delay: true,
+  factor: true,
+  maxDelay: true,
+  jitter: true,
+  random: true,
+  retryOn: true,
+  totalTimeout: true,
+  nonIdempotent: true,
+} satisfies Record<keyof RetryPolicy, true>);
 
 const RETRYABLE: readonly RetryableReason[] = ["timeout", "handler_raised", "handler_exit"];
 const DEFAULT_RETRY_ON: ReadonlySet<string> = new Set(RETRYABLE);
@@ -58,8 +80,9 @@ export function checkRetryPolicy(policy: unknown, where: string, owner = ""): Re
   if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
     throw new TypeError(`Expected \`${where}\`${owner} to be a retry policy object, got ${describe(policy)}`);
   }
+  assertKnownKeys(policy, POLICY_KEYS, { noun: "key", where: ` in \`${where}\`${owner}` });
   const p = policy as RetryPolicy;
-  const { attempts, delay = 200, factor = 2, maxDelay = 5_000, jitter = true, retryOn, totalTimeout, nonIdempotent = false } = p;
+  const { attempts, delay = 200, factor = 2, maxDelay = 5_000, jitter = true, random = Math.random, retryOn, totalTimeout, nonIdempotent = false } = p;
   if (!Number.isInteger(attempts) || attempts < 1) {
     throw new TypeError(`Expected \`${where}.attempts\`${owner} to be a positive integer, got ${describe(attempts)}`);
   }
@@ -69,6 +92,9 @@ export function checkRetryPolicy(policy: unknown, where: string, owner = ""): Re
     }
   }
   if (typeof jitter !== "boolean") throw new TypeError(`Expected \`${where}.jitter\`${owner} to be a boolean, got ${describe(jitter)}`);
+  if (typeof random !== "function") {
+    throw new TypeError(`Expected \`${where}.random\`${owner} to be a function () => number in [0, 1), got ${describe(random)}`);
+  }
   if (typeof nonIdempotent !== "boolean") {
     throw new TypeError(`Expected \`${where}.nonIdempotent\`${owner} to be a boolean, got ${describe(nonIdempotent)}`);
   }
@@ -85,5 +111,5 @@ export function checkRetryPolicy(policy: unknown, where: string, owner = ""): Re
     }
     on = new Set(retryOn);
   }
-  return { attempts, delay, factor, maxDelay, jitter, retryOn: on, totalTimeout, nonIdempotent };
+  return { attempts, delay, factor, maxDelay, jitter, random, retryOn: on, totalTimeout, nonIdempotent };
 }

@@ -1,5 +1,7 @@
 import { describe } from "./tool-error.js";
-import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry-policy.js";
+import { checkRetryPolicy, type RetryPlan, type RetryPolicy } from "./retry-policy.js";
+import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.js";
+import { isTimeout, TIMEOUT_RULE } from "../util/timeout.js";
 
 /**
  * How the runner treats a tool's calls, declared next to its handler (`defineTool({ control })`),
@@ -18,7 +20,29 @@ export interface ToolControl {
   retry?: RetryPolicy | false;
   /** Characters of this tool's messages the model reads at most, over `RunOptions.outputBudget`; see there. */
   outputBudget?: number;
+  /**
+   * This tool's deadline per attempt, in ms from its handler's start, over `RunOptions.toolTimeout`
+   * (`Infinity`: none). Only the tool's author knows that a report takes minutes and a lookup
+   * should take a second.
+   */
+  timeout?: number;
+  /** This tool's idle deadline (no `ctx.progress` for so long), over `RunOptions.toolIdleTimeout`. */
+  idleTimeout?: number;
 }
+
+/**
+ * Every key of {@link ToolControl}: the compiler fails here when one is added to the interface and
+ * not to this list, which is what `control`'s unknown-key check reads.
+ */
+const CONTROL_KEYS: Record<keyof ToolControl, true> = { concurrency: true, idempotent: true, retry: true, timeout: true, idleTimeout: true, outputBudget: true };
+
+/** The keys a `control` may have, and where the run-wide names of its fields point. */
+const TOOL_CONTROL_KEYS: KnownKeys = knownKeys(CONTROL_KEYS, {
+  maxConcurrency: "concurrency",
+  limit: "concurrency",
+  toolTimeout: "timeout",
+  toolIdleTimeout: "idleTimeout",
+});
 
 /** A tool's {@link ToolControl}, checked: what the pool reads per call. */
 export interface ControlPlan {
@@ -30,19 +54,24 @@ export interface ControlPlan {
   readonly retry: RetryPlan | false | undefined;
   /** `undefined`: follow `RunOptions.outputBudget`. */
   readonly outputBudget: number | undefined;
+  /** `undefined`: follow `RunOptions.toolTimeout`. */
+  readonly timeout: number | undefined;
+  /** `undefined`: follow `RunOptions.toolIdleTimeout`. */
+  readonly idleTimeout: number | undefined;
 }
 
 /**
  * Check a tool's `control` where the tool is defined.
  *
- * @throws {TypeError} naming the field, or when a retry is declared for a tool that is neither
- * `idempotent` nor explicitly `nonIdempotent: true`.
+ * @throws {TypeError} naming the field (an unknown one too), or when a retry is declared for a
+ * tool that is neither `idempotent` nor explicitly `nonIdempotent: true`.
  */
 export function checkToolControl(control: unknown, toolName: string): ControlPlan {
   if (typeof control !== "object" || control === null || Array.isArray(control)) {
     throw new TypeError(`Expected \`control\` of tool "${toolName}" to be an object, got ${describe(control)}`);
   }
-  const { concurrency, idempotent = false, retry, outputBudget } = control as ToolControl;
+  assertKnownKeys(control, TOOL_CONTROL_KEYS, { noun: "key", where: ` in \`control\` of tool "${toolName}"` });
+  const { concurrency, idempotent = false, retry, timeout, idleTimeout, outputBudget } = control as ToolControl;
   let lane: string | undefined;
   let limit = Infinity;
   if (typeof concurrency === "number") {
@@ -64,6 +93,11 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
   if (typeof idempotent !== "boolean") {
     throw new TypeError(`Expected \`control.idempotent\` of tool "${toolName}" to be a boolean, got ${describe(idempotent)}`);
   }
+  for (const [key, value] of [["timeout", timeout], ["idleTimeout", idleTimeout]] as const) {
+    if (value !== undefined && !isTimeout(value)) {
+      throw new TypeError(`Expected \`control.${key}\` of tool "${toolName}" ${TIMEOUT_RULE}, got ${describe(value)}`);
+    }
+  }
   let plan: RetryPlan | false | undefined;
   if (retry === false) plan = false;
   else if (retry !== undefined) {
@@ -75,7 +109,7 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
     }
   }
   const budget = outputBudget === undefined ? undefined : checkOutputBudget(outputBudget, "control.outputBudget", ` of tool "${toolName}"`);
-  return { lane, limit, idempotent, retry: plan, outputBudget: budget };
+  return { lane, limit, idempotent, retry: plan, timeout, idleTimeout, outputBudget: budget };
 }
 
 /** The smallest budget: room for the marker and some of the content's head and tail. */
@@ -89,6 +123,7 @@ const MIN_BUDGET = 64;
 export function checkOutputBudget(budget: unknown, option: string, of: string): number {
   if (budget === Infinity || (Number.isInteger(budget) && (budget as number) >= MIN_BUDGET)) return budget as number;
   throw new TypeError(`Expected \`${option}\`${of} to be an integer of characters from ${MIN_BUDGET}, or Infinity, got ${describe(budget)}`);
+
 }
 
 /** The retry plan a call runs under: the tool's own, else the run's for idempotent tools. */

@@ -6,6 +6,7 @@ import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchem
 import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
 import { checkHooks, type CallHook } from "./call-hook.js";
+import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.js";
 
 /** What a handler may return: one of the result shapes, sync or as a Promise. */
 export type HandlerReturn = HandlerResult | PromiseLike<HandlerResult>;
@@ -64,6 +65,38 @@ export interface ToolDefinition<S extends ToolSchema> {
   hooks?: readonly CallHook<InferArguments<S>>[];
 }
 
+/**
+ * Every key of {@link ToolDefinition}: the compiler fails here when one is added to the interface
+ * and not to this list, which is what `defineTool`'s unknown-key check reads.
+ */
+const DEFINITION_KEYS: Record<keyof ToolDefinition<ToolSchema>, true> = {
+  name: true,
+  description: true,
+  schema: true,
+  handler: true,
+  manual: true,
+  metadata: true,
+  control: true,
+  needsApproval: true,
+  hooks: true,
+};
+
+/** The keys a tool definition may have, and where names from elsewhere (other SDKs, run options) point. */
+const TOOL_DEFINITION_KEYS: KnownKeys = knownKeys(DEFINITION_KEYS, {
+  execute: "handler",
+  run: "handler",
+  parameters: "schema",
+  inputSchema: "schema",
+  timeout: "control.timeout",
+  toolTimeout: "control.timeout",
+  idleTimeout: "control.idleTimeout",
+  toolIdleTimeout: "control.idleTimeout",
+  concurrency: "control.concurrency",
+  maxConcurrency: "control.concurrency",
+  idempotent: "control.idempotent",
+  retry: "control.retry",
+});
+
 /** The tool names both OpenAI and Anthropic accept; a provider refuses the whole request otherwise. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -75,7 +108,8 @@ const COMPILED = Symbol("toolrx.compiledSchema");
  * Define a tool. Checks every field up front and prepares the schema once, so a bad definition
  * fails where it is written, not when a model first calls it.
  *
- * @throws {TypeError} when `name`, `description` or `schema` is missing or mistyped, when `name`
+ * @throws {TypeError} when a key is not one of {@link ToolDefinition}'s (at the top level or in
+ * `control`), when `name`, `description` or `schema` is missing or mistyped, when `name`
  * is not one providers accept (`^[a-zA-Z0-9_-]{1,64}$`), when
  * `manual` is not a boolean, when `handler` is not a function of at most 2 parameters, or when
  * the schema cannot describe an object of arguments.
@@ -98,6 +132,7 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
   if (typeof name !== "string" || name === "") {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}`);
   }
+  assertKnownKeys(definition, TOOL_DEFINITION_KEYS, { noun: "key", where: ` in tool "${name}"` });
   if (!TOOL_NAME.test(name)) {
     throw new TypeError(
       `Expected \`name\` to match ${TOOL_NAME} (letters, digits, _ and -, at most 64), as OpenAI and Anthropic require, got ${describe(name)}`,

@@ -139,11 +139,10 @@ describe("checks before anything runs", () => {
     });
   });
 
-  it("uses the first tool with a given name", async () => {
+  it("refuses two tools with one name, naming both", async () => {
     const first = defineTool({ name: "dup", description: "", schema: anyArgs, handler: () => ok("first") });
     const second = defineTool({ name: "dup", description: "", schema: anyArgs, handler: () => ok("second") });
-    const { messages } = await runToolCalls([call("c1", "dup")], [first, second]);
-    expect(messages[0]?.content).toBe("first");
+    await expect(runToolCalls([call("c1", "dup")], [first, second])).rejects.toThrow(/^Two tools are named "dup": tools\[0\] and tools\[1\]/);
   });
 
   it("is cold: nothing runs before subscribe, and each subscription runs the batch again", async () => {

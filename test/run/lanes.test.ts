@@ -78,7 +78,7 @@ describe("control.concurrency", () => {
       const a = held("a", { concurrency: { group: "db", limit: 2 } });
       const b = held("b", { concurrency: { group: "db", limit: 3 } });
       await expect(runToolCalls([call("1", "a"), call("2", "b")], [a.tool, b.tool])).rejects.toThrow(
-        /every tool of concurrency group "db" to give the same `limit`: tool "b" gives 3, another 2/,
+        /every tool of concurrency group "db" to give the same `limit`: tool "b" gives 3, tool "a" 2/,
       );
     });
   });

@@ -1,4 +1,4 @@
-import { Subject } from "rxjs";
+import { config, Subject } from "rxjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defineTool, ok, runToolCalls, streamToolCalls, type CallReport, type HandlerResult } from "../../src/index.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "../support/helpers.js";
@@ -76,10 +76,22 @@ describe("onCallReport", () => {
       expect((await runToolCalls([call("a", "t")], [tool])).messages[0]?.content).toBe("1");
     });
 
-    it("tells a handler that misuses ctx.progress with a TypeError, which becomes handler_raised", async () => {
-      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => (ctx.progress(50 as never), ok(1)) });
-      const { messages } = await runToolCalls([call("a", "t")], [tool], { onCallReport: () => {} });
-      expect(messages[0]?.content).toMatch(/handler_raised.*`ctx.progress` to get \{ progress: number/);
+    it("drops a malformed ctx.progress and reports its TypeError through config.onUnhandledError; the call goes on", async () => {
+      const reported: unknown[] = [];
+      const previous = config.onUnhandledError;
+      config.onUnhandledError = (e) => reported.push(e);
+      try {
+        const reports: unknown[] = [];
+        const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => (ctx.progress(50 as never), ok(1)) });
+        const { messages } = await runToolCalls([call("a", "t")], [tool], { onCallReport: (r) => reports.push(r) });
+        expect(messages[0]?.content).toBe("1");
+        expect(reports).toEqual([]);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        expect(reported).toHaveLength(1);
+        expect(String(reported[0])).toMatch(/^TypeError: Expected `ctx.progress` of tool t \(call a\) to get \{ progress: number.*got 50; the report was dropped/);
+      } finally {
+        config.onUnhandledError = previous;
+      }
     });
   });
 
