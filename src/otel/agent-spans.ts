@@ -140,7 +140,7 @@ export class AgentSpans {
 
   /**
    * The model, traced: a `chat` span per call, under the turn, the model's own work (its HTTP
-   * request) nested under it, its finish reason on it. The calls it emits are timed from here.
+   * request) nested under it, its finish reason, token usage, response id and response model on it. The calls it emits are timed from here.
    */
   #model(model: Model): Model {
     return (request: ModelRequest) => {
@@ -167,10 +167,14 @@ export class AgentSpans {
           if (!isPlainRecord(event)) return;
           if (event.type === "tool_call" && isPlainRecord(event.call) && typeof event.call.id === "string") {
             this.#arrivals.arrived(event.call.id);
+          } else if (event.type === "usage") {
+            span.setAttributes(usageAttributes(event));
           } else if (event.type === "finish" && typeof event.reason === "string") {
             finished = true;
             span.setAttribute("gen_ai.response.finish_reasons", [event.reason]);
-            if (event.reason === "error") settle({ reason: event.error, cancelled: false });
+            // The model's part is over at `finish`: end the span now, before the turn can end it
+            // as abandoned (a model that emits synchronously finishes before the loop holds it).
+            settle(event.reason === "error" ? { reason: event.error, cancelled: false } : undefined);
           }
         });
         const inner = context.with(spanContext, () =>
@@ -197,6 +201,22 @@ export class AgentSpans {
       });
     };
   }
+}
+
+/**
+ * The GenAI usage and response attributes of a `usage` event, each only when it is well formed:
+ * the loop reports a malformed event, telemetry only leaves it out.
+ */
+function usageAttributes(event: Record<string, unknown>): Attributes {
+  const attributes: Attributes = {};
+  const tokens = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+  const usage = isPlainRecord(event.usage) ? event.usage : {};
+  if (tokens(usage.inputTokens)) attributes["gen_ai.usage.input_tokens"] = usage.inputTokens as number;
+  if (tokens(usage.outputTokens)) attributes["gen_ai.usage.output_tokens"] = usage.outputTokens as number;
+  if (tokens(usage.cachedInputTokens)) attributes["gen_ai.usage.cache_read.input_tokens"] = usage.cachedInputTokens as number;
+  if (typeof event.responseId === "string") attributes["gen_ai.response.id"] = event.responseId;
+  if (typeof event.responseModel === "string") attributes["gen_ai.response.model"] = event.responseModel;
+  return attributes;
 }
 
 /** Why a span ended badly: a cancellation (unsubscribe, `opts.signal`) or a failure with its reason. */
