@@ -7,3 +7,4 @@ export { messagesModel, type MessagesClient, type MessagesModelOptions, type Mes
 export { toMessages, toToolResultMessage, type AssistantBlock, type MessageParam, type ToolResultBlock, type UserBlock } from "./messages.js";
 export { fromMessage, parseToolCalls, type ContentBlock, type MessageLike } from "./parse-tool-calls.js";
 export { toTools, type AnthropicTool } from "./tools.js";
+export { TruncatedStreamError } from "../truncated-stream-error.js";

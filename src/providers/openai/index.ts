@@ -3,7 +3,8 @@
  * "toolrx/providers"`) or, for the smallest bundle, single functions from
  * `toolrx/providers/openai`.
  */
-export { chatModel, type ChatCompletionChunkLike, type ChatCompletionsClient, type ChatModelOptions, type ChatStreamRequest } from "./chat-model.js";
+export type { ChatCompletionChunkLike } from "./chat-chunk-reader.js";
+export { chatModel, type ChatCompletionsClient, type ChatModelOptions, type ChatStreamRequest } from "./chat-model.js";
 export { fromChatMessage, toChatMessages, toToolMessages, type ChatMessageParam, type ChatToolMessage } from "./chat-messages.js";
 export { parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
 export { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
@@ -16,3 +17,4 @@ export {
 } from "./responses-model.js";
 export { fromResponseOutput, parseResponseOutput, toFunctionCallOutputs, type ResponseLike, type ResponseOutputItem } from "./responses-output.js";
 export { toResponsesTools, toTools, type ChatFunctionTool, type ResponsesFunctionTool } from "./tools.js";
+export { TruncatedStreamError } from "../truncated-stream-error.js";
