@@ -5,8 +5,10 @@
  */
 export type { ChatCompletionChunkLike } from "./chat-chunk-reader.js";
 export { chatModel, type ChatCompletionsClient, type ChatModelOptions, type ChatStreamRequest } from "./chat-model.js";
+export { fromChatMessages } from "./chat-history.js";
 export { fromChatMessage, toChatMessages, toToolMessages, type ChatMessageParam, type ChatToolMessage } from "./chat-messages.js";
 export { parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
+export { fromResponsesInput } from "./responses-history.js";
 export { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
 export {
   responsesModel,
