@@ -140,7 +140,8 @@ export class AgentSpans {
 
   /**
    * The model, traced: a `chat` span per call, under the turn, the model's own work (its HTTP
-   * request) nested under it, its finish reason, token usage, response id and response model on it. The calls it emits are timed from here.
+   * request) nested under it, its finish reason on it. The calls it emits are timed from here.
+   * A `usage` event puts the GenAI usage and response attributes on it.
    */
   #model(model: Model): Model {
     return (request: ModelRequest) => {
@@ -172,9 +173,7 @@ export class AgentSpans {
           } else if (event.type === "finish" && typeof event.reason === "string") {
             finished = true;
             span.setAttribute("gen_ai.response.finish_reasons", [event.reason]);
-            // The model's part is over at `finish`: end the span now, before the turn can end it
-            // as abandoned (a model that emits synchronously finishes before the loop holds it).
-            settle(event.reason === "error" ? { reason: event.error, cancelled: false } : undefined);
+            if (event.reason === "error") settle({ reason: event.error, cancelled: false });
           }
         });
         const inner = context.with(spanContext, () =>

@@ -21,7 +21,7 @@ describe("telemetry().runAgent", () => {
           { type: "usage", usage: { inputTokens: 120, outputTokens: 7, cachedInputTokens: 100, reasoningTokens: 3 }, responseId: "chatcmpl_1", responseModel: "gpt-4.1-2025-04-14" },
           { type: "finish", reason: "stop" },
         ],
-      ]);
+      ], { delay: 1 });
 
       const result = await traced.runAgent({ model, tools: [], messages: user });
 
