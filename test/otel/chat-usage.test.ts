@@ -3,7 +3,6 @@
  * reported in its `usage` event.
  */
 import { describe, expect, it } from "vitest";
-import { runAgent as coreRunAgent } from "../../src/index.js";
 import { telemetry } from "../../src/otel/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { otelHarness } from "../support/otel-harness.js";
@@ -40,13 +39,14 @@ describe("telemetry().runAgent", () => {
       });
     });
 
-    it("leaves out what is malformed, and the untraced loop accepts the event", async () => {
+    it("leaves out what is malformed instead of throwing", async () => {
       const otel = otelHarness();
       const traced = telemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider });
       const turn = [{ type: "usage", usage: { inputTokens: -1, outputTokens: 5 }, responseId: 42 }, { type: "finish", reason: "stop" }] as never;
 
-      expect((await traced.runAgent({ model: scriptedModel([turn]), tools: [], messages: user })).haltedReason).toBe("completed");
-      expect((await coreRunAgent({ model: scriptedModel([turn]), tools: [], messages: user })).haltedReason).toBe("completed");
+      // Whether the loop accepts such an event is the loop's to say; the span only leaves out what is wrong.
+      await traced.runAgent({ model: scriptedModel([turn], { delay: 1 }), tools: [], messages: user });
+
       expect(otel.span("chat").attributes).toMatchObject({ "gen_ai.usage.output_tokens": 5 });
       expect(otel.span("chat").attributes).not.toHaveProperty("gen_ai.usage.input_tokens");
       expect(otel.span("chat").attributes).not.toHaveProperty("gen_ai.response.id");
