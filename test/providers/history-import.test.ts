@@ -196,3 +196,27 @@ describe("importing what a converter wrote", () => {
     );
   });
 });
+
+describe("importing anything at all", () => {
+  it("either gives toolrx messages or throws a TypeError, never another error", () => {
+    const any = fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true });
+    const part = fc.record({ type: fc.oneof(fc.constantFrom("text", "input_text", "tool_use", "tool_result", "function_call", "function_call_output", "refusal"), any), text: any, id: any, name: any, input: any, call_id: any, arguments: any, output: any, tool_use_id: any, content: any }, { requiredKeys: [] });
+    const message = fc.record(
+      { role: fc.oneof(fc.constantFrom("user", "assistant", "tool", "system", "developer"), any), type: any, content: fc.oneof(any, fc.array(part, { maxLength: 3 })), tool_calls: any, tool_call_id: any, call_id: any, name: any, arguments: any },
+      { requiredKeys: [] },
+    );
+    const importers = [openai.fromChatMessages, openai.fromResponsesInput, anthropic.fromMessages as (x: readonly unknown[]) => Message[]];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(message, part, any), { maxLength: 5 }), (history) => {
+        for (const importer of importers) {
+          try {
+            importer(history);
+          } catch (error) {
+            expect(error).toBeInstanceOf(TypeError);
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
