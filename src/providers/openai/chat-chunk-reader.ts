@@ -2,6 +2,7 @@ import type { FinishReason, ModelEvent, TokenUsage } from "../../agent/types.js"
 import type { StreamReader } from "../model-stream.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord } from "../shape.js";
+import { ObjectCloser } from "./object-closer.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { count, tokenUsage, usageEvent } from "../usage-event.js";
 
@@ -42,6 +43,7 @@ interface PartialCall {
   text: string;
   /** Handed to the loop: later deltas for it are ignored. */
   done: boolean;
+  readonly closer: ObjectCloser;
 }
 
 /**
@@ -96,7 +98,7 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
     }
     if (call === undefined) {
       for (const earlier of this.calls) if (earlier.index < delta.index) this.hand(earlier, events);
-      this.calls.push((call = { index: delta.index, id: "", name: "", text: "", done: false }));
+      this.calls.push((call = { index: delta.index, id: "", name: "", text: "", done: false, closer: new ObjectCloser() }));
       this.open.set(delta.index, call);
     }
     if (call.done) return;
@@ -104,8 +106,10 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
     // OpenAI names a call once; some compatible servers repeat the whole name on every delta.
     const name = delta.function?.name;
     if (name && name !== call.name) call.name += name;
-    if (delta.function?.arguments) call.text += delta.function.arguments;
-    if (call.id !== "" && call.name !== "" && isWholeObject(call.text)) this.hand(call, events);
+    const more = delta.function?.arguments;
+    if (more) call.text += more;
+    const closed = call.closer.feed(more ?? "");
+    if (closed && call.id !== "" && call.name !== "" && isObjectText(call.text)) this.hand(call, events);
   }
 
   private hand(call: PartialCall, events: ModelEvent[]): void {
@@ -125,9 +129,8 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
   }
 }
 
-/** Whether argument text is already a whole JSON object (checked only once it could be: it ends with `}`). */
-function isWholeObject(text: string): boolean {
-  if (!text.trimEnd().endsWith("}")) return false;
+/** Whether argument text, which {@link ObjectCloser} saw close, parses as an object. */
+function isObjectText(text: string): boolean {
   try {
     return isRecord(JSON.parse(text));
   } catch {
