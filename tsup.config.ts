@@ -30,6 +30,11 @@ export default defineConfig({
     "otel/index": "src/otel/index.ts",
     "testing/index": "src/testing/index.ts",
     "mcp/index": "src/mcp/index.ts",
+    "bullmq/index": "src/bullmq/index.ts",
+    // Node-only (worker_threads): nothing in the core imports it.
+    "node/index": "src/node/index.ts",
+    // The pool's threads run this file; it must sit next to node/index (see src/node/worker-script.ts).
+    "node/worker": "src/node/worker.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -32,7 +32,7 @@ function entryOf(specifier) {
 }
 
 /** Minified and gzipped size of a bundle that imports `names` from `specifier` and keeps them. */
-async function measure({ import: specifier, names }) {
+async function measure({ import: specifier, names, platform = "neutral" }) {
   const from = JSON.stringify(entryOf(specifier));
   const contents = names === "*" ? `export * from ${from};` : `export { ${names.join(", ")} } from ${from};`;
   const result = await build({
@@ -40,7 +40,8 @@ async function measure({ import: specifier, names }) {
     bundle: true,
     minify: true,
     format: "esm",
-    platform: "neutral",
+    // "node" for a Node-only subpath: its built-in imports (worker_threads) stay external.
+    platform,
     target: "es2022",
     external,
     write: false,

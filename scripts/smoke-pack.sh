@@ -311,6 +311,55 @@ tsconfig commonjs node10 true mcp.ts > tsconfig.mcp-node10.json
 "$tsc" -p tsconfig.mcp-node10.json
 echo "tsc: toolrx/mcp, node16 (ESM and CJS types) and node10 resolution: ok"
 
+# (g) toolrx/node: a handler in the user's own module runs in a worker thread from ESM and
+# CommonJS (the worker script ships next to the subpath), and a stuck one is answered `timeout`.
+cat > handlers.mjs <<'JS'
+export const double = ({ n }) => ({ type: "ok", value: n * 2 });
+export const stuck = () => { for (;;); };
+JS
+for flavour in mjs cjs; do
+  if [ "$flavour" = mjs ]; then
+    header='import { runToolCalls } from "toolrx"; import { workerPool } from "toolrx/node"; import { z } from "zod"; const here = import.meta.url;'
+  else
+    header='const { runToolCalls } = require("toolrx"); const { workerPool } = require("toolrx/node"); const { z } = require("zod"); const here = require("node:url").pathToFileURL(__filename).href;'
+  fi
+  cat > "node.$flavour" <<JS
+$header
+const pool = workerPool({ size: 1, grace: 10 });
+const handlers = new URL("./handlers.mjs", here);
+const double = pool.tool({ name: "double", description: "", schema: z.object({ n: z.number() }), module: handlers, export: "double" });
+const stuck = pool.tool({ name: "stuck", description: "", schema: z.object({}), module: handlers, export: "stuck" });
+pool.warm().then(() => runToolCalls([{ id: "a", name: "double", arguments: { n: 21 } }, { id: "b", name: "stuck", arguments: {} }], [double, stuck], { toolExecutor: pool, toolTimeout: 300 })).then(async ({ messages }) => {
+  const content = messages.map((m) => m.content).join(" ");
+  console.log("node ($flavour): " + content);
+  if (!content.startsWith('42 {"error":"timeout')) throw new Error("node ($flavour): unexpected content " + content);
+  await pool.close();
+});
+JS
+  node "node.$flavour"
+done
+cat > node.ts <<'TS'
+import { workerPool, type WorkerPool, type WorkerPoolOptions } from "toolrx/node";
+export const pool = (options: WorkerPoolOptions): WorkerPool => workerPool(options);
+TS
+cp node.ts node-cjs.cts
+tsconfig node16 node16 false node.ts node-cjs.cts > tsconfig.node-subpath.json
+tsconfig commonjs node10 true node.ts > tsconfig.node-subpath-node10.json
+"$tsc" -p tsconfig.node-subpath.json
+"$tsc" -p tsconfig.node-subpath-node10.json
+echo "tsc: toolrx/node, node16 (ESM and CJS types) and node10 resolution: ok"
+
+# (h) toolrx/bullmq (bullmq and ioredis are optional peers): it loads from ESM and CommonJS, and
+# checks its options before touching Redis.
+cat > bullmq.mjs <<'JS'
+import { bullmqExecutor, jobIdOf } from "toolrx/bullmq";
+if (jobIdOf("conv", "call:1", 1) !== "conv|call%3A1") throw new Error("esm: toolrx/bullmq is broken");
+try { bullmqExecutor({ connection: "redis://127.0.0.1:1", queue: "a:b" }); throw new Error("no TypeError"); } catch (e) { if (!(e instanceof TypeError)) throw e; }
+console.log("esm bullmq: ok");
+JS
+node bullmq.mjs
+node -e 'const b = require("toolrx/bullmq"); if (typeof b.bullmqWorker !== "function" || typeof b.RedisApprovalLedger !== "function") throw new Error("cjs: toolrx/bullmq is broken"); console.log("cjs bullmq: ok")'
+
 # (d) The lowest versions the peer ranges admit: the runtime checks again.
 min_peers="$(node -e '
   const { peerDependencies } = require("./node_modules/toolrx/package.json");

@@ -25,6 +25,7 @@ export { jsonEncoder, type ToolResultEncoder } from "./tool/encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./run/policy.js";
 export type { CallCancellation, EngineLike, RunOptions } from "./run/run-options.js";
 export { CallCancelledError } from "./run/call-cancelled-error.js";
+export { reportFate, type ExecutorFate } from "./run/executor-fate.js";
 export type { AttemptFailedReport, CallReport, CallReportBase, LateSettlementReport, ProgressReport, RecipeStepFields, RecipeStepReport } from "./run/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
@@ -59,7 +60,24 @@ export { executeToolCalls } from "./run/execute-tool-calls.js";
 export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
-export type { ApprovalContext, NeedsApproval, PendingApproval } from "./tool/needs-approval.js";
-export type { AgentEvent, AgentOptions, AgentResult, FinishReason, Model, ModelEvent, ModelRequest, TokenUsage, TurnResult } from "./agent/types.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";
+export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval-mismatch-error.js";
+export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval-ledger.js";
+export { approvalToken, verifyApprovalToken, type ApprovalSecret, type ApprovalSubject } from "./tool/approval-token.js";
+export { approve, deny } from "./tool/decide.js";
+export type {
+  AgentEnding,
+  AgentEvent,
+  AgentHaltedEvent,
+  AgentOptions,
+  AgentResult,
+  FinishReason,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  PendingWork,
+  TokenUsage,
+  TurnResult,
+} from "./agent/types.js";
 export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";

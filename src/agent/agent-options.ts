@@ -7,6 +7,8 @@ import { describe } from "../tool/tool-error.js";
 import { assertMessages } from "./check-messages.js";
 import type { AgentOptions, Model, TurnResult } from "./types.js";
 import type { Message } from "../tool/message.js";
+import type { ApprovalLedger } from "../tool/approval-ledger.js";
+import type { ApprovalSecret } from "../tool/approval-token.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {
@@ -26,6 +28,8 @@ export interface AgentEnv {
   readonly context: unknown;
   readonly sessionId: string | undefined;
   readonly requestId: string | undefined;
+  readonly approvalSecret: ApprovalSecret | undefined;
+  readonly approvalLedger: ApprovalLedger | undefined;
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
@@ -54,6 +58,9 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     });
   }
   assertMessages(messages);
+  if ((options as { approvals?: unknown }).approvals !== undefined) {
+    throw new TypeError("Expected no `approvals` option in the agent loop: append each decision to `messages` as `{ role: \"approval\", ... }`");
+  }
   if (!(Number.isInteger(maxTurns) && maxTurns > 0)) throw new TypeError(`Expected \`maxTurns\` to be a positive integer, got ${describe(maxTurns)}`);
   if (haltWhen !== undefined && typeof haltWhen !== "function") throw new TypeError(`Expected \`haltWhen\` to be a function (turn) => boolean, got ${describe(haltWhen)}`);
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
@@ -75,5 +82,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     context: env.context,
     sessionId: env.sessionId,
     requestId: env.requestId,
+    approvalSecret: env.approvalSecret,
+    approvalLedger: env.approvalLedger,
   };
 }

@@ -4,9 +4,12 @@ import type { Tool } from "../tool/tool.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
-import { pendingOf } from "./resume.js";
+import { addUsage } from "./usage.js";
+import { lastTurnAt, openTurnOf, withAnswersInPlace } from "./resume.js";
+import { approvalToken } from "../tool/approval-token.js";
+import type { PendingApproval } from "../tool/needs-approval.js";
 import { Turn, type TurnOutcome } from "./turn.js";
-import type { AgentEvent } from "./types.js";
+import type { AgentEvent, TokenUsage } from "./types.js";
 import type { Message } from "../tool/message.js";
 
 /**
@@ -27,6 +30,8 @@ export class AgentRun {
   #advance = false;
   #looping = false;
   #onAbort: (() => void) | undefined;
+  /** Every usage the model reported in this run, summed; undefined until one arrives. */
+  #usage: TokenUsage | undefined;
 
   readonly #quiet: boolean;
 
@@ -102,11 +107,15 @@ export class AgentRun {
 
   #startTurn(): void {
     const turn = this.#turns;
-    const pending = turn === 0 ? pendingOf(this.#conversation) : undefined;
-    const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, pending, {
+    // Read where the host put each decision before the answers move.
+    const open = turn === 0 ? openTurnOf(this.#conversation) : undefined;
+    // Answers the host appended after its own words go next to their calls before anything else.
+    if (turn === 0) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, lastTurnAt(this.#conversation)));
+    const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, open, {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),
       completed: (outcome) => this.#completed(outcome),
+      usage: (usage) => this.#addUsage(usage),
     });
     this.#turn = run;
     run.start();
@@ -126,8 +135,22 @@ export class AgentRun {
     } catch (e) {
       halt = { haltedReason: "error", metadata: { error: e } };
     }
-    if (halt !== undefined) this.#end(halt);
-    else this.#next();
+    if (halt === undefined) this.#next();
+    else if (this.#env.approvalSecret === undefined || halt.metadata.pendingApprovals === undefined) this.#end(halt);
+    else this.#endWithTokens(halt, this.#env.approvalSecret);
+  }
+
+  /** Each pending approval gets the token a decision on it must give back. */
+  #endWithTokens(halt: AgentHalt, secret: NonNullable<AgentEnv["approvalSecret"]>): void {
+    const pending = halt.metadata.pendingApprovals as readonly PendingApproval[];
+    Promise.all(pending.map((p) => approvalToken(secret, { id: p.toolCallId, name: p.toolName, arguments: p.arguments }))).then(
+      (tokens) => this.#end({ haltedReason: halt.haltedReason, metadata: { ...halt.metadata, pendingApprovals: pending.map((p, i) => ({ ...p, token: tokens[i] })) } }),
+      (e: unknown) => this.#end({ haltedReason: "error", metadata: { error: e } }),
+    );
+  }
+
+  #addUsage(usage: TokenUsage): void {
+    this.#usage = addUsage(this.#usage, usage);
   }
 
   #failed(error: unknown): void {
@@ -155,7 +178,10 @@ export class AgentRun {
     this.#over = true;
     this.#release();
     this.#turn?.cancel();
-    this.#subscriber.next({ type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() });
+    // The loop writes each reason's metadata in halt-order.ts; the ending's type names those shapes.
+    const event: Record<string, unknown> = { type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() };
+    if (this.#usage !== undefined) event.usage = { ...this.#usage };
+    this.#subscriber.next(event as unknown as AgentEvent);
     this.#subscriber.complete();
   }
 }

@@ -9,7 +9,12 @@ import type { AgentEnv } from "./agent-options.js";
 import { approvalNeeded, deniedMessage } from "./approval.js";
 import type { ApprovalContext } from "../tool/needs-approval.js";
 import type { AgentEvent } from "./types.js";
-import type { ApprovalMessage, Message } from "../tool/message.js";
+import type { Message } from "../tool/message.js";
+import type { PendingQuestion } from "../tool/needs-approval.js";
+import { LOOP_APPROVES } from "../run/options.js";
+import type { Verdict } from "../tool/approval-decision.js";
+
+const NO_QUESTIONS: readonly PendingQuestion[] = Object.freeze([]);
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {
@@ -44,6 +49,8 @@ export class CallBatch {
   readonly calls: ToolCall[] = [];
   readonly manual: ToolCall[] = [];
   readonly awaitingApproval: ToolCall[] = [];
+  /** Every question the calls asked, by position (sparse). */
+  readonly #questions: PendingQuestion[] = [];
   /** The lowest-position halt among the calls that ran. */
   halt: HaltMetadata | undefined;
   #haltAt = Infinity;
@@ -59,15 +66,15 @@ export class CallBatch {
   #over = false;
   readonly #env: BatchEnv;
   readonly #turn: number;
-  readonly #decisions: ReadonlyMap<string, ApprovalMessage> | undefined;
+  readonly #verdicts: ReadonlyMap<string, Verdict> | undefined;
   readonly #conversation: readonly Message[];
   readonly #sink: BatchSink;
 
-  constructor(env: BatchEnv, turn: number, conversation: readonly Message[], decisions: ReadonlyMap<string, ApprovalMessage> | undefined, sink: BatchSink) {
+  constructor(env: BatchEnv, turn: number, conversation: readonly Message[], verdicts: ReadonlyMap<string, Verdict> | undefined, sink: BatchSink) {
     this.#env = env;
     this.#turn = turn;
     this.#conversation = conversation;
-    this.#decisions = decisions;
+    this.#verdicts = verdicts;
     this.#sink = sink;
   }
 
@@ -80,11 +87,12 @@ export class CallBatch {
       return;
     }
     // The host's decision stands as given: the rule is not asked again (its answer may have
-    // changed since), so a denied call never runs.
-    const decision = this.#decisions?.get(call.id);
-    if (decision !== undefined) {
-      if (decision.approved) this.#run(call, position);
-      else this.#messages[position] = deniedMessage(call, decision.reason, this.#env.agent.encoder);
+    // changed since), so a denied call never runs. Only edited arguments are asked about again.
+    const verdict = this.#verdicts?.get(call.id);
+    if (verdict !== undefined) {
+      if (verdict.kind === "run") this.#run(verdict.call, position);
+      else if (verdict.kind === "ask") this.awaitingApproval.push(verdict.call);
+      else this.#messages[position] = deniedMessage(call, verdict.reason, this.#env.agent.encoder);
       return;
     }
     let needed: boolean | Promise<boolean>;
@@ -127,6 +135,12 @@ export class CallBatch {
     return this.#messages.filter((m): m is ToolMessage => m !== undefined);
   }
 
+  /** Every question the calls asked, in the model's order. */
+  questions(): readonly PendingQuestion[] {
+    // Most turns ask nothing: no array is made for them.
+    return this.#questions.length === 0 ? NO_QUESTIONS : this.#questions.filter(() => true);
+  }
+
   #route(call: ToolCall, position: number, needsApproval: boolean): void {
     if (needsApproval) this.awaitingApproval.push(call);
     else this.#run(call, position);
@@ -137,7 +151,7 @@ export class CallBatch {
       this.#input = new CallFeed();
       this.#runnerDone = false;
       const { runOptions, tools } = this.#env.agent;
-      const events = streamToolCalls(this.#input, tools, { ...runOptions, signal: this.#env.signal });
+      const events = streamToolCalls(this.#input, tools, { ...runOptions, signal: this.#env.signal, [LOOP_APPROVES]: true } as typeof runOptions);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),
         error: (e: unknown) => this.#over || this.#fail(e),
@@ -165,6 +179,7 @@ export class CallBatch {
       case "ask_user_requested": {
         const position = this.#positions[event.index] as number;
         this.#messages[position] = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: AWAITING_USER_RESPONSE, isError: false };
+        this.#questions[position] = { toolCallId: event.toolCallId, question: event.question, opts: event.opts };
         this.#halted(position, haltMetadataOf(event));
         return;
       }

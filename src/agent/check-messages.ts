@@ -1,16 +1,19 @@
 import { assertToolCall, isPlainRecord } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
 import type { Message } from "../tool/message.js";
+import { assertStructure } from "./check-structure.js";
 
 /**
- * Reject a conversation a provider could not take, naming the first bad field, so a host's bug
- * fails where the conversation is built, not as a provider's 400 several turns later.
+ * Reject a conversation a provider could not take, naming the first bad field or misplaced
+ * message, so a host's bug fails where the conversation is built, not as a provider's 400
+ * several turns later.
  *
  * @throws {TypeError} like ``Expected `messages[2].content` to be a string, got 42``.
  */
 export function assertMessages(messages: unknown): asserts messages is readonly Message[] {
   if (!Array.isArray(messages)) throw new TypeError(`Expected \`messages\` to be an array of messages, got ${describe(messages)}`);
   messages.forEach(assertMessage);
+  assertStructure(messages as readonly Message[]);
 }
 
 function assertMessage(message: unknown, i: number): void {
@@ -48,6 +51,8 @@ function assertMessage(message: unknown, i: number): void {
       field("toolCallId", isNonEmpty, "a non-empty string");
       field("approved", (v) => typeof v === "boolean", "a boolean");
       field("reason", (v) => v === undefined || isString(v), "a string");
+      field("token", (v) => v === undefined || isString(v), "a string");
+      field("arguments", (v) => v === undefined || isPlainRecord(v), "an object of arguments");
       return;
     default:
       throw new TypeError(`Expected \`${at}.role\` to be "system", "user", "assistant", "tool" or "approval", got ${describe(message.role)}`);

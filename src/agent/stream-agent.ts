@@ -10,6 +10,7 @@ import type { AgentEvent, AgentOptions } from "./types.js";
  * `streamToolCalls`. `agent_halted` is always the last event and carries the whole conversation;
  * to resume, call again with it plus what was missing (the user's answer, manual results,
  * approval decisions). Unsubscribing aborts the model's `signal` and every running handler.
+ * Name your handlers' own halt reasons as the type argument to narrow `agent_halted` on them.
  *
  * @throws {TypeError} at call time, for invalid options or a malformed conversation.
  *
@@ -18,8 +19,8 @@ import type { AgentEvent, AgentOptions } from "./types.js";
  *   .subscribe((e) => console.log(e.type));
  * // turn_started, tool_event ×3, turn_completed, turn_started, text_delta, turn_completed, agent_halted
  */
-export function streamAgent(options: AgentOptions): Observable<AgentEvent> {
-  return agentRuns(checkAgentOptions(options), false);
+export function streamAgent<HandlerReason extends string = never>(options: AgentOptions): Observable<AgentEvent<HandlerReason>> {
+  return agentRuns(checkAgentOptions(options), false) as Observable<AgentEvent<HandlerReason>>;
 }
 
 /** The runs of `env`, one per subscription; `quiet` ones emit `agent_halted` alone. */

@@ -4,8 +4,12 @@ import type { ToolMessage } from "../tool/message.js";
 import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelEventError } from "./model-event-error.js";
-import type { Pending } from "./resume.js";
-import type { AgentEvent, FinishReason, ModelEvent, ModelRequest } from "./types.js";
+import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
+import { settleDecisions } from "./decisions.js";
+import { isTokenUsage } from "./usage.js";
+import type { Verdict } from "../tool/approval-decision.js";
+import type { PendingQuestion } from "../tool/needs-approval.js";
+import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
 
 /** What a turn added and left open, for the loop to decide whether to go on. */
@@ -22,6 +26,8 @@ export interface TurnOutcome {
   readonly halt: HaltMetadata | undefined;
   readonly awaitingApproval: readonly ToolCall[];
   readonly manual: readonly ToolCall[];
+  /** Every question of the turn still waiting for the user's words, in the model's order. */
+  readonly questions: readonly PendingQuestion[];
   readonly finishReason: FinishReason | undefined;
 }
 
@@ -31,6 +37,8 @@ export interface TurnSink {
   /** The turn cannot complete (model error, malformed event, an approval rule threw): it adds nothing. */
   failed(error: unknown): void;
   completed(outcome: TurnOutcome): void;
+  /** The model reported the tokens its call used (a failed turn's count too: they were spent). */
+  usage(usage: TokenUsage): void;
 }
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
@@ -43,7 +51,7 @@ export class Turn {
   readonly #env: BatchEnv;
   readonly #turn: number;
   readonly #conversation: Message[];
-  readonly #pending: Pending | undefined;
+  readonly #open: OpenTurn | undefined;
   readonly #sink: TurnSink;
   readonly #added: Message[] = [];
   readonly #toolMessages: ToolMessage[] = [];
@@ -58,24 +66,36 @@ export class Turn {
   #committed = 0;
 
   /** `conversation` is the loop's own copy: the turn may append the messages a resume adds. */
-  constructor(env: BatchEnv, turn: number, conversation: Message[], pending: Pending | undefined, sink: TurnSink) {
+  constructor(env: BatchEnv, turn: number, conversation: Message[], open: OpenTurn | undefined, sink: TurnSink) {
     this.#env = env;
     this.#turn = turn;
     this.#conversation = conversation;
-    this.#pending = pending;
+    this.#open = open;
     this.#sink = sink;
   }
 
   start(): void {
     if (!this.#env.quiet) this.#sink.emit({ type: "turn_started", turn: this.#turn });
     if (this.#over) return;
-    const pending = this.#pending;
-    if (pending === undefined) {
+    const open = this.#open;
+    if (open === undefined) {
       this.#askModel();
       return;
     }
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), pending.decisions, this.#batchSink(() => this.#resumed(batch))));
-    for (const call of pending.calls) batch.add(call);
+    if (open.decisions.length === 0) {
+      this.#settle(open, undefined);
+      return;
+    }
+    // Every decision is checked before anything of the resume runs: one that does not match fails it closed.
+    settleDecisions(open, this.#env, this.#conversation.slice()).then(
+      (verdicts) => this.#over || this.#settle(open, verdicts),
+      (e: unknown) => this.#fail(e),
+    );
+  }
+
+  #settle(open: OpenTurn, verdicts: ReadonlyMap<string, Verdict> | undefined): void {
+    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), verdicts, this.#batchSink(() => this.#resumed(batch, open))));
+    for (const call of open.calls) batch.add(call);
     batch.close();
   }
 
@@ -92,13 +112,15 @@ export class Turn {
     return { emit: (event) => this.#over || this.#sink.emit(event), fail: (error) => this.#fail(error), settled };
   }
 
-  #resumed(batch: CallBatch): void {
+  #resumed(batch: CallBatch, open: OpenTurn): void {
     const messages = batch.messages();
     this.#toolMessages.push(...messages);
     this.#added.push(...messages);
-    this.#conversation.push(...messages);
+    // Each answer goes next to its call, before the question and the user's words that followed.
+    const placed = withAnswersInPlace([...this.#conversation, ...messages], open.at);
+    this.#conversation.splice(0, this.#conversation.length, ...placed);
     this.#committed = messages.length;
-    if (batch.halt !== undefined || batch.manual.length > 0 || batch.awaitingApproval.length > 0) {
+    if (open.questions.length > 0 || batch.halt !== undefined || batch.manual.length > 0 || batch.awaitingApproval.length > 0) {
       this.#complete(undefined, batch);
       return;
     }
@@ -175,7 +197,11 @@ export class Turn {
         this.#modelDone();
         return;
       case "usage":
-        // Counted by whoever reads the model's events (telemetry); the turn itself needs none of it.
+        if (!isTokenUsage(event.usage)) {
+          this.#fail(new ModelEventError(this.#turn, event, "a usage event whose token counts are not non-negative numbers"));
+          return;
+        }
+        this.#sink.usage(event.usage);
         return;
       default:
         this.#fail(new ModelEventError(this.#turn, event, "an event of unknown type"));
@@ -219,13 +245,10 @@ export class Turn {
     if (this.#over) return;
     this.#over = true;
     const halt = batch.halt;
-    if (halt?.haltedReason === "ask_user") {
-      this.#added.push({
-        role: "assistant",
-        content: halt.pendingQuestion ?? "",
-        metadata: { askUser: true, toolCallId: halt.pendingToolCallId },
-      });
-    }
+    // Every question reaches the user, whichever halt wins: one message carries them all.
+    const asked = batch.questions();
+    if (asked.length > 0) this.#added.push(questionMessage(asked));
+    const carried = assistant === undefined ? (this.#open?.questions ?? []) : [];
     this.#sink.completed({
       turn: this.#turn,
       messages: this.#added,
@@ -235,6 +258,7 @@ export class Turn {
       halt,
       awaitingApproval: batch.awaitingApproval,
       manual: batch.manual,
+      questions: carried.length === 0 ? asked : [...carried, ...asked],
       finishReason: assistant === undefined ? undefined : this.#finishReason,
     });
   }

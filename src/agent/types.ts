@@ -6,6 +6,7 @@ import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js"
 
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
+import type { PendingApproval, PendingQuestion } from "../tool/needs-approval.js";
 
 /**
  * What the loop asks the model for on each turn. `signal` aborts when the run is unsubscribed,
@@ -62,20 +63,68 @@ export interface TurnResult {
   readonly toolMessages: readonly ToolMessage[];
 }
 
+/**
+ * The work a turn left for the host, listed on whichever halt ends it (questions, approvals and
+ * manual calls of one turn are answered together); a list is left out when it is empty.
+ */
+export type PendingWork = {
+  readonly pendingQuestions?: readonly PendingQuestion[];
+  readonly pendingApprovals?: readonly PendingApproval[];
+  readonly manualTurnIndex?: number;
+  readonly manualToolCalls?: readonly ToolCall[];
+};
+
+/**
+ * Why a run ended, with the details for that reason: narrow on `haltedReason`. A handler's own
+ * halt reasons are `HandlerReason` (name yours as the type argument of `runAgent` or
+ * `streamAgent`, such as `runAgent<"budget">(…)`; by default a result lists the loop's reasons
+ * only), each with `{ haltToolCallId, haltResult }`.
+ *
+ * @example
+ * const r = await runAgent<"budget">(options);
+ * if (r.haltedReason === "approval_required") r.metadata.pendingApprovals; // readonly PendingApproval[]
+ * if (r.haltedReason === "budget") r.metadata.haltResult; // unknown
+ */
+export type AgentEnding<HandlerReason extends string = never> =
+  | {
+      readonly haltedReason: "ask_user";
+      readonly metadata: PendingWork & {
+        readonly pendingQuestion: string;
+        readonly pendingToolCallId: string;
+        readonly askUserOpts: object;
+        readonly pendingQuestions: readonly PendingQuestion[];
+      };
+    }
+  | { readonly haltedReason: "tool_error"; readonly metadata: PendingWork & { readonly haltToolCallId: string; readonly onToolErrorException?: unknown } }
+  | { readonly haltedReason: "approval_required"; readonly metadata: PendingWork & { readonly pendingApprovals: readonly PendingApproval[] } }
+  | {
+      readonly haltedReason: "manual_tool_calls";
+      readonly metadata: PendingWork & { readonly manualTurnIndex: number; readonly manualToolCalls: readonly ToolCall[] };
+    }
+  | { readonly haltedReason: "completed"; readonly metadata: { readonly finishReason: Exclude<FinishReason, "error" | "tool_calls"> } }
+  | { readonly haltedReason: "error"; readonly metadata: { readonly error: unknown } }
+  | { readonly haltedReason: "halt_when"; readonly metadata: { readonly haltWhenTurn: number } }
+  | { readonly haltedReason: "max_turns"; readonly metadata: { readonly maxTurns: number } }
+  | { readonly haltedReason: "cancelled"; readonly metadata: { readonly reason: unknown } }
+  | { readonly haltedReason: HandlerReason; readonly metadata: PendingWork & { readonly haltToolCallId: string; readonly haltResult: unknown } };
+
+/** The last event of a run: why it ended, and the whole conversation, input included. */
+export type AgentHaltedEvent<HandlerReason extends string = never> = AgentEnding<HandlerReason> & {
+  readonly type: "agent_halted";
+  /** The whole conversation, input included. */
+  readonly messages: readonly Message[];
+  /** The tokens of every model call of this run, summed; absent when the model reported none. */
+  readonly usage?: TokenUsage;
+};
+
 /** What the loop tells as it runs; `agent_halted` is always the last event. */
-export type AgentEvent =
+export type AgentEvent<HandlerReason extends string = never> =
   | { readonly type: "turn_started"; readonly turn: number }
   | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
   | { readonly type: "tool_event"; readonly turn: number; readonly event: ToolEvent }
   /** What this turn added to the conversation. */
   | { readonly type: "turn_completed"; readonly turn: number; readonly messages: readonly Message[] }
-  | {
-      readonly type: "agent_halted";
-      readonly haltedReason: string;
-      readonly metadata: Record<string, unknown>;
-      /** The whole conversation, input included. */
-      readonly messages: readonly Message[];
-    };
+  | AgentHaltedEvent<HandlerReason>;
 
 /** Options of {@link streamAgent} and {@link runAgent}: every {@link RunOptions} applies to each turn's tool calls. */
 export interface AgentOptions extends RunOptions {
@@ -91,9 +140,9 @@ export interface AgentOptions extends RunOptions {
   readonly mode?: "auto" | "manual";
 }
 
-/** A finished run: why it ended, the details, and the whole conversation. */
-export interface AgentResult {
-  readonly haltedReason: string;
-  readonly metadata: Record<string, unknown>;
+/** A finished run: why it ended, the details (narrow on `haltedReason`), and the whole conversation. */
+export type AgentResult<HandlerReason extends string = never> = AgentEnding<HandlerReason> & {
   readonly messages: readonly Message[];
-}
+  /** The tokens of every model call of this run, summed (a failed call's too); absent when the model reported none. */
+  readonly usage?: TokenUsage;
+};

@@ -38,7 +38,7 @@ export async function resumeMcpInput(
   tools: readonly Tool[],
   options?: RunOptions,
 ): Promise<McpInputResumed> {
-  const { haltedReason, metadata, messages } = result ?? ({} as AgentResult);
+  const { haltedReason, metadata, messages } = (result ?? {}) as { haltedReason?: unknown; metadata?: Record<string, unknown>; messages?: unknown };
   const opts = isPlainRecord(metadata) && isPlainRecord(metadata.askUserOpts) ? metadata.askUserOpts : undefined;
   const input = opts?.mcp as McpInputRequest | undefined;
   const id = metadata?.pendingToolCallId;

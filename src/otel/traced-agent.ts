@@ -32,10 +32,14 @@ export function tracedRunAgent(stream: typeof coreStreamAgent): typeof coreRunAg
     return new Promise<AgentResult>((resolve, reject) => {
       stream(options).subscribe({
         next: (event) => {
-          if (event.type === "agent_halted") resolve({ haltedReason: event.haltedReason, metadata: event.metadata, messages: event.messages });
+          if (event.type === "agent_halted") resolve(resultOf(event));
         },
         error: reject,
       });
     });
   };
+}
+
+function resultOf({ type: _, ...result }: Extract<AgentEvent, { type: "agent_halted" }>): AgentResult {
+  return result;
 }

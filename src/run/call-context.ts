@@ -4,11 +4,13 @@ import type { RunEnv } from "./options.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { CallReport } from "./call-report.js";
 import type { ProgressUpdate } from "../tool/handler-context.js";
+import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
 
 /** What a context reports to: the attempt's call, which drops reports once it is answered. */
 export interface ReportTarget {
   progressed(ctx: CallContext, update: ProgressUpdate): void;
   reported(ctx: CallContext, body: ReportBody): void;
+  fated(ctx: CallContext, fate: ExecutorFate): void;
 }
 
 /** A report without the call's identity, which the call adds. */
@@ -18,7 +20,7 @@ export type ReportBody = CallReport extends infer R ? (R extends CallReport ? Om
  * The `ctx` a handler receives, one per attempt. Its `AbortController` is made only when a
  * handler first reads `ctx.signal`, so the many handlers that never look at it cost no controller.
  */
-export class CallContext implements HandlerContext, RecipeStepReporter {
+export class CallContext implements HandlerContext, RecipeStepReporter, FateReporter {
   readonly context: unknown;
   readonly sessionId: string | undefined;
   readonly requestId: string | undefined;
@@ -67,5 +69,10 @@ export class CallContext implements HandlerContext, RecipeStepReporter {
   /** Report a recipe sub-step on behalf of the call this context belongs to. */
   [REPORT_RECIPE_STEP](body: RecipeStepBody): void {
     this.#target.reported(this, body);
+  }
+
+  /** Take the executor's word on what became of this attempt, once the runner has abandoned it. */
+  [REPORT_FATE](fate: ExecutorFate): void {
+    this.#target.fated(this, fate);
   }
 }

@@ -3,6 +3,8 @@ import type { ProgressUpdate } from "../tool/handler-context.js";
 
 export type { RecipeStepFields } from "../resolve/recipe-step.js";
 
+import type { ExecutorFate } from "./executor-fate.js";
+
 /** Which call a report belongs to: the same three fields every `ToolEvent` carries. */
 export interface CallReportBase {
   /** The call's position in the input (arrival order for an Observable of calls). */
@@ -44,7 +46,13 @@ export type LateSettlementReport = CallReportBase & {
   readonly abandoned: "timeout" | "cancelled";
 } & (
     | { readonly settled: true; readonly result: unknown; readonly lateBy: number }
-    | { readonly settled: false; readonly grace: number }
+    | {
+        readonly settled: false;
+        /** Milliseconds after it was abandoned: `settleGrace`, unless the executor said its `fate` sooner. */
+        readonly grace: number;
+        /** What the executor said became of it (see `reportFate`); absent: still running, as far as the runner knows. */
+        readonly fate?: ExecutorFate;
+      }
   );
 
 /**

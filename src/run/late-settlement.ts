@@ -1,5 +1,6 @@
 import type { CallContext } from "./call-context.js";
 import type { CallReportBase, LateSettlementReport } from "./call-report.js";
+import type { ExecutorFate } from "./executor-fate.js";
 import type { Unsubscribable } from "rxjs";
 
 /** An attempt the runner stopped waiting for while its handler still ran. */
@@ -22,4 +23,10 @@ export function settledLate(base: CallReportBase, abandoned: Abandoned, result: 
 export function stillRunning(base: CallReportBase, abandoned: Abandoned, grace: number): LateSettlementReport {
   const { index, toolCallId, toolName } = base;
   return { type: "late_settlement", index, toolCallId, toolName, attempt: abandoned.ctx.attempt, abandoned: abandoned.why, settled: false, grace };
+}
+
+/** The report on an abandoned attempt whose executor said what became of it, `now - at` ms after it was abandoned. */
+export function fated(base: CallReportBase, abandoned: Abandoned, fate: ExecutorFate, now: number): LateSettlementReport {
+  const { index, toolCallId, toolName } = base;
+  return { type: "late_settlement", index, toolCallId, toolName, attempt: abandoned.ctx.attempt, abandoned: abandoned.why, settled: false, grace: now - abandoned.at, fate };
 }

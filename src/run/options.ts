@@ -8,6 +8,15 @@ import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "../tool/retry
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
+import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval-ledger.js";
+import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval-token.js";
+import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.js";
+
+/**
+ * Set by the agent loop on the options of each turn's runner: the loop has settled approvals
+ * itself, so the runner runs what it is given. A symbol, so no user option can set it by a typo.
+ */
+export const LOOP_APPROVES: unique symbol = Symbol("toolrx.loopApproves");
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
@@ -32,6 +41,12 @@ export interface RunEnv {
   readonly retry: RetryPlan | undefined;
   readonly settleGrace: number;
   readonly onUnknownTool: "fail" | "answer";
+  /** Whether the runner holds `needsApproval` calls for a decision (false inside the agent loop). */
+  readonly gateApprovals: boolean;
+  /** The host's decisions, by call id (the last one on a call wins). */
+  readonly approvals: ReadonlyMap<string, ApprovalMessage> | undefined;
+  readonly approvalSecret: ApprovalSecret | undefined;
+  readonly approvalLedger: ApprovalLedger | undefined;
 }
 
 /** The longest delay timers accept (2^31 - 1 ms); longer ones fire at once. */
@@ -125,6 +140,11 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`onUnknownTool\` to be "fail" or "answer", got ${describe(onUnknownTool)}`);
   }
 
+  const { approvalSecret, approvalLedger } = options;
+  assertApprovalSecret(approvalSecret);
+  assertApprovalLedger(approvalLedger);
+  const approvals = checkApprovals(options.approvals);
+
   const cap = 2 * availableCores();
   return {
     executor,
@@ -146,5 +166,9 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     retry,
     settleGrace,
     onUnknownTool,
+    gateApprovals: (options as { [LOOP_APPROVES]?: boolean })[LOOP_APPROVES] !== true,
+    approvals,
+    approvalSecret,
+    approvalLedger,
   };
 }

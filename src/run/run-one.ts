@@ -13,7 +13,8 @@ import { CallContext, type ReportBody, type ReportTarget } from "./call-context.
 import { deliver, type CallReportBase } from "./call-report.js";
 import type { ProgressUpdate } from "../tool/handler-context.js";
 import type { CallSink } from "./call-sink.js";
-import { settledLate, stillRunning, type Abandoned } from "./late-settlement.js";
+import { fated, settledLate, stillRunning, type Abandoned } from "./late-settlement.js";
+import type { ExecutorFate } from "./executor-fate.js";
 import type { Timed } from "./deadlines.js";
 import { backoff, errorTerm, isRetryable, NO_ERROR } from "./retry.js";
 import type { RetryPlan } from "../tool/retry-policy.js";
@@ -134,8 +135,9 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     const ctx = this.#ctx;
     const cancelled = new CallCancelledError(this.toolName, this.toolCallId, ctx !== undefined, reason);
     if (ctx !== undefined && this.#phase === RUNNING) {
-      CallContext.abort(ctx, cancelled);
+      // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
       this.#abandon(ctx, "cancelled");
+      CallContext.abort(ctx, cancelled);
     }
     this.#finish(error(cancelled));
   }
@@ -363,8 +365,9 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     const { env } = this;
     const ctx = this.#ctx as CallContext;
     const timeout = deadlineError(this, fired, { toolTimeout: env.timeout, toolIdleTimeout: env.idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total }, settled);
-    CallContext.abort(ctx, timeout);
+    // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
     if (!settled) this.#abandon(ctx, "timeout");
+    CallContext.abort(ctx, timeout);
     if (fired === "totalTimeout") this.#finish(withAttempts(error(timeout), timeout, ctx.attempt));
     else this.#outcome(error(timeout), undefined);
   }
@@ -376,15 +379,28 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     abandoned.grace = this.sink.watch(this, abandoned);
   }
 
+  /** An attempt's executor said what became of it (`reportFate`): report it, if the runner abandoned it and has not reported it yet. */
+  fated(ctx: CallContext, fate: ExecutorFate): void {
+    const abandoned = this.#unreported(ctx);
+    const listener = this.env.onReport;
+    if (abandoned !== undefined && listener !== undefined) deliver(listener, fated(this.#base(), abandoned, fate, this.sink.deadlines.now()));
+  }
+
   /** An attempt settled after the runner stopped waiting for it: report it, once. */
   #late(ctx: CallContext, result: unknown): void {
-    const abandoned = this.#abandoned?.find((a) => a.ctx === ctx);
+    const abandoned = this.#unreported(ctx);
     const listener = this.env.onReport;
-    if (abandoned === undefined || abandoned.reported || listener === undefined) return;
+    if (abandoned !== undefined && listener !== undefined) deliver(listener, settledLate(this.#base(), abandoned, result, this.sink.deadlines.now()));
+  }
+
+  /** The abandoned attempt of `ctx`, now marked reported, or `undefined` when there is nothing (more) to report on it. */
+  #unreported(ctx: CallContext): Abandoned | undefined {
+    const abandoned = this.#abandoned?.find((a) => a.ctx === ctx);
+    if (abandoned === undefined || abandoned.reported || this.env.onReport === undefined) return undefined;
     abandoned.reported = true;
     abandoned.grace?.unsubscribe();
     abandoned.grace = undefined;
-    deliver(listener, settledLate(this.#base(), abandoned, result, this.sink.deadlines.now()));
+    return abandoned;
   }
 
   #base(): CallReportBase {

@@ -2,6 +2,9 @@ import type { SchedulerLike, Subscribable } from "rxjs";
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import type { ToolExecutor } from "../tool/executor.js";
 import type { RetryPolicy } from "../tool/retry-policy.js";
+import type { ApprovalLedger } from "../tool/approval-ledger.js";
+import type { ApprovalSecret } from "../tool/approval-token.js";
+import type { ApprovalMessage } from "../tool/message.js";
 import type { CallReport } from "./call-report.js";
 import type { OnToolError } from "./policy.js";
 
@@ -69,6 +72,20 @@ export interface RunOptions {
    * Streamed calls are always answered.
    */
   onUnknownTool?: "fail" | "answer";
+  /**
+   * The host's decisions on calls whose tool `needsApproval` (the batch runner; the agent loop
+   * reads them from the conversation). Without one, such a call does not run: it halts with
+   * `approval_required`, the pending approval as its result.
+   */
+  approvals?: readonly ApprovalMessage[];
+  /**
+   * Bind every decision to the call it was asked for: pending approvals carry an HMAC `token`
+   * over the call id, tool name and arguments, and a decision without a matching token runs
+   * nothing. Keep it on the server.
+   */
+  approvalSecret?: ApprovalSecret;
+  /** Where approvals are spent, so that a replayed request never runs an approved call twice. */
+  approvalLedger?: ApprovalLedger;
 }
 
 /** A cancel request: which call, and what to tell the model. */

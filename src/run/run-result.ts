@@ -1,6 +1,7 @@
 import { AWAITING_USER_RESPONSE, type AskUserRequested, type ToolEvent, type ToolHaltEvent } from "./events.js";
 import { isToolError } from "../tool/tool-error.js";
 import type { ToolMessage } from "../tool/message.js";
+import type { PendingApproval } from "../tool/needs-approval.js";
 
 /** A call asked the user a question. */
 export interface AskUserHalt {
@@ -43,12 +44,15 @@ export type HaltMetadata = AskUserHalt | ToolErrorHalt | HandlerHalt;
 
 /**
  * A finished batch: messages in input order; when some call halted, `halt` is the one with the
- * lowest index and `halts` every halt in input order (`halts[0]` is `halt`).
+ * lowest index and `halts` every halt in input order (`halts[0]` is `halt`). Calls held for
+ * approval (their tool `needsApproval`, no decision in `approvals`) halt with
+ * `approval_required`, and are listed in `pendingApprovals`, in input order.
  */
 export interface RunResult {
   messages: ToolMessage[];
   halt?: HaltMetadata;
   halts?: HaltMetadata[];
+  pendingApprovals?: PendingApproval[];
 }
 
 /**
@@ -63,6 +67,7 @@ export class RunResultCollector {
   readonly #messages: ToolMessage[] = [];
   /** Sparse, by index: most batches never halt, so this stays empty and costs nothing. */
   readonly #halts: HaltMetadata[] = [];
+  #pending: PendingApproval[] | undefined;
 
   /** Take one event; only tail events add a message. */
   add(event: ToolEvent): void {
@@ -77,6 +82,8 @@ export class RunResultCollector {
       case "tool_halt":
         this.#message(event.index, event.toolCallId, event.toolName, event.content, event.isError);
         this.#halts[event.index] = haltMetadataOf(event);
+        // The reason is reserved: only the runner's approval gate halts with it.
+        if (event.reason === "approval_required") (this.#pending ??= [])[event.index] = event.result as PendingApproval;
         return;
       default:
         return;
@@ -88,7 +95,8 @@ export class RunResultCollector {
     const messages = this.#messages.filter(() => true);
     if (this.#halts.length === 0) return { messages };
     const halts = this.#halts.filter(() => true);
-    return { messages, halt: halts[0] as HaltMetadata, halts };
+    if (this.#pending === undefined) return { messages, halt: halts[0] as HaltMetadata, halts };
+    return { messages, halt: halts[0] as HaltMetadata, halts, pendingApprovals: this.#pending.filter(() => true) };
   }
 
   #message(index: number, toolCallId: string, name: string, content: string, isError: boolean): void {

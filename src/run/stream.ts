@@ -9,6 +9,8 @@ import { describe } from "../util/safe.js";
 import { snapshotCalls } from "./snapshot-calls.js";
 import { unknownTool } from "../tool/unknown-tool.js";
 import { toolSource, type ToolSource } from "./tool-source.js";
+import { gatedExecutor } from "./approval-gate.js";
+import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 
 /**
@@ -38,8 +40,12 @@ export function streamToolCalls(
   if (streamed && typeof (calls as { subscribe?: unknown } | null)?.subscribe !== "function") {
     throw new TypeError(`Expected \`calls\` to be an array or an Observable of tool calls, got ${describe(calls)}`);
   }
-  const env = resolveOptions(options, streamed ? undefined : calls.length);
+  let env = resolveOptions(options, streamed ? undefined : calls.length);
   const source = toolSource(tools, env);
+  // Only a batch that may meet a `needsApproval` tool pays for the gate (a resolver's list is read lazily).
+  if (env.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined))) {
+    env = { ...env, executor: gatedExecutor(env.executor, env) };
+  }
   if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env);
   return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
 }
@@ -54,6 +60,14 @@ function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): O
       for (const call of calls) {
         if (source.lookup(call.name) === undefined) {
           subscriber.error(unknownTool(call.name, source.names()));
+          return;
+        }
+      }
+    }
+    if (env.gateApprovals && env.approvals !== undefined) {
+      for (const id of env.approvals.keys()) {
+        if (!calls.some((call) => call.id === id)) {
+          subscriber.error(new ApprovalMismatchError("not_pending", id));
           return;
         }
       }

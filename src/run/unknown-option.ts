@@ -24,6 +24,9 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   retry: true,
   settleGrace: true,
   onUnknownTool: true,
+  approvals: true,
+  approvalSecret: true,
+  approvalLedger: true,
 };
 
 /** The keys of `RunOptions`. A key outside them is a typo or an option of something else. */

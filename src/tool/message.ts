@@ -39,6 +39,14 @@ export interface ApprovalMessage {
   readonly approved: boolean;
   /** Why, for a denial: shown to the model in the denied call's tool message. */
   readonly reason?: string;
+  /** The pending approval's `token`, given back as it came (required with an `approvalSecret`). */
+  readonly token?: string;
+  /**
+   * The arguments approved: the pending approval's, or edited ones. Edited arguments are checked
+   * against the tool's schema and `needsApproval` is asked about them again (when it still asks,
+   * the run halts with `approval_required` for the edited call).
+   */
+  readonly arguments?: Record<string, unknown>;
 }
 
 /** One message of a conversation, as the loop reads and writes it. */

@@ -26,5 +26,15 @@ export type NeedsApproval<Args = Record<string, unknown>> =
 export interface PendingApproval {
   readonly toolCallId: string;
   readonly toolName: string;
+  /** What would run: the model's arguments, or the host's edited ones. */
   readonly arguments: Record<string, unknown>;
+  /** With an `approvalSecret`: the token binding a decision to this call; give it back in the decision. */
+  readonly token?: string;
+}
+
+/** A question a call asked the user (`askUser`), waiting for the user's next message. */
+export interface PendingQuestion {
+  readonly toolCallId: string;
+  readonly question: string;
+  readonly opts: object;
 }

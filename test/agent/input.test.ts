@@ -64,7 +64,7 @@ describe("a model that sends what the loop cannot act on ends it with error, say
 
   it.each(cases)("%s", async (_name, events, message) => {
     const result = await runAgent({ ...base, model: () => events as ModelEvent[] });
-    expect(result.haltedReason).toBe("error");
+    if (result.haltedReason !== "error") throw new Error(`ended with ${result.haltedReason}`);
     expect(result.metadata.error).toBeInstanceOf(ModelEventError);
     expect((result.metadata.error as Error).message).toMatch(message);
     expect(result.messages).toEqual(question); // the failed turn adds nothing

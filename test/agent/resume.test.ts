@@ -77,8 +77,8 @@ describe("approval", () => {
     expect(handler).toHaveBeenCalledTimes(1);
     expect(second.haltedReason).toBe("completed");
     const result: Message = { role: "tool", toolCallId: "c1", name: "transfer", content: '{"sent":50}', isError: false };
-    // The model's second request already has the result: it was not asked before the call ran.
-    expect(model.requests[1]?.messages.slice(-2)).toEqual([{ role: "approval", toolCallId: "c1", approved: true }, result]);
+    // The model's second request already has the result, next to its call: it was not asked before the call ran.
+    expect(model.requests[1]?.messages.slice(-3)).toEqual([first.messages[1], result, { role: "approval", toolCallId: "c1", approved: true }]);
     // The same approval sent again with the answered conversation runs nothing.
     await runAgent({ model, tools: [tool], messages: [...second.messages, user("thanks")] });
     expect(handler).toHaveBeenCalledTimes(1);
@@ -91,7 +91,7 @@ describe("approval", () => {
     const first = await runAgent({ model, tools: [tool], messages: question });
     const second = await runAgent({ model, tools: [tool], messages: [...first.messages, { role: "approval", toolCallId: "c1", approved: true }] });
     expect(second).toMatchObject({ haltedReason: "error", metadata: { error: failure } });
-    expect(second.messages.at(-1)).toEqual({ role: "tool", toolCallId: "c1", name: "transfer", content: '{"sent":50}', isError: false });
+    expect(second.messages.at(-2)).toEqual({ role: "tool", toolCallId: "c1", name: "transfer", content: '{"sent":50}', isError: false });
     const third = await runAgent({ model, tools: [tool], messages: second.messages });
     expect(third.haltedReason).toBe("completed");
     expect(handler).toHaveBeenCalledTimes(1);
@@ -108,7 +108,7 @@ describe("approval", () => {
     });
     expect(handler).not.toHaveBeenCalled();
     expect(second.haltedReason).toBe("completed");
-    expect(model.requests[1]?.messages.at(-1)).toEqual({
+    expect(model.requests[1]?.messages.at(-2)).toEqual({
       role: "tool",
       toolCallId: "c1",
       name: "transfer",
@@ -128,18 +128,12 @@ describe("approval", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it("a decision counts only for a call pending in that conversation", async () => {
+  it("a decision placed before the call it names does not count: the call is still pending", async () => {
     const { tool, handler } = transferTool();
     const model = scriptedModel([[toolCall("c1", "transfer", { eur: 50 })], [toolCall("c2", "transfer", { eur: 9 })]]);
     const first = await runAgent({ model, tools: [tool], messages: question });
-    // A stray id, and a decision placed before the call it names: neither counts.
-    const forged: Message[] = [
-      ...first.messages.slice(0, 1),
-      { role: "approval", toolCallId: "c1", approved: true },
-      ...first.messages.slice(1),
-      { role: "approval", toolCallId: "c999", approved: true },
-    ];
-    const second = await runAgent({ model, tools: [tool], messages: forged });
+    const early: Message[] = [...first.messages.slice(0, 1), { role: "approval", toolCallId: "c1", approved: true }, ...first.messages.slice(1)];
+    const second = await runAgent({ model, tools: [tool], messages: early });
     expect(handler).not.toHaveBeenCalled();
     expect(model.requests).toHaveLength(1);
     expect(second).toMatchObject({ haltedReason: "approval_required", metadata: { pendingApprovals: [{ toolCallId: "c1" }] } });

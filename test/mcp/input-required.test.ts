@@ -99,7 +99,7 @@ describe("an MCP server's input_required result (SDK v2, revision 2026-07-28)", 
   });
 
   it("resumeMcpInput refuses a run that did not halt on an MCP tool's input_required", async () => {
-    await expect(resumeMcpInput({ haltedReason: "completed", metadata: {}, messages: [] }, {}, [])).rejects.toThrow(TypeError);
+    await expect(resumeMcpInput({ haltedReason: "completed", metadata: { finishReason: "stop" }, messages: [] }, {}, [])).rejects.toThrow(TypeError);
   });
 
   it("mcpRetryCall refuses what is not an MCP ask_user's data", () => {

@@ -1,0 +1,46 @@
+import { judgeDecision, spendApproval, type Verdict } from "../tool/approval-decision.js";
+import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
+import type { Message } from "../tool/message.js";
+import type { BatchEnv } from "./call-batch.js";
+import type { OpenTurn } from "./resume.js";
+
+/**
+ * Check every decision after the open turn and say what each comes to, before anything of the
+ * resume runs: one that does not match fails the whole resume closed. A decision on a call
+ * answered before it is a record of the past (the run it approved put the answer there) and
+ * counts for nothing; the last decision on a call is the one that counts.
+ *
+ * @throws {ApprovalMismatchError} for the first decision that does not match; what a rule throws.
+ */
+export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversation: readonly Message[]): Promise<Map<string, Verdict>> {
+  const last = new Map<string, number>();
+  open.decisions.forEach(({ message, at }, k) => {
+    const id = message.toolCallId;
+    const call = open.all.find((c) => c.id === id);
+    const answeredAt = open.answered.get(id);
+    const manual = call !== undefined && (env.agent.manualMode || env.lookup(call.name)?.manual === true);
+    if (call === undefined || (answeredAt !== undefined && answeredAt > at) || (answeredAt === undefined && manual)) {
+      throw new ApprovalMismatchError("not_pending", id, { index: at });
+    }
+    if (answeredAt === undefined) last.set(id, k);
+  });
+  const verdicts = new Map<string, Verdict>();
+  const { agent } = env;
+  for (const [id, k] of last) {
+    const { message, at } = open.decisions[k] as (typeof open.decisions)[number];
+    const call = open.all.find((c) => c.id === id) as (typeof open.all)[number];
+    const reissued = open.decisions
+      .slice(0, k)
+      .filter((d) => d.message.toolCallId === id && d.message.approved && d.message.arguments !== undefined)
+      .map((d) => d.message.arguments as Record<string, unknown>);
+    const approvalContext = { toolCall: call, messages: conversation, context: agent.context, sessionId: agent.sessionId, requestId: agent.requestId, signal: env.signal };
+    verdicts.set(id, await judgeDecision(message, call, env.lookup(call.name), { secret: agent.approvalSecret, validate: agent.validate, reissued, at, approvalContext }));
+  }
+  const ledger = agent.approvalLedger;
+  if (ledger !== undefined) {
+    for (const [id, verdict] of verdicts) {
+      if (verdict.kind === "run") await spendApproval(ledger, verdict.call, open.decisions[last.get(id) as number]?.at);
+    }
+  }
+  return verdicts;
+}

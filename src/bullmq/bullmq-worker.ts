@@ -1,0 +1,156 @@
+import { Worker, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Tool, ToolExecutor, ToolResolver } from "../index.js";
+import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
+import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
+import { RedisLanes } from "./lanes.js";
+import { CALL_JOB, keysOf, type CallJobData, type CallJobReturn } from "./protocol.js";
+import { runCallJob, type JobEnv } from "./run-job.js";
+
+/** Options of {@link bullmqWorker}. */
+export interface BullmqWorkerOptions {
+  /** Redis: a `redis://` URL or ioredis options. The worker opens its own connections. */
+  connection: RedisConnection;
+  /** The BullMQ queue to take calls from (no `:`). */
+  queue: string;
+  /** BullMQ's key prefix; default `"bull"`. */
+  prefix?: string;
+  /** What this worker can run: tools with handlers, or a resolver. */
+  tools: readonly Tool[] | ToolResolver;
+  /** Calls run at once by this worker; default 16. */
+  concurrency?: number;
+  /** How handlers run; default `defaultExecutor`. Pass an isolating executor to run each in a sandbox. */
+  toolExecutor?: ToolExecutor;
+  /** Check arguments against the tool's schema before the handler runs, as in-process; default `true`. */
+  validateArguments?: boolean;
+  /** Handed to handlers as `ctx.context` (the producer's context stays on the producer); default `{}`. */
+  context?: unknown;
+  /**
+   * How long a job's lock lasts without renewal, in ms; default 10,000. A worker that dies is
+   * noticed within about `lockDuration + stalledInterval`, and its calls answer `handler_exit`.
+   */
+  lockDuration?: number;
+  /** How often this worker looks for jobs of dead workers, in ms; default 5,000. */
+  stalledInterval?: number;
+  /** How long an aborted handler may take to settle before its job ends anyway, in ms; default 5,000. */
+  settleGrace?: number;
+  /** How long a limit lease outlives its last renewal, in ms; default 30,000 (as the executor's). */
+  leaseTtl?: number;
+  /** This worker's name, recorded on each job it runs (`processedBy`); default BullMQ's. */
+  name?: string;
+}
+
+/** A running worker; close it to stop taking calls. */
+export interface BullmqWorker {
+  /** Resolves once connected and taking jobs. */
+  ready(): Promise<void>;
+  /** Stop taking jobs, let the running ones finish, and close the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Take call jobs from `queue` and run them with `tools`, through the same validation and
+ * executor as in-process. A job whose worker dies is failed, never run again (BullMQ's
+ * `maxStalledCount: 0`); a cancel from the producer aborts the handler's `ctx.signal`.
+ *
+ * @example
+ * const worker = bullmqWorker({ connection: "redis://127.0.0.1:6379", queue: "tools", tools: [weather] });
+ * await worker.ready();
+ * process.on("SIGTERM", () => void worker.close());
+ */
+export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
+  if (typeof options !== "object" || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  const queueName = checkQueueName(options.queue);
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const concurrency = checkCount("concurrency", options.concurrency) ?? 16;
+  const lockDuration = checkMs("lockDuration", options.lockDuration, 10_000);
+  const stalledInterval = checkMs("stalledInterval", options.stalledInterval, 5_000);
+  const settleGrace = checkMs("settleGrace", options.settleGrace, 5_000);
+  const leaseTtl = checkMs("leaseTtl", options.leaseTtl, 30_000);
+  const { tools, toolExecutor, validateArguments = true, context = {} } = options;
+  if (typeof tools !== "object" || tools === null) throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describeValue(tools)}`);
+  if (toolExecutor !== undefined && typeof toolExecutor?.execute !== "function") {
+    throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describeValue(toolExecutor)}`);
+  }
+  if (typeof validateArguments !== "boolean") throw new TypeError(`Expected \`validateArguments\` to be a boolean, got ${describeValue(validateArguments)}`);
+  const env: JobEnv = { tools, executor: toolExecutor, validateArguments, context, settleGrace };
+  const keys = keysOf(prefix, queueName);
+  const commands = redisClient(options.connection, "blocking", `toolrx:worker-commands:${queueName}`);
+  const subscriber = redisClient(options.connection, "blocking", `toolrx:worker-cancels:${queueName}`);
+  const lanes = new RedisLanes(commands, keys.lane, leaseTtl);
+  /** The abort controller of each job this worker runs. */
+  const running = new Map<string, AbortController>();
+  let worker: Worker | undefined;
+
+  const cancel = (jobId: string, reason: string): void => running.get(jobId)?.abort(new Error(`cancelled by the producer: ${reason}`));
+  // After a reconnect the channel may have lost cancels: the markers say what was cancelled meanwhile.
+  const recheck = async (): Promise<void> => {
+    const ids = [...running.keys()];
+    if (ids.length === 0) return;
+    const markers = await commands.mget(...ids.map(keys.cancelMarker));
+    markers.forEach((reason, i) => reason !== null && cancel(ids[i] as string, reason));
+  };
+
+  const process = async (job: Job<CallJobData, CallJobReturn>): Promise<CallJobReturn> => {
+    const data = job.data;
+    if (job.name !== CALL_JOB || data?.v !== 1) throw new Error(`not a toolrx call job (name ${job.name}, protocol ${String(data?.v)})`);
+    const jobId = job.id as string;
+    const jobLanes = data.lanes ?? [];
+    lanes.hold(jobId, jobLanes);
+    const controller = new AbortController();
+    running.set(jobId, controller);
+    try {
+      const marker = await commands.get(keys.cancelMarker(jobId));
+      if (marker !== null) return { v: 1, cancelled: marker, started: false };
+      return await runCallJob(data, env, controller.signal, (update) => {
+        job.updateProgress(update as object).catch(() => undefined);
+      });
+    } finally {
+      running.delete(jobId);
+      await lanes.release(jobId, jobLanes);
+    }
+  };
+
+  const start = async (): Promise<void> => {
+    await Promise.all([connected(commands), connected(subscriber)]);
+    subscriber.on("message", (_channel: string, message: string) => {
+      try {
+        const { jobId, reason } = JSON.parse(message) as { jobId: string; reason: string };
+        cancel(jobId, reason);
+      } catch {
+        // Not ours.
+      }
+    });
+    subscriber.on("ready", () => void recheck().catch(() => undefined));
+    await subscriber.subscribe(keys.cancelChannel);
+    const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`);
+    worker = new Worker<CallJobData, CallJobReturn>(queueName, process, {
+      connection: await connected(blocking),
+      prefix,
+      concurrency,
+      lockDuration,
+      stalledInterval,
+      // Never run a call twice: a job whose worker died is failed, not handed to another worker.
+      maxStalledCount: 0,
+      maxStartedAttempts: 1,
+      ...(options.name === undefined ? {} : { name: options.name }),
+    });
+    worker.on("error", () => undefined);
+    await worker.waitUntilReady();
+    ownClients.push(blocking);
+  };
+  const ownClients: Redis[] = [commands, subscriber];
+  let started: Promise<void> | undefined;
+  const ready = (): Promise<void> => (started ??= start());
+  void ready().catch(() => undefined);
+
+  return {
+    ready,
+    async close() {
+      await started?.catch(() => undefined);
+      await worker?.close();
+      lanes.close();
+      for (const client of ownClients) client.disconnect();
+    },
+  };
+}

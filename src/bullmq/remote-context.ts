@@ -1,0 +1,61 @@
+import type { HandlerContext, ProgressUpdate, ToolExecutor } from "../index.js";
+
+/** What a handler run by a {@link bullmqWorker} gets besides the usual context. */
+export interface RemoteHandlerContext extends HandlerContext {
+  /**
+   * Stable for the call across attempts, workers and producer restarts: hand it to an outside
+   * service (a payment API's idempotency key) so that an effect happens once.
+   */
+  readonly idempotencyKey: string;
+  /** 1 for the call's first attempt. */
+  readonly attempt: number;
+}
+
+/**
+ * The key a remote handler's context carries, or `undefined` in-process: lets a handler written
+ * for both places read it without a cast.
+ *
+ * @example
+ * handler: async (args, ctx) => ok(await pay(args, { idempotencyKey: remoteIdempotencyKey(ctx) ?? ctx.toolCall.id }))
+ */
+export function remoteIdempotencyKey(ctx: HandlerContext): string | undefined {
+  const key = (ctx as Partial<RemoteHandlerContext>).idempotencyKey;
+  return typeof key === "string" ? key : undefined;
+}
+
+/**
+ * An executor that hands the inner one a context with `idempotencyKey` and `attempt`, and keeps
+ * the handler's own settlement: the job must not end (and free its slot and leases) while the
+ * handler still runs, even after the runner answered for it.
+ */
+export function remoteContextExecutor(
+  inner: ToolExecutor,
+  idempotencyKey: string,
+  attempt: number,
+): { executor: ToolExecutor; started(): boolean; settled(): Promise<unknown> } {
+  let running: Promise<unknown> | undefined;
+  const executor: ToolExecutor = {
+    execute(tool, args, ctx) {
+      // Delegation, not a copy: the runner's context keeps private state behind `signal` and `progress`.
+      const remote: RemoteHandlerContext = {
+        get context() {
+          return ctx.context;
+        },
+        sessionId: ctx.sessionId,
+        requestId: ctx.requestId,
+        toolCall: ctx.toolCall,
+        engine: ctx.engine,
+        get signal() {
+          return ctx.signal;
+        },
+        progress: (update: ProgressUpdate) => ctx.progress(update),
+        idempotencyKey,
+        attempt,
+      };
+      const returned = inner.execute(tool, args, remote);
+      running = Promise.resolve(returned).catch(() => undefined);
+      return returned;
+    },
+  };
+  return { executor, started: () => running !== undefined, settled: () => running ?? Promise.resolve() };
+}

@@ -1,0 +1,62 @@
+import { firstValueFrom, filter, type Observable } from "rxjs";
+import { defaultExecutor, streamToolCalls, type ToolEvent, type ToolExecutor, type ToolExecutionCompleted, type ToolResolver, type Tool, type ToolResultEncoder } from "../index.js";
+import type { CallJobData, CallJobReturn } from "./protocol.js";
+import { remoteContextExecutor } from "./remote-context.js";
+import { encodeJobResult } from "./result-codec.js";
+
+/** What the worker decided for everything the job runs under. */
+export interface JobEnv {
+  readonly tools: readonly Tool[] | ToolResolver;
+  readonly executor: ToolExecutor | undefined;
+  readonly validateArguments: boolean;
+  readonly context: unknown;
+  /** How long an aborted handler may take to settle before the job ends anyway, in ms. */
+  readonly settleGrace: number;
+}
+
+// The producer encodes; encoding here too would be wasted work.
+const NO_ENCODING: ToolResultEncoder = { encode: () => "", encodeError: () => "" };
+
+/**
+ * Run one call job through the same runner as in-process (validation, executor, the tool's
+ * checks), with `signal` for cancels, and return what the producer decodes. The job ends only
+ * when the handler has settled, or `settleGrace` after it was aborted.
+ */
+export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSignal, onProgress: (update: unknown) => void): Promise<CallJobReturn> {
+  const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt);
+  const remaining = data.deadline === undefined ? Infinity : data.deadline - Date.now();
+  if (remaining <= 0) return { v: 1, cancelled: "the job's deadline passed before it started", started: false };
+  const events: Observable<ToolEvent> = streamToolCalls([data.call], env.tools, {
+    toolExecutor: tracked.executor,
+    toolResultEncoder: NO_ENCODING,
+    validateArguments: env.validateArguments,
+    context: env.context,
+    signal,
+    toolTimeout: Math.min(remaining, 2_147_483_647),
+    maxConcurrency: 1,
+    onUnknownTool: "answer",
+    ...(data.sessionId === undefined ? {} : { sessionId: data.sessionId }),
+    ...(data.requestId === undefined ? {} : { requestId: data.requestId }),
+    onCallReport: (report) => {
+      if (report.type === "progress") {
+        const { progress, total, message, data: partial } = report;
+        onProgress({ progress, total, message, data: partial });
+      }
+    },
+  });
+  let completed: ToolExecutionCompleted;
+  try {
+    completed = (await firstValueFrom(events.pipe(filter((e): e is ToolExecutionCompleted => e.type === "tool_execution_completed")))) as ToolExecutionCompleted;
+  } catch (reason) {
+    await settledWithin(tracked.settled(), env.settleGrace);
+    return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
+  }
+  // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
+  await settledWithin(tracked.settled(), env.settleGrace);
+  return { v: 1, result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
+}
+
+function settledWithin(settled: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}

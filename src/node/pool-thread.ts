@@ -1,0 +1,87 @@
+import { Worker } from "node:worker_threads";
+import type { ResourceLimits } from "./pool-options.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+
+/** What a thread tells its pool. */
+export interface ThreadOwner {
+  /** The thread imported its preloads and can take a call. */
+  ready(thread: PoolThread): void;
+  message(thread: PoolThread, message: FromWorker): void;
+  /** The thread is gone: it exited, crashed, ran out of memory, or was terminated. */
+  exited(thread: PoolThread, why: Error): void;
+}
+
+/**
+ * One worker thread of a pool. It holds the process open only while it runs a call: an idle
+ * pool never keeps a program from exiting.
+ */
+export class PoolThread {
+  readonly #worker: Worker;
+  readonly #owner: ThreadOwner;
+  #ready = false;
+  #gone = false;
+  #crash: Error | undefined;
+  /** The call it runs (still running after an abort, during the grace period), if any. */
+  job: unknown;
+
+  constructor(script: URL, setup: WorkerSetup, resourceLimits: ResourceLimits | undefined, owner: ThreadOwner) {
+    this.#owner = owner;
+    this.#worker = new Worker(script, { workerData: setup, ...(resourceLimits !== undefined && { resourceLimits }) });
+    this.#worker.on("message", (message: FromWorker) => {
+      if (this.#gone) return;
+      if (message.type === "ready") {
+        this.#ready = true;
+        this.#worker.unref();
+        owner.ready(this);
+      } else {
+        owner.message(this, message);
+      }
+    });
+    // An uncaught error, an unhandled rejection, or running out of memory: `exit` follows.
+    this.#worker.on("error", (crash: Error) => {
+      this.#crash ??= crash;
+    });
+    this.#worker.on("exit", (code: number) => this.#exited(this.#crash ?? new Error(`the worker exited with code ${code}`)));
+  }
+
+  /** It said it was ready, once: a thread that never did failed to start. */
+  get started(): boolean {
+    return this.#ready;
+  }
+
+  get gone(): boolean {
+    return this.#gone;
+  }
+
+  /**
+   * Send a message; a structured-clone failure (a function in the context) is thrown to the
+   * caller, which answers that call alone.
+   */
+  send(message: ToWorker): void {
+    this.#worker.postMessage(message);
+  }
+
+  /** It runs a call: keep the process alive for it. */
+  busy(): void {
+    this.#worker.ref();
+  }
+
+  /** It is idle again. */
+  idle(): void {
+    this.job = undefined;
+    this.#worker.unref();
+  }
+
+  /** Stop the thread now, whatever it runs; the owner hears `exited` at once. */
+  kill(why: Error): Promise<unknown> {
+    const done = this.#worker.terminate();
+    this.#exited(why);
+    return done;
+  }
+
+  #exited(why: Error): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#owner.exited(this, why);
+  }
+}

@@ -1,0 +1,247 @@
+import { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorReason } from "../index.js";
+
+/** A value that survives `JSON.stringify` and `JSON.parse` unchanged: what the codec puts on the wire. */
+export type Wire = null | boolean | number | string | readonly Wire[] | { readonly [key: string]: Wire };
+
+/**
+ * The key that marks what plain JSON cannot say (an Error, a bigint, `undefined`). A user object
+ * that has this key itself is escaped, so no data is ever mistaken for a tag.
+ */
+export const TAG = "$toolrx";
+
+/**
+ * How strictly a value is encoded. `exact`: a result's data (`ok` value, `halt` result,
+ * `ask_user` opts) must mean on the other side what the default JSON encoder would have written
+ * here, so what JSON cannot hold is a problem. `lenient`: an error's data is only ever rendered
+ * for a model or a log, so what cannot cross is replaced by a short description.
+ */
+type Mode = "exact" | "lenient";
+
+/** Thrown inside the encoder to stop at the first problem; never escapes the codec. */
+export class Unencodable {
+  constructor(readonly problem: string) {}
+}
+
+const MAX_DEPTH = { exact: 512, lenient: 64 } as const;
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+function isError(value: object): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
+/** Encode `value` to {@link Wire}; in `exact` mode, throws {@link Unencodable} at the first problem. */
+export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, seen: object[] = []): Wire | undefined {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : null; // as JSON.stringify writes NaN and Infinity
+    case "bigint":
+      if (mode === "exact") throw new Unencodable(`${where(path)} is a bigint, which JSON cannot hold`);
+      return { [TAG]: "bigint", value: String(value) };
+    case "undefined":
+      if (mode === "lenient") return { [TAG]: "undefined" };
+      if (depth === 0) throw new Unencodable(`${where(path)} is undefined, which JSON cannot hold`);
+      return undefined; // left out of its object, as JSON.stringify does
+    case "symbol":
+    case "function":
+      if (mode === "lenient") return typeof value === "symbol" ? String(value) : "[function]";
+      if (depth === 0) throw new Unencodable(`${where(path)} is a ${typeof value}, which JSON cannot hold`);
+      return undefined;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (seen.includes(object)) {
+    if (mode === "exact") throw new Unencodable(`${where(path)} refers back to an enclosing object (a cycle)`);
+    return "[Circular]";
+  }
+  if (depth >= MAX_DEPTH[mode]) {
+    if (mode === "exact") throw new Unencodable(`${where(path)} is nested deeper than ${MAX_DEPTH.exact} levels`);
+    return "[...]";
+  }
+  seen.push(object);
+  try {
+    return isError(object) ? encodeError(object, path, depth, seen) : encodeObject(object, mode, path, depth, seen);
+  } catch (thrown) {
+    if (thrown instanceof Unencodable) throw thrown;
+    if (mode === "exact") throw new Unencodable(`reading ${where(path)} threw`);
+    return "[unreadable]";
+  } finally {
+    seen.pop();
+  }
+}
+
+function encodeObject(object: object, mode: Mode, path: string, depth: number, seen: object[], viaToJSON = true): Wire | undefined {
+  const toJSON = viaToJSON ? (object as { toJSON?: unknown }).toJSON : undefined;
+  if (typeof toJSON === "function") {
+    // As JSON.stringify does: a Date becomes its ISO string, a class its chosen form.
+    const json: unknown = toJSON.call(object, "");
+    if (json === object) return encodeObject(object, mode, path, depth, seen, false);
+    return typeof json === "object" && json !== null && !isError(json)
+      ? encodeObject(json, mode, path, depth, seen, false)
+      : encodeValue(json, mode, path, depth, seen);
+  }
+  if (Array.isArray(object)) {
+    return Array.from(object, (item: unknown, i) => encodeValue(item, mode, `${path}[${i}]`, depth + 1, seen) ?? null);
+  }
+  const entries: [string, Wire][] = [];
+  for (const key of Object.keys(object)) {
+    let item: unknown;
+    try {
+      item = (object as Record<string, unknown>)[key];
+    } catch {
+      if (mode === "exact") throw new Unencodable(`reading ${where(`${path}.${key}`)} threw`);
+      item = "[unreadable]";
+    }
+    const wire = encodeValue(item, mode, `${path}.${key}`, depth + 1, seen);
+    if (wire !== undefined) entries.push([key, wire]);
+  }
+  // fromEntries defines keys, so "__proto__" stays an own key instead of setting a prototype.
+  const copy = Object.fromEntries(entries) as Record<string, Wire>;
+  return hasOwn(copy, TAG) ? { [TAG]: "object", entries: copy } : copy;
+}
+
+/**
+ * An Error as data: its name, message, own enumerable data and cause chain (all `lenient`), and
+ * for a `ToolError` its reason, names and metadata. Never its stack: a worker's file paths and
+ * frames are not data a model or a log should receive.
+ */
+function encodeError(error: Error, path: string, depth: number, seen: object[]): Wire {
+  const field = (key: string): Wire | undefined => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen);
+  const text = (key: string): string => {
+    const v = read(error, key);
+    return typeof v === "string" ? v : "";
+  };
+  const wire: Record<string, Wire> = { [TAG]: "error", name: text("name") || "Error", message: text("message") };
+  if (isToolError(error)) {
+    wire[TAG] = "tool_error";
+    wire.reason = error.reason;
+    for (const key of ["toolName", "toolCallId"]) if (typeof read(error, key) === "string") wire[key] = text(key);
+    wire.metadata = field("metadata") ?? {};
+  } else {
+    const data: [string, Wire][] = [];
+    for (const key of ownKeys(error)) {
+      if (key === "stack" || key === "message" || key === "name" || key === "cause") continue;
+      data.push([key, field(key) ?? { [TAG]: "undefined" }]);
+    }
+    if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
+  }
+  if (safeHasOwn(error, "cause")) wire.cause = field("cause") ?? { [TAG]: "undefined" };
+  return wire;
+}
+
+function read(object: object, key: string): unknown {
+  try {
+    return (object as Record<string, unknown>)[key];
+  } catch {
+    return "[unreadable]";
+  }
+}
+
+function ownKeys(object: object): string[] {
+  try {
+    return Object.keys(object);
+  } catch {
+    return [];
+  }
+}
+
+function safeHasOwn(object: object, key: string): boolean {
+  try {
+    return hasOwn(object, key);
+  } catch {
+    return false;
+  }
+}
+
+function where(path: string): string {
+  return path === "" ? "the value" : `\`${path.replace(/^\./, "")}\``;
+}
+
+/** Thrown inside the decoder at the first malformed tag; never escapes the codec. */
+export class Undecodable {
+  constructor(readonly problem: string) {}
+}
+
+const BUILTIN_ERRORS: Readonly<Record<string, ErrorConstructor>> = {
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+};
+const REASONS: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
+
+/** The value a {@link Wire} stands for: tags become Errors, bigints and `undefined` again. */
+export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
+  if (typeof wire !== "object" || wire === null) {
+    if (typeof wire === "string" || typeof wire === "boolean" || wire === null) return wire;
+    if (typeof wire === "number" && Number.isFinite(wire)) return wire;
+    throw new Undecodable(`${where(path)} is not JSON data`);
+  }
+  if (depth >= MAX_DEPTH.exact) throw new Undecodable(`${where(path)} is nested deeper than ${MAX_DEPTH.exact} levels`);
+  if (Array.isArray(wire)) return wire.map((item: unknown, i) => decodeValue(item, `${path}[${i}]`, depth + 1));
+  const object = wire as Record<string, unknown>;
+  if (!hasOwn(object, TAG)) return decodeEntries(object, path, depth);
+  const tag = object[TAG];
+  switch (tag) {
+    case "object":
+      if (typeof object.entries !== "object" || object.entries === null) break;
+      return decodeEntries(object.entries as Record<string, unknown>, path, depth);
+    case "undefined":
+      return undefined;
+    case "bigint":
+      if (typeof object.value !== "string" || !/^-?\d+$/.test(object.value)) break;
+      return BigInt(object.value);
+    case "error":
+    case "tool_error":
+      return decodeError(object, path, depth);
+  }
+  throw new Undecodable(`${where(path)} has a malformed \`${TAG}\` tag`);
+}
+
+function decodeEntries(object: Record<string, unknown>, path: string, depth: number): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(object).map((key) => [key, decodeValue(object[key], `${path}.${key}`, depth + 1)]));
+}
+
+function decodeError(wire: Record<string, unknown>, path: string, depth: number): Error {
+  const { name, message } = wire;
+  if (typeof name !== "string" || typeof message !== "string") throw new Undecodable(`${where(path)} is a malformed error`);
+  const sub = (key: string): unknown => decodeValue(wire[key], `${path}.${key}`, depth + 1);
+  let error: Error;
+  if (wire[TAG] === "tool_error") {
+    const { reason, toolName, toolCallId } = wire;
+    const metadata = sub("metadata");
+    if (!REASONS.has(reason as string) || typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+      throw new Undecodable(`${where(path)} is a malformed ToolError`);
+    }
+    error = new ToolError(reason as ToolErrorReason, {
+      message,
+      ...(typeof toolName === "string" && { toolName }),
+      ...(typeof toolCallId === "string" && { toolCallId }),
+      ...(hasOwn(wire, "cause") && { cause: sub("cause") }),
+      metadata: metadata as Record<string, unknown>,
+    });
+  } else {
+    const Builtin = hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name]! : Error;
+    error = hasOwn(wire, "cause") ? new Builtin(message, { cause: sub("cause") }) : new Builtin(message);
+    if (error.name !== name) Object.defineProperty(error, "name", { value: name, writable: true, configurable: true });
+    const data = wire.data;
+    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+      for (const key of Object.keys(data)) {
+        const value = decodeValue((data as Record<string, unknown>)[key], `${path}.data.${key}`, depth + 1);
+        Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+  // The stack is this side's, which says nothing true about where the error came from.
+  Object.defineProperty(error, "stack", { value: `${name}: ${message}`, writable: true, configurable: true });
+  return error;
+}

@@ -1,0 +1,59 @@
+import { approvalHalt } from "../tool/approval-halt.js";
+import { judgeDecision, spendApproval } from "../tool/approval-decision.js";
+import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
+import { approvalNeeded, deniedText } from "../tool/approval-rule.js";
+import { approvalToken } from "../tool/approval-token.js";
+import { checkArguments } from "../tool/check-arguments.js";
+import type { ToolExecutor } from "../tool/executor.js";
+import type { HandlerContext } from "../tool/handler-context.js";
+import type { ApprovalContext, PendingApproval } from "../tool/needs-approval.js";
+import { error, type HandlerResult } from "../tool/results.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import type { RunEnv } from "./options.js";
+
+/**
+ * The batch runner's approval gate, around the executor: a call whose tool `needsApproval` runs
+ * only on an approving decision in `approvals`. Without one it halts with `approval_required`
+ * and the pending approval (its `token` with an `approvalSecret`) as the halt's result; a denied
+ * call is answered with an error text the model can read, and a decision that does not match
+ * is answered with its {@link ApprovalMismatchError}; neither runs the handler. Other tools go
+ * straight through.
+ */
+export function gatedExecutor(inner: ToolExecutor, env: RunEnv): ToolExecutor {
+  return {
+    execute(tool, args, ctx) {
+      if (tool.needsApproval === undefined) return inner.execute(tool, args, ctx);
+      return gate(inner, tool, args, ctx, env);
+    },
+  };
+}
+
+async function gate(inner: ToolExecutor, tool: Tool, args: Record<string, unknown>, ctx: HandlerContext, env: RunEnv): Promise<HandlerResult> {
+  const call = ctx.toolCall;
+  const approval: ApprovalContext = { toolCall: call, messages: [], context: env.context, sessionId: env.sessionId, requestId: env.requestId, signal: ctx.signal };
+  const decision = env.approvals?.get(call.id);
+  if (decision === undefined) {
+    // The runner validated the arguments already: the rule gets them as the handler would.
+    if (!(await approvalNeeded(tool, { ...call, arguments: args }, approval, false))) return inner.execute(tool, args, ctx);
+    return approvalHalt(await pendingOf(call, env));
+  }
+  try {
+    const verdict = await judgeDecision(decision, call, tool, { secret: env.approvalSecret, validate: env.validate, reissued: [], approvalContext: approval });
+    if (verdict.kind === "deny") return error(deniedText(call, verdict.reason));
+    if (verdict.kind === "ask") return approvalHalt(await pendingOf(verdict.call, env));
+    if (env.approvalLedger !== undefined) await spendApproval(env.approvalLedger, verdict.call);
+    if (verdict.call === call) return inner.execute(tool, args, ctx);
+    const checked = env.validate ? await checkArguments(tool, verdict.call) : { ok: true as const, value: verdict.call.arguments };
+    return inner.execute(tool, checked.ok ? checked.value : verdict.call.arguments, ctx);
+  } catch (e) {
+    if (e instanceof ApprovalMismatchError) return error(e);
+    throw e;
+  }
+}
+
+async function pendingOf(call: ToolCall, env: RunEnv): Promise<PendingApproval> {
+  const pending: PendingApproval = { toolCallId: call.id, toolName: call.name, arguments: call.arguments };
+  if (env.approvalSecret === undefined) return pending;
+  return { ...pending, token: await approvalToken(env.approvalSecret, { id: call.id, name: call.name, arguments: call.arguments }) };
+}

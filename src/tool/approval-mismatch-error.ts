@@ -1,0 +1,46 @@
+/**
+ * Why a decision was refused. The set is closed: a host can switch on it.
+ * - `token_missing`: an `approvalSecret` is set and the decision carries no `token`.
+ * - `token_invalid`: the token was not made for this call as it stands (forged, or the call's id,
+ *   tool name or arguments were edited since it was put up for approval).
+ * - `not_pending`: the decision names no call awaiting one (an unknown id, a call of an earlier
+ *   turn, a manual call, a call answered after the decision, a decision placed before its call).
+ * - `already_used`: the approval was spent already (a replayed request; needs `approvalLedger`).
+ * - `arguments_invalid`: approved with edited arguments the tool's schema refuses.
+ */
+export const APPROVAL_MISMATCH_REASONS = Object.freeze(["token_missing", "token_invalid", "not_pending", "already_used", "arguments_invalid"] as const);
+
+/** One of {@link APPROVAL_MISMATCH_REASONS}. */
+export type ApprovalMismatchReason = (typeof APPROVAL_MISMATCH_REASONS)[number];
+
+const TEXT: Record<ApprovalMismatchReason, string> = {
+  token_missing: "carries no token, and approvals need one",
+  token_invalid: "carries a token that was not issued for this call as it stands",
+  not_pending: "names no call awaiting a decision",
+  already_used: "was used already",
+  arguments_invalid: "edits the arguments into ones the tool's schema refuses",
+};
+
+/**
+ * A host's decision the loop (or the batch runner) refused: nothing of that request ran. The
+ * run ends with `error` and this as `metadata.error`.
+ *
+ * @example
+ * new ApprovalMismatchError("token_invalid", "c1").message;
+ * // 'the decision on tool call "c1" carries a token that was not issued for this call as it stands'
+ */
+export class ApprovalMismatchError extends Error {
+  override readonly name = "ApprovalMismatchError";
+  readonly reason: ApprovalMismatchReason;
+  /** The call the decision names. */
+  readonly toolCallId: string;
+  /** Details: the decision's index in the conversation, the schema's issues. */
+  readonly metadata: Record<string, unknown>;
+
+  constructor(reason: ApprovalMismatchReason, toolCallId: string, metadata: Record<string, unknown> = {}, cause?: unknown) {
+    super(`the decision on tool call ${JSON.stringify(toolCallId)} ${TEXT[reason]}`, cause === undefined ? undefined : { cause });
+    this.reason = reason;
+    this.toolCallId = toolCallId;
+    this.metadata = metadata;
+  }
+}

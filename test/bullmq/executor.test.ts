@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstValueFrom, toArray } from "rxjs";
+import type { Redis } from "ioredis";
+import { isToolError, runToolCalls, streamToolCalls, type CallReport, type ToolCall, type ToolEvent } from "../../src/index.js";
+import { bullmqExecutor, type BullmqExecutor } from "../../src/bullmq/index.js";
+// @ts-expect-error: a plain .mjs fixture without types
+import { testTools } from "./fixtures/tools.mjs";
+import { assertBuilt, freshQueue, inspector, runCounts, startWorker, until, type Child } from "./fleet.js";
+import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+
+const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
+
+describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
+  let redis: TestRedis;
+  let client: Redis;
+  let queue: string;
+  let worker: Child;
+  let executor: BullmqExecutor;
+
+  beforeAll(async () => {
+    assertBuilt();
+    redis = await startRedis();
+    client = inspector(redis.url);
+    queue = freshQueue("exec");
+    worker = await startWorker(redis.url, queue, "w1", 2);
+    executor = bullmqExecutor({ connection: redis.url, queue, key: "conv-1" });
+    await executor.ready();
+  }, 30_000);
+
+  afterAll(async () => {
+    await executor?.close();
+    await worker?.kill("SIGTERM");
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  const calls: ToolCall[] = [
+    { id: "a", name: "boom", arguments: {} },
+    { id: "b", name: "refuse", arguments: {} },
+    { id: "c", name: "stop", arguments: {} },
+    { id: "d", name: "bad", arguments: {} },
+    { id: "e", name: "progress", arguments: {} },
+    { id: "f", name: "echo", arguments: { text: 3 } },
+  ];
+  /** What the comparison keeps of an event: its content, not its timing. */
+  const shape = (e: ToolEvent): unknown => {
+    if (e.type !== "tool_execution_completed") return e;
+    const { result, ...rest } = e;
+    return { ...rest, result: result.type === "error" ? { type: "error", reason: String(result.reason) } : result };
+  };
+
+  describe("when handlers run on a worker", () => {
+    it("answers every call as in-process: the same messages, halt and events per call", async () => {
+      const local = await runToolCalls(calls, tools(queue, "w1"));
+      const remote = await runToolCalls(calls, tools(queue, "producer"), { toolExecutor: executor });
+      expect(remote).toEqual(local);
+
+      const localEvents = await firstValueFrom(streamToolCalls(calls, tools(queue, "w1")).pipe(toArray()));
+      const remoteEvents = await firstValueFrom(streamToolCalls(calls, tools(queue, "p"), { toolExecutor: executor }).pipe(toArray()));
+      const byCall = (events: ToolEvent[]) => calls.map((c) => events.filter((e) => e.toolCallId === c.id).map(shape));
+      expect(byCall(remoteEvents)).toEqual(byCall(localEvents));
+    });
+
+    it("keeps a ToolError's class and reason across Redis", async () => {
+      let seen: unknown;
+      await runToolCalls([{ id: "g", name: "boom", arguments: {} }], tools(queue, "p"), {
+        toolExecutor: executor,
+        onToolError: (_call, e) => ((seen = e), { continue: "ok" }),
+      });
+      expect(isToolError(seen)).toBe(true);
+      expect(seen).toMatchObject({ reason: "handler_raised", toolName: "boom", toolCallId: "g", cause: { message: "kaput" } });
+    });
+
+    it("validates arguments on the worker as in-process", async () => {
+      const local = await runToolCalls([{ id: "h", name: "echo", arguments: { text: 3 } }], tools(queue, "w1"));
+      const remote = await runToolCalls([{ id: "h", name: "echo", arguments: { text: 3 } }], tools(queue, "p"), {
+        toolExecutor: executor,
+        validateArguments: false,
+      });
+      expect(remote.messages).toEqual(local.messages);
+      expect((await runCounts(client, queue)).h).toBeUndefined();
+    });
+
+    it("hands the handler zod's output, a stable idempotency key and the attempt", async () => {
+      const { messages } = await runToolCalls([{ id: "i:1", name: "echo", arguments: { text: "ab" } }], tools(queue, "p"), { toolExecutor: executor });
+      expect(JSON.parse(messages[0]!.content)).toEqual({ text: "ab", worker: "w1", idempotencyKey: "toolrx:conv-1|i%3A1", attempt: 1 });
+    });
+
+    it("brings the remote handler's progress to onCallReport", async () => {
+      const reports: CallReport[] = [];
+      await runToolCalls([{ id: "j", name: "progress", arguments: {} }], tools(queue, "p"), { toolExecutor: executor, onCallReport: (r) => reports.push(r) });
+      expect(reports).toEqual([
+        { type: "progress", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, progress: 1, total: 2, message: "half" },
+        { type: "progress", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, progress: 2, total: 2, data: { partial: true } },
+      ]);
+    });
+  });
+
+  describe("when a call's deadline passes", () => {
+    it("answers timeout, aborts the remote handler's ctx.signal, and drops its late result", async () => {
+      const reports: CallReport[] = [];
+      const { messages } = await runToolCalls([{ id: "k", name: "slow", arguments: { ms: 20_000 } }], tools(queue, "p"), {
+        toolExecutor: executor,
+        toolTimeout: 500,
+        onCallReport: (r) => reports.push(r),
+      });
+      expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("timeout") });
+      await until(async () => (await client.lrange(`${queue}:aborted`, 0, -1)).some((line) => line.startsWith("k ")));
+      await until(() => reports.some((r) => r.type === "late_settlement"));
+      // The job was running: the cancel went to its worker, which is all the producer can know.
+      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({ abandoned: "timeout", settled: false, fate: "cancel_sent" });
+      expect(messages).toHaveLength(1);
+    });
+  });
+
+  describe("when the run is aborted", () => {
+    it("removes a job no worker has taken yet, so its handler never runs", async () => {
+      const controller = new AbortController();
+      // The worker runs 2 at once: the third call waits in the queue.
+      const run = runToolCalls(
+        [
+          { id: "l1", name: "slow", arguments: { ms: 1_500 } },
+          { id: "l2", name: "slow", arguments: { ms: 1_500 } },
+          { id: "l3", name: "slow", arguments: { ms: 1_500 } },
+        ],
+        tools(queue, "p"),
+        { toolExecutor: executor, signal: controller.signal },
+      );
+      await until(async () => (await client.lrange(`${queue}:started`, 0, -1)).filter((id) => id.startsWith("l")).length === 2);
+      controller.abort(new Error("user stop"));
+      await expect(run).rejects.toThrow("user stop");
+      await new Promise((r) => setTimeout(r, 2_000));
+      const counts = await runCounts(client, queue);
+      expect([counts.l1, counts.l2, counts.l3]).toEqual([1, 1, undefined]);
+      const aborted = await client.lrange(`${queue}:aborted`, 0, -1);
+      expect(aborted.filter((line) => line.startsWith("l")).map((line) => line.split(" ")[0]).sort()).toEqual(["l1", "l2"]);
+    });
+  });
+});

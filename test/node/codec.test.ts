@@ -1,0 +1,208 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { askUser, error, halt, ok, ToolError, TOOL_ERROR_REASONS, type HandlerResult } from "../../src/index.js";
+import { decodeResult, decodeThrown, encodeResult, encodeThrown } from "../../src/node/index.js";
+
+/** Through JSON and back, as a job queue carries it. */
+const overJson = (wire: unknown): unknown => JSON.parse(JSON.stringify(wire));
+
+function roundTrip(result: HandlerResult): HandlerResult {
+  const encoded = encodeResult(result);
+  if (!encoded.ok) throw new Error(`not encodable: ${encoded.problem}`);
+  const decoded = decodeResult(overJson(encoded.value));
+  if (!decoded.ok) throw new Error(`not decodable: ${decoded.problem}`);
+  return decoded.value;
+}
+
+/** Values a hostile handler may return or throw: everything fast-check makes, plus traps. */
+const hostile = fc.oneof(
+  fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true, withObjectString: true }),
+  fc.constant(Symbol("s")),
+  fc.constant(() => 1),
+  fc.constant(undefined),
+  fc.constant(
+    Object.defineProperty({}, "boom", {
+      enumerable: true,
+      get() {
+        throw new Error("getter");
+      },
+    }),
+  ),
+  fc.constant(
+    (() => {
+      const a: Record<string, unknown> = { x: 1 };
+      a.self = a;
+      return a;
+    })(),
+  ),
+  fc.constant(JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}}')),
+  fc.constant(Proxy.revocable({}, {}).proxy),
+  fc.constant({ $toolrx: "error", name: 1 }),
+);
+
+describe("encodeResult and decodeResult", () => {
+  describe("when the data is JSON", () => {
+    it("carries every result shape over JSON unchanged", () => {
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.string(), (value, text) => {
+          const json = overJson(value);
+          expect(roundTrip(ok(value))).toEqual(ok(json));
+          expect(roundTrip(halt(text, value))).toEqual(halt(text, json));
+          expect(roundTrip(askUser(text, { value }))).toEqual(askUser(text, { value: json }));
+          expect(roundTrip(error(value))).toEqual(error(json));
+        }),
+      );
+    });
+
+    it("keeps `__proto__` and the tag key as the user's own data", () => {
+      const value = JSON.parse('{"__proto__": {"a": 1}, "$toolrx": "error", "n": {"$toolrx": "undefined"}}');
+      const back = roundTrip(ok(value)) as { value: Record<string, unknown> };
+      expect(Object.getPrototypeOf(back.value)).toBe(Object.prototype);
+      expect(Object.keys(back.value)).toEqual(["__proto__", "$toolrx", "n"]);
+      expect(back.value.n).toEqual({ $toolrx: "undefined" });
+      expect(({} as Record<string, unknown>).a).toBeUndefined();
+    });
+
+    it("writes data as the default JSON encoder would: toJSON applied, NaN as null, undefined left out", () => {
+      const date = new Date(0);
+      expect(roundTrip(ok({ date, n: NaN, gone: undefined, f: () => 1, list: [undefined] }))).toEqual(
+        ok({ date: "1970-01-01T00:00:00.000Z", n: null, list: [null] }),
+      );
+    });
+  });
+
+  describe("when the data cannot cross", () => {
+    it.each([
+      ["a bigint", ok(10n), "the value is a bigint"],
+      ["undefined", ok(undefined), "the value is undefined"],
+      ["a nested bigint", halt("h", { a: [1, 2n] }), "`a[1]` is a bigint"],
+      ["a cycle", ok((() => { const a: Record<string, unknown> = {}; a.b = { a }; return a; })()), "`b.a` refers back"],
+      ["a throwing getter", ok(Object.defineProperty({}, "g", { enumerable: true, get: () => { throw new Error("no"); } })), "reading `g` threw"],
+      ["a deep nesting", ok(Array.from({ length: 600 }).reduce<unknown>((inner) => [inner], 0)), "nested deeper than 512"],
+    ])("reports %s with where it is", (_, result, problem) => {
+      const encoded = encodeResult(result as HandlerResult);
+      expect(encoded.ok).toBe(false);
+      expect(!encoded.ok && encoded.problem).toContain(problem);
+    });
+
+    it("reports a value that is not a result", () => {
+      expect(encodeResult({ type: "maybe" } as never)).toEqual({ ok: false, problem: "the value is not a handler result" });
+    });
+  });
+
+  describe("when the result is an error", () => {
+    it("keeps a ToolError's reason, message, names, metadata and cause chain", () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...TOOL_ERROR_REASONS),
+          fc.string(),
+          fc.option(fc.string(), { nil: undefined }),
+          fc.dictionary(fc.string(), fc.jsonValue()),
+          fc.string(),
+          (reason, message, toolName, metadata, causeMessage) => {
+            const root = new RangeError(causeMessage, { cause: { thrown: "deep" } });
+            const sent = new ToolError(reason, { message, toolCallId: "c1", metadata, cause: root, ...(toolName !== undefined && { toolName }) });
+            const back = (roundTrip(error(sent)) as { reason: ToolError }).reason;
+            expect(back).toBeInstanceOf(ToolError);
+            const { cause: _sent, ...fields } = sent;
+            const { cause: _back, ...backFields } = back;
+            expect(backFields).toEqual(overJson(fields));
+            expect(back.message).toBe(message);
+            expect(back.cause).toBeInstanceOf(RangeError);
+            expect((back.cause as Error).message).toBe(causeMessage);
+            expect((back.cause as Error).cause).toEqual({ thrown: "deep" });
+          },
+        ),
+      );
+    });
+
+    it("keeps another Error's name, message and own data, never its stack", () => {
+      class HttpError extends Error {
+        override name = "HttpError";
+        status = 503;
+      }
+      const sent = Object.assign(new HttpError("down", { cause: 42 }), { body: { retry: true } });
+      const back = (roundTrip(error(sent)) as { reason: Error & Record<string, unknown> }).reason;
+      expect(back).toBeInstanceOf(Error);
+      expect({ name: back.name, message: back.message, status: back.status, body: back.body, cause: back.cause }).toEqual({
+        name: "HttpError",
+        message: "down",
+        status: 503,
+        body: { retry: true },
+        cause: 42,
+      });
+      expect(back.stack).toBe("HttpError: down");
+      expect(JSON.stringify(encodeResult(error(sent)))).not.toContain("codec.test");
+    });
+
+    it("gives built-in Errors their class back", () => {
+      const back = (roundTrip(error(new TypeError("t"))) as { reason: unknown }).reason;
+      expect(back).toBeInstanceOf(TypeError);
+    });
+
+    it("describes what cannot cross instead of failing", () => {
+      const cyclic: Record<string, unknown> = { n: 1n, s: Symbol("x"), u: undefined };
+      cyclic.self = cyclic;
+      const thrower = Object.defineProperty({}, "g", { enumerable: true, get: () => { throw new Error("no"); } });
+      expect(roundTrip(error({ cyclic, thrower, thrown: undefined }))).toEqual(
+        error({ cyclic: { n: 1n, s: "Symbol(x)", u: undefined, self: "[Circular]" }, thrower: { g: "[unreadable]" }, thrown: undefined }),
+      );
+    });
+  });
+
+  describe("when the value is hostile", () => {
+    it("never throws, and what it encodes survives JSON and decodes", () => {
+      fc.assert(
+        fc.property(hostile, fc.constantFrom("ok", "error", "halt", "ask_user"), (value, type) => {
+          const result = { ok: ok(value), error: error(value), halt: halt("h", value), ask_user: askUser("q", { value }) }[type];
+          const encoded = encodeResult(result as HandlerResult);
+          if (type === "error") expect(encoded.ok).toBe(true);
+          if (!encoded.ok) return;
+          const text = JSON.stringify(encoded.value);
+          expect(JSON.parse(text)).toEqual(encoded.value);
+          expect(decodeResult(JSON.parse(text)).ok).toBe(true);
+        }),
+      );
+    });
+
+    it("never pollutes a prototype while decoding", () => {
+      decodeResult(JSON.parse('{"type":"ok","value":{"__proto__":{"polluted":true}}}'));
+      decodeThrown(JSON.parse('{"$toolrx":"error","name":"E","message":"m","data":{"__proto__":{"polluted":true}}}'));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  });
+
+  describe("when the wire is malformed", () => {
+    it.each([
+      ["not an object", 1],
+      ["an unknown shape", { type: "maybe" }],
+      ["a bad tag", { type: "ok", value: { $toolrx: "nope" } }],
+      ["a ToolError outside the closed set", { type: "error", reason: { $toolrx: "tool_error", name: "ToolError", message: "m", reason: "oops", metadata: {} } }],
+      ["an ask_user without a question", { type: "ask_user", opts: {} }],
+    ])("reports %s", (_, wire) => {
+      expect(decodeResult(wire).ok).toBe(false);
+    });
+  });
+});
+
+describe("encodeThrown and decodeThrown", () => {
+  it("carry any thrown value, never failing", () => {
+    fc.assert(
+      fc.property(hostile, (value) => {
+        const wire = encodeThrown(value);
+        expect(JSON.parse(JSON.stringify(wire))).toEqual(wire);
+        decodeThrown(overJson(wire));
+      }),
+    );
+  });
+
+  it("bring back a thrown undefined, bigint and Error", () => {
+    expect(decodeThrown(overJson(encodeThrown(undefined)))).toBeUndefined();
+    expect(decodeThrown(overJson(encodeThrown(7n)))).toBe(7n);
+    expect(decodeThrown(overJson(encodeThrown(new SyntaxError("s"))))).toBeInstanceOf(SyntaxError);
+  });
+
+  it("give back a malformed tag as the data it is", () => {
+    expect(decodeThrown({ $toolrx: "bigint", value: "x" })).toEqual({ $toolrx: "bigint", value: "x" });
+  });
+});
