@@ -12,6 +12,7 @@ import { Arrivals } from "./queue-clock.js";
 import { ERROR_CANCELLED } from "./semconv.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
 import { tracedOptions } from "./traced-tool-calls.js";
+import { usageAttributes } from "./usage-attributes.js";
 
 /** The open spans of the current turn. */
 interface TurnSpans {
@@ -141,6 +142,7 @@ export class AgentSpans {
   /**
    * The model, traced: a `chat` span per call, under the turn, the model's own work (its HTTP
    * request) nested under it, its finish reason on it. The calls it emits are timed from here.
+   * A `usage` event puts the GenAI usage and response attributes on it.
    */
   #model(model: Model): Model {
     return (request: ModelRequest) => {
@@ -174,6 +176,8 @@ export class AgentSpans {
           if (!isPlainRecord(event)) return;
           if (event.type === "tool_call" && isPlainRecord(event.call) && typeof event.call.id === "string") {
             this.#arrivals.arrived(event.call.id);
+          } else if (event.type === "usage") {
+            span.setAttributes(usageAttributes(event));
           } else if (event.type === "finish" && typeof event.reason === "string") {
             finished = true;
             span.setAttribute("gen_ai.response.finish_reasons", [event.reason]);

@@ -14,3 +14,4 @@ export * as openai from "./openai/index.js";
 export * as anthropic from "./anthropic/index.js";
 export { checkConversation } from "./check/check-conversation.js";
 export type { CheckConversationOptions, ConversationIssue, ConversationIssueCode, ConversationProvider } from "./check/conversation-issue.js";
+export { TruncatedStreamError } from "./truncated-stream-error.js";

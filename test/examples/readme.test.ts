@@ -278,6 +278,7 @@ describe("README.md provider blocks", () => {
         model: "gpt-4.1",
         temperature: 0,
         stream: true,
+        stream_options: { include_usage: true },
         messages: [{ role: "user", content: "Weather in Paris?" }],
         tools: [{ type: "function", function: { name: "weather", description: "Weather by city", parameters: weatherSchema } }],
       });

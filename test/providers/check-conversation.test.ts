@@ -2,8 +2,9 @@
  * `checkConversation`: each provider's documented wire rules for tool calls and messages,
  * checked on the provider's own request format.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkConversation } from "../../src/providers/index.js";
+import { checkConversation, type ConversationProvider } from "../../src/providers/index.js";
 
 const codes = (issues: readonly { code: string; path: readonly (string | number)[] }[]) => issues.map(({ code, path }) => ({ code, path }));
 
@@ -201,5 +202,27 @@ describe("checkConversation", () => {
         new TypeError("Expected `pendingCalls` of `checkConversation` to be a boolean, got a string"),
       );
     });
+  });
+});
+
+describe("checkConversation on anything at all", () => {
+  it("reports issues and never throws, for every provider", () => {
+    const any = fc.anything({ withNullPrototype: true, withBigInt: true, withObjectString: true, withMap: true });
+    const block = fc.record(
+      { type: fc.oneof(fc.constantFrom("function_call", "function_call_output", "message", "text", "tool_use", "tool_result"), any), id: any, call_id: any, tool_use_id: any, text: any, input: any, output: any, content: any },
+      { requiredKeys: [] },
+    );
+    const loose = fc.oneof(
+      any,
+      fc.record({ role: fc.oneof(fc.constantFrom("user", "assistant", "tool", "system"), any), content: fc.oneof(any, fc.array(block, { maxLength: 3 })), tool_calls: any, tool_call_id: any }, { requiredKeys: [] }),
+      block,
+    );
+    fc.assert(
+      fc.property(fc.array(loose, { maxLength: 6 }), fc.constantFrom("openai-chat", "openai-responses", "anthropic") satisfies fc.Arbitrary<ConversationProvider>, fc.boolean(), (messages, provider, pendingCalls) => {
+        const issues = checkConversation(messages, provider, { pendingCalls });
+        for (const issue of issues) expect(typeof issue.message).toBe("string");
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -24,6 +24,7 @@ describe("anthropic.messagesModel", () => {
     expect(await collect(model())).toEqual([
       { type: "text_delta", text: "It is " },
       { type: "text_delta", text: "21°C." },
+      { type: "usage", usage: { inputTokens: 12, outputTokens: 8 }, responseId: "msg_fake_stream", responseModel: "claude-fake" },
       { type: "finish", reason: "stop" },
     ]);
   });
@@ -104,6 +105,7 @@ describe("anthropic.messagesModel", () => {
         { type: "tool_call", call: { id: "toolu_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } },
         { type: "tool_call", call: { id: "toolu_b", name: "weather", arguments: {}, rawArguments: '{"city": "Os' } },
         { type: "tool_call", call: { id: "toolu_c", name: "now", arguments: {} } },
+        { type: "usage", usage: { inputTokens: 12, outputTokens: 8 }, responseId: "msg_fake_stream", responseModel: "claude-fake" },
         { type: "finish", reason: "tool_calls" },
       ]);
     });

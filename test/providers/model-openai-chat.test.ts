@@ -41,6 +41,7 @@ describe("openai.chatModel", () => {
       model: "gpt-4.1",
       temperature: 0,
       stream: true,
+      stream_options: { include_usage: true },
       messages: openai.toChatMessages(conversation),
       tools: openai.toTools([weather]),
     });
@@ -51,17 +52,17 @@ describe("openai.chatModel", () => {
     expect(fake.server.requests[0]?.body).not.toHaveProperty("tools");
   });
 
-  describe("when the model calls several tools with interleaved argument deltas", () => {
-    it("assembles each call by index and emits them whole, in index order, with the raw text; malformed JSON keeps the call", async () => {
+  describe("when the model calls several tools, one after another", () => {
+    it("assembles each call by index and emits it whole, in index order, with the raw text; malformed JSON keeps the call", async () => {
       fake.server.queueStream("chat", {
         frames: [
           chatChunk({ role: "assistant", content: "Checking." }),
           chatToolDelta(0, "", { id: "call_a", name: "weather" }),
-          chatToolDelta(1, '{"ci', { id: "call_b", name: "weather" }),
           chatToolDelta(0, '{"city"'),
-          chatToolDelta(2, '{"city": "Par', { id: "call_c", name: "weather" }),
-          chatToolDelta(1, 'ty":"Oslo"}'),
           chatToolDelta(0, ':"Paris"}'),
+          chatToolDelta(1, '{"ci', { id: "call_b", name: "weather" }),
+          chatToolDelta(1, 'ty":"Oslo"}'),
+          chatToolDelta(2, '{"city": "Par', { id: "call_c", name: "weather" }),
           chatChunk({}, "tool_calls"),
           CHAT_DONE,
         ],
@@ -77,7 +78,7 @@ describe("openai.chatModel", () => {
     });
   });
 
-  it("takes a name repeated on every delta, as some compatible servers send, once; skips usage-only chunks", async () => {
+  it("takes a name repeated on every delta, as some compatible servers send, once; reads the usage-only chunk", async () => {
     fake.server.queueStream("chat", {
       frames: [
         chatToolDelta(0, '{"city"', { id: "call_a", name: "weather" }),
@@ -90,6 +91,7 @@ describe("openai.chatModel", () => {
 
     expect(await collect(model())).toEqual([
       { type: "tool_call", call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } },
+      { type: "usage", usage: { inputTokens: 1, outputTokens: 1 }, responseId: "chatcmpl_fake_stream", responseModel: "gpt-fake" },
       { type: "finish", reason: "tool_calls" },
     ]);
   });

@@ -4,7 +4,8 @@ import { expectTypeOf, test } from "vitest";
 import type { Model } from "../../src/agent/types.js";
 import type { AssistantMessage, Message } from "../../src/tool/message.js";
 import type { RunResult, Tool } from "../../src/index.js";
-import { anthropic, openai } from "../../src/providers/index.js";
+import { anthropic, checkConversation, openai, type ConversationIssue, type ConversationIssueCode } from "../../src/providers/index.js";
+import type { ModelEvent, TokenUsage } from "../../src/index.js";
 
 declare const result: RunResult;
 declare const tools: Tool[];
@@ -65,4 +66,28 @@ test("the streams the SDKs return are what the model functions read", () => {
   expectTypeOf<OpenAI.Chat.Completions.ChatCompletionChunk>().toExtend<openai.ChatCompletionChunkLike>();
   expectTypeOf<OpenAI.Responses.ResponseStreamEvent>().toExtend<openai.ResponseStreamEventLike>();
   expectTypeOf<Anthropic.Messages.RawMessageStreamEvent>().toExtend<anthropic.MessageStreamEventLike>();
+});
+
+test("history importers take the SDKs' own stored request types and give toolrx messages", () => {
+  expectTypeOf(openai.fromChatMessages([] as OpenAI.Chat.Completions.ChatCompletionMessageParam[])).toEqualTypeOf<Message[]>();
+  expectTypeOf(openai.fromResponsesInput([] as OpenAI.Responses.ResponseInput)).toEqualTypeOf<Message[]>();
+  expectTypeOf(anthropic.fromMessages({ system: "Be brief.", messages: [] as Anthropic.Messages.MessageParam[] })).toEqualTypeOf<Message[]>();
+  expectTypeOf(anthropic.fromMessages({} as Anthropic.Messages.MessageCreateParams)).toEqualTypeOf<Message[]>();
+});
+
+test("checkConversation takes what the SDKs send and names its providers and codes exactly", () => {
+  expectTypeOf(checkConversation([] as OpenAI.Chat.Completions.ChatCompletionMessageParam[], "openai-chat")).toEqualTypeOf<ConversationIssue[]>();
+  checkConversation([] as OpenAI.Responses.ResponseInput, "openai-responses", { pendingCalls: true });
+  checkConversation([] as Anthropic.Messages.MessageParam[], "anthropic");
+  // @ts-expect-error: not a provider it knows
+  checkConversation([], "gemini");
+  expectTypeOf<ConversationIssue["code"]>().toEqualTypeOf<ConversationIssueCode>();
+  // @ts-expect-error: the codes are a closed set
+  const code: ConversationIssueCode = "custom";
+  void code;
+});
+
+test("a usage event narrows on its type", () => {
+  const event = {} as ModelEvent;
+  if (event.type === "usage") expectTypeOf(event.usage).toEqualTypeOf<TokenUsage>();
 });

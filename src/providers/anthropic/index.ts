@@ -5,5 +5,7 @@
  */
 export { messagesModel, type MessagesClient, type MessagesModelOptions, type MessagesStreamRequest, type MessageStreamEventLike } from "./messages-model.js";
 export { toMessages, toToolResultMessage, type AssistantBlock, type MessageParam, type ToolResultBlock, type UserBlock } from "./messages.js";
+export { fromMessages } from "./history.js";
 export { fromMessage, parseToolCalls, type ContentBlock, type MessageLike } from "./parse-tool-calls.js";
 export { toTools, type AnthropicTool } from "./tools.js";
+export { TruncatedStreamError } from "../truncated-stream-error.js";

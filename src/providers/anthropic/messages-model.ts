@@ -3,6 +3,8 @@ import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { toMessages, type MessageParam } from "./messages.js";
+import { TruncatedStreamError } from "../truncated-stream-error.js";
+import { AnthropicUsage } from "./anthropic-usage.js";
 import { toolUseCall } from "./parse-tool-calls.js";
 import { toTools, type AnthropicTool } from "./tools.js";
 
@@ -58,9 +60,11 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
 /**
  * An Anthropic Messages model for the agent loop: streams text as it comes and each `tool_use`
  * block as soon as it closes (its `input_json_delta`s put together; text that is not a JSON
- * object keeps the call, as `rawArguments`), then `finish` from `stop_reason` (`end_turn` and
- * `stop_sequence`: `stop`; `tool_use`: `tool_calls`; `max_tokens`: `length`; `refusal`:
- * `content_filter`). System messages go to `system`.
+ * object keeps the call, as `rawArguments`), then `usage` (tokens, message id, model) and
+ * `finish` from `stop_reason` (`end_turn` and `stop_sequence`: `stop`; `tool_use`:
+ * `tool_calls`; `max_tokens`: `length`; `refusal`: `content_filter`). System messages go to
+ * `system`. A stream that ends without `message_stop` was cut off: the turn finishes with
+ * `error` (a {@link TruncatedStreamError}), and a `tool_use` block still open never runs.
  *
  * Unsubscribing, or aborting the request's `signal`, aborts the HTTP stream. A provider error
  * (an error status, an `error` event such as `overloaded_error`) errors the Observable with the
@@ -109,6 +113,8 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
   private readonly toolUses = new Map<number, PartialToolUse>();
   private stopReason: string | null = null;
   private called = false;
+  private stopped = false;
+  private readonly usage = new AnthropicUsage();
 
   read(event: MessageStreamEventLike): ModelEvent[] {
     switch (event.type) {
@@ -144,18 +150,24 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
         const call = json.trim() === "" ? toolUseCall({ id, name, input }) : { id, name, ...parseArgumentsText(json) };
         return [{ type: "tool_call", call }];
       }
+      case "message_start":
+        this.usage.start((event as { message?: unknown }).message);
+        return [];
       case "message_delta":
         this.stopReason = (event as { delta: { stop_reason: string | null } }).delta.stop_reason ?? this.stopReason;
+        this.usage.delta((event as { usage?: unknown }).usage);
         return [];
       case "message_stop":
-        return [{ type: "finish", reason: this.finishReason() }];
+        this.stopped = true;
+        return [...this.usage.events(), { type: "finish", reason: this.finishReason() }];
       default:
         return [];
     }
   }
 
   end(): ModelEvent[] {
-    return [];
+    // Without `message_stop` the message was cut off; a tool_use block still open is dropped.
+    return this.stopped ? [] : [{ type: "finish", reason: "error", error: new TruncatedStreamError("Anthropic Messages", "message_stop") }];
   }
 
   private finishReason(): FinishReason {

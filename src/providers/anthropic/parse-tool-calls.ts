@@ -10,6 +10,7 @@ export type ContentBlock =
 
 /** A Messages API message, the part the parsers read. */
 export interface MessageLike {
+  role?: string;
   content: readonly ContentBlock[] | string;
 }
 
@@ -40,14 +41,24 @@ export function toolUseCall({ id, name, input }: { id: string; name: string; inp
 
 /**
  * Messages API: a reply as a toolrx {@link AssistantMessage}: its text blocks joined, and its
- * `tool_use` blocks as calls.
+ * `tool_use` blocks as calls. For a whole stored conversation, use `anthropic.fromMessages`.
+ *
+ * @throws {TypeError} for a user message (or content with `tool_result` blocks): this parser
+ * never changes who speaks.
  *
  * @example
  * anthropic.fromMessage(reply);
  * // { role: "assistant", content: "Let me check.", toolCalls: [{ id: "toolu_1", name: "weather", arguments: { city: "Paris" } }] }
  */
 export function fromMessage(reply: MessageLike | readonly ContentBlock[]): AssistantMessage {
+  const role = isRecord(reply) ? reply.role : undefined;
+  if (role !== undefined && role !== "assistant") {
+    throw new TypeError(`Expected \`anthropic.fromMessage\` to get an assistant message, got a ${JSON.stringify(role)} message: use \`anthropic.fromMessages(history)\` for a whole conversation`);
+  }
   const content = contentOf(reply, "anthropic.fromMessage");
+  if (content.some((block) => block.type === "tool_result")) {
+    throw new TypeError("Expected `anthropic.fromMessage` to get an assistant message, got content with `tool_result` blocks (a user message): use `anthropic.fromMessages(history)` for a whole conversation");
+  }
   const text = content.flatMap((block) => (block.type === "text" ? [(block as { text: string }).text] : [])).join("");
   const toolCalls = parseToolCalls(content);
   return toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text };

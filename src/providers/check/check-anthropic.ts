@@ -60,14 +60,14 @@ function content(
   const mayBeEmpty = last && role === "assistant";
   const body = message.content;
   if (typeof body === "string") {
-    if (body.trim() === "" && !(mayBeEmpty && body === "")) issues.add("empty_content", [i, "content"], `Message ${i} (${String(role)}) has empty content, which the Messages API refuses`);
+    if (body.trim() === "" && !(mayBeEmpty && body === "")) issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has empty content, which the Messages API refuses`);
     return undefined;
   }
   if (!Array.isArray(body)) {
     issues.add("invalid_type", [i, "content"], `Expected \`content\` of message ${i} to be a string or an array of content blocks, got ${kindOf(body)}`);
     return undefined;
   }
-  if (body.length === 0 && !mayBeEmpty) issues.add("empty_content", [i, "content"], `Message ${i} (${String(role)}) has no content blocks, which the Messages API refuses`);
+  if (body.length === 0 && !mayBeEmpty) issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has no content blocks, which the Messages API refuses`);
   const uses: { id: string; name: string; index: number }[] = [];
   let other = false;
   body.forEach((value, j) => {
@@ -75,7 +75,7 @@ function content(
     const block = recordAt(value, path, `content block ${j} of message ${i}`, issues);
     if (block === undefined) return;
     if (block.type === "tool_result") {
-      if (role !== "user") issues.add("misplaced_block", path, `tool_result block ${j} of message ${i} is in an ${String(role)} message: tool results go in a user message`);
+      if (role !== "user") issues.add("misplaced_block", path, `tool_result block ${j} of message ${i} is in an ${roleName(role)} message: tool results go in a user message`);
       else if (other) issues.add("misplaced_block", path, `tool_result block ${j} of message ${i} comes after other content: tool_result blocks come first in a user message`);
       const id = stringAt(block, "tool_use_id", path, issues, true);
       if (id !== undefined) pair(id, [...path, "tool_use_id"], i, asked, answered, issues);
@@ -89,7 +89,7 @@ function content(
       const text = stringAt(block, "text", path, issues);
       if (text !== undefined && text.trim() === "") issues.add("empty_content", [...path, "text"], `Text block ${j} of message ${i} is empty, which the Messages API refuses`);
     } else if (block.type === "tool_use") {
-      if (role !== "assistant") issues.add("misplaced_block", path, `tool_use block ${j} of message ${i} is in a ${String(role)} message: only the assistant calls tools`);
+      if (role !== "assistant") issues.add("misplaced_block", path, `tool_use block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant calls tools`);
       const id = stringAt(block, "id", path, issues, true);
       const name = stringAt(block, "name", path, issues, true);
       if (!isRecord(block.input)) issues.add("invalid_type", [...path, "input"], `Expected \`input\` of tool_use block ${j} of message ${i} to be an object, got ${kindOf(block.input)}`);
@@ -111,4 +111,9 @@ function pair(id: string, path: (string | number)[], i: number, asked: ToolUses 
   } else {
     answered.add(id);
   }
+}
+
+/** A role for a message, whatever was passed as one. */
+function roleName(role: unknown): string {
+  return typeof role === "string" ? role : kindOf(role);
 }

@@ -96,5 +96,5 @@ function contentAt(message: Record<string, unknown>, i: number, issues: IssueLis
   const content = message.content;
   if (typeof content === "string" || Array.isArray(content)) return;
   if (nullable && (content === null || content === undefined)) return;
-  issues.add("invalid_type", [i, "content"], `Expected \`content\` of message ${i} (${String(message.role)}) to be a string or an array of parts, got ${kindOf(content)}`);
+  issues.add("invalid_type", [i, "content"], `Expected \`content\` of message ${i} (${typeof message.role === "string" ? message.role : kindOf(message.role)}) to be a string or an array of parts, got ${kindOf(content)}`);
 }

@@ -61,7 +61,11 @@ function assistantParam(message: AssistantMessage): ChatMessageParam {
 
 /**
  * Chat Completions: the assistant turn of a completion (or its message) as a toolrx
- * {@link AssistantMessage}, to keep a conversation in toolrx's provider-neutral form.
+ * {@link AssistantMessage}, to keep a conversation in toolrx's provider-neutral form. For a
+ * whole stored conversation, use `openai.fromChatMessages`.
+ *
+ * @throws {TypeError} for a message of another role (`user`, `system`, `tool`…): this parser
+ * never changes who speaks.
  *
  * @example
  * openai.fromChatMessage(completion);
@@ -69,6 +73,11 @@ function assistantParam(message: AssistantMessage): ChatMessageParam {
  */
 export function fromChatMessage(response: ChatCompletionLike | ChatAssistantMessage): AssistantMessage {
   const message = chatMessageOf(response, "openai.fromChatMessage") ?? {};
+  if (message.role !== undefined && message.role !== "assistant") {
+    throw new TypeError(
+      `Expected \`openai.fromChatMessage\` to get an assistant message, got a ${JSON.stringify(message.role)} message: use \`openai.fromChatMessages(history)\` for a whole conversation`,
+    );
+  }
   const toolCalls = parseToolCalls(message);
   const content = typeof message.content === "string" ? message.content : "";
   return toolCalls.length > 0 ? { role: "assistant", content, toolCalls } : { role: "assistant", content };

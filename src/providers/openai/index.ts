@@ -3,9 +3,12 @@
  * "toolrx/providers"`) or, for the smallest bundle, single functions from
  * `toolrx/providers/openai`.
  */
-export { chatModel, type ChatCompletionChunkLike, type ChatCompletionsClient, type ChatModelOptions, type ChatStreamRequest } from "./chat-model.js";
+export type { ChatCompletionChunkLike } from "./chat-chunk-reader.js";
+export { chatModel, type ChatCompletionsClient, type ChatModelOptions, type ChatStreamRequest } from "./chat-model.js";
+export { fromChatMessages } from "./chat-history.js";
 export { fromChatMessage, toChatMessages, toToolMessages, type ChatMessageParam, type ChatToolMessage } from "./chat-messages.js";
 export { parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
+export { fromResponsesInput } from "./responses-history.js";
 export { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
 export {
   responsesModel,
@@ -16,3 +19,4 @@ export {
 } from "./responses-model.js";
 export { fromResponseOutput, parseResponseOutput, toFunctionCallOutputs, type ResponseLike, type ResponseOutputItem } from "./responses-output.js";
 export { toResponsesTools, toTools, type ChatFunctionTool, type ResponsesFunctionTool } from "./tools.js";
+export { TruncatedStreamError } from "../truncated-stream-error.js";

@@ -1,6 +1,9 @@
 import type { Model, ModelEvent } from "../../agent/types.js";
 import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
+import { isRecord } from "../shape.js";
+import { TruncatedStreamError } from "../truncated-stream-error.js";
+import { count, tokenUsage, usageEvent } from "../usage-event.js";
 import { functionCall } from "./responses-output.js";
 import { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
 import { toResponsesTools, type ResponsesFunctionTool } from "./tools.js";
@@ -15,8 +18,16 @@ export type ResponseStreamEventLike =
   | { type: string };
 
 interface ResponseStatusLike {
+  id?: string;
+  model?: string;
   incomplete_details?: { reason?: string } | null;
   error?: { code: string; message: string } | null;
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    input_tokens_details?: { cached_tokens?: number } | null;
+    output_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
 }
 
 type FunctionCallItem = { type: "function_call"; call_id: string; name: string; arguments: string; id?: string };
@@ -48,9 +59,11 @@ export interface ResponsesModelOptions {
 /**
  * An OpenAI Responses API model for the agent loop, stateless: each turn sends the whole
  * conversation as `input` (no `previous_response_id`). Streams text as it comes and each
- * function call as soon as its item is done, then `finish`: `completed` is `tool_calls` when
- * the turn called tools, else `stop`; `incomplete` is `length` (`max_output_tokens`) or
- * `content_filter`.
+ * function call as soon as its item is done, then `usage` (tokens, response id, model) and
+ * `finish`: `completed` is `tool_calls` when the turn called tools, else `stop`; `incomplete` is
+ * `length` (`max_output_tokens`) or `content_filter`. A stream that ends without either was cut
+ * off: the turn finishes with `error` (a {@link TruncatedStreamError}), and a call whose item was
+ * not done never runs.
  *
  * Unsubscribing, or aborting the request's `signal`, aborts the HTTP stream. A provider error
  * (an error status, an `error` event, a `failed` response) errors the Observable (the SDK's
@@ -82,6 +95,7 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
   /** The call id of each function call item being streamed, by output index. */
   private readonly ids = new Map<number, string>();
   private called = false;
+  private ended = false;
 
   read(event: ResponseStreamEventLike): ModelEvent[] {
     switch (event.type) {
@@ -118,10 +132,13 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
         return [{ type: "tool_call", call: functionCall({ ...done, arguments: done.arguments ?? streamed }) }];
       }
       case "response.completed":
-        return [{ type: "finish", reason: this.called ? "tool_calls" : "stop" }];
+        this.ended = true;
+        return [...usageOf((event as { response: ResponseStatusLike }).response), { type: "finish", reason: this.called ? "tool_calls" : "stop" }];
       case "response.incomplete": {
-        const reason = (event as { response: ResponseStatusLike }).response.incomplete_details?.reason;
-        return [{ type: "finish", reason: reason === "content_filter" ? "content_filter" : "length" }];
+        this.ended = true;
+        const { response } = event as { response: ResponseStatusLike };
+        const reason = response.incomplete_details?.reason;
+        return [...usageOf(response), { type: "finish", reason: reason === "content_filter" ? "content_filter" : "length" }];
       }
       case "response.failed": {
         const error = (event as { response: ResponseStatusLike }).response.error;
@@ -137,8 +154,21 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
   }
 
   end(): ModelEvent[] {
-    return [];
+    // Without its terminal event the response was cut off; a call still streaming is dropped.
+    return this.ended ? [] : [{ type: "finish", reason: "error", error: new TruncatedStreamError("OpenAI Responses", "response.completed") }];
   }
+}
+
+/** The response's `usage` as a `usage` event, when it has one. */
+function usageOf(response: ResponseStatusLike | undefined): ModelEvent[] {
+  const usage = response?.usage;
+  if (!isRecord(usage)) return [];
+  const input = count(usage.input_tokens);
+  const output = count(usage.output_tokens);
+  if (input === undefined || output === undefined) return [];
+  const cached = isRecord(usage.input_tokens_details) ? count(usage.input_tokens_details.cached_tokens) : undefined;
+  const reasoning = isRecord(usage.output_tokens_details) ? count(usage.output_tokens_details.reasoning_tokens) : undefined;
+  return [usageEvent(tokenUsage(input, output, cached, reasoning), response?.id, response?.model)];
 }
 
 /** An in-stream failure, which the SDK passes on as an event rather than throwing. */

@@ -1,0 +1,85 @@
+import type { Message, ToolMessage } from "../../tool/message.js";
+import type { ToolCall } from "../../tool/tool-call.js";
+import { calledName, historyText } from "../history-text.js";
+import { isRecord, kindOf } from "../shape.js";
+import { functionCall } from "./responses-output.js";
+
+const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
+
+/**
+ * Responses API: a stored stateless `input` (what `openai.toResponsesInput` wrote, or your own,
+ * output items of earlier responses included) as toolrx's conversation, its inverse: message
+ * items by role (`developer` as system), an assistant text item and the `function_call` items
+ * after it as one assistant turn, each `function_call_output` as a tool message with its call's
+ * name. Reasoning items are left out, as the model functions leave them out. Responses has no
+ * error flag on an output, so `isError` is `false`.
+ *
+ * @throws {TypeError} for what toolrx's conversation cannot hold, naming the item: an item type
+ * other than a message, reasoning, a function call or its output (built-in tool calls, item
+ * references), a part that is not text, an output for a call no earlier item made.
+ *
+ * @example
+ * openai.fromResponsesInput([
+ *   { role: "user", content: "Weather in Paris?" },
+ *   { type: "function_call", call_id: "call_1", name: "weather", arguments: '{"city":"Paris"}' },
+ *   { type: "function_call_output", call_id: "call_1", output: '{"tempC":21}' },
+ * ]);
+ * // [{ role: "user", content: "Weather in Paris?" },
+ * //  { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] },
+ * //  { role: "tool", toolCallId: "call_1", name: "weather", content: '{"tempC":21}', isError: false }]
+ */
+export function fromResponsesInput(items: readonly unknown[]): Message[] {
+  const fn = "openai.fromResponsesInput";
+  if (!Array.isArray(items)) throw new TypeError(`Expected \`input\` of \`${fn}\` to be an array of input items, got ${kindOf(items)}`);
+  const out: Message[] = [];
+  const names = new Map<string, string>();
+  /** The assistant turn still taking function calls: its text, and its calls so far. */
+  let turn: { content: string; calls: ToolCall[] } | undefined;
+  const close = () => {
+    if (turn === undefined) return;
+    out.push(turn.calls.length > 0 ? { role: "assistant", content: turn.content, toolCalls: turn.calls } : { role: "assistant", content: turn.content });
+    turn = undefined;
+  };
+  items.forEach((item: unknown, i) => {
+    const where = `item ${i} of \`${fn}\``;
+    if (!isRecord(item)) throw new TypeError(`Expected ${where} to be an object, got ${kindOf(item)}`);
+    const type = item.type ?? "message";
+    if (type === "reasoning") return;
+    if (type === "function_call") {
+      if (typeof item.call_id !== "string" || item.call_id === "" || typeof item.name !== "string" || typeof item.arguments !== "string") {
+        throw new TypeError(`Expected ${where} to be a function call with a \`call_id\`, a \`name\` and \`arguments\` text`);
+      }
+      const call = functionCall(item as { call_id: string; name: string; arguments: string; id?: string });
+      names.set(call.id, call.name);
+      (turn ??= { content: "", calls: [] }).calls.push(call);
+      return;
+    }
+    if (type === "function_call_output") {
+      close();
+      const id = item.call_id;
+      if (typeof id !== "string" || id === "") throw new TypeError(`Expected \`call_id\` of ${where} to be a non-empty string, got ${kindOf(id)}`);
+      const message: ToolMessage = { role: "tool", toolCallId: id, name: calledName(names, id, where), content: historyText(item.output, INPUT_TEXT, where), isError: false };
+      out.push(message);
+      return;
+    }
+    if (type !== "message") throw new TypeError(`Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`);
+    const content = historyText(item.content, INPUT_TEXT, where);
+    close();
+    switch (item.role) {
+      case "assistant":
+        turn = { content, calls: [] };
+        return;
+      case "system":
+      case "developer":
+        out.push({ role: "system", content });
+        return;
+      case "user":
+        out.push({ role: "user", content });
+        return;
+      default:
+        throw new TypeError(`Expected \`role\` of ${where} to be "system", "developer", "user" or "assistant", got ${typeof item.role === "string" ? JSON.stringify(item.role) : kindOf(item.role)}`);
+    }
+  });
+  close();
+  return out;
+}
