@@ -106,10 +106,19 @@ export class CallRegistry {
   }
 }
 
-/** The tool's description on its span; a resolver's tool is the user's object, whose getter may throw. */
+/**
+ * The tool's description on its span, and the limit its calls queue for (`control.concurrency`:
+ * a group such as a worker pool's, or the tool's own), so a trace shows what a call waited on.
+ * A resolver's tool is the user's object, whose getters may throw.
+ */
 const describeTool = guarded((span: Span, tool: Tool) => {
-  const { description } = tool;
+  const { description, control } = tool;
   if (typeof description === "string" && description !== "") span.setAttribute("gen_ai.tool.description", description);
+  const concurrency = control?.concurrency;
+  if (typeof concurrency === "number") span.setAttributes({ "toolrx.concurrency.limit": `tool:${tool.name}`, "toolrx.concurrency.max": concurrency });
+  else if (typeof concurrency === "object" && concurrency !== null && typeof concurrency.group === "string") {
+    span.setAttributes({ "toolrx.concurrency.limit": `group:${concurrency.group}`, "toolrx.concurrency.max": concurrency.limit });
+  }
 });
 
 function notExecuted(record: CallRecord): boolean {

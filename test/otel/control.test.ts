@@ -52,6 +52,19 @@ describe("telemetry() with call control", () => {
     });
   });
 
+  describe("limits", () => {
+    it("names the limit a call queued for, a group's or the tool's own, and its size", async () => {
+      const { otel, traced } = setup();
+      const pooled = defineTool({ name: "pooled", description: "", schema: z.object({}), control: { concurrency: { group: "gpu", limit: 2 } }, handler: () => ok(1) });
+      const single = defineTool({ name: "single", description: "", schema: z.object({}), control: { concurrency: 1 }, handler: () => ok(2) });
+      const free = defineTool({ name: "free", description: "", schema: z.object({}), handler: () => ok(3) });
+      await traced.runToolCalls([call("c1", "pooled"), call("c2", "single"), call("c3", "free")], [pooled, single, free]);
+      expect(otel.span("execute_tool pooled").attributes).toMatchObject({ "toolrx.concurrency.limit": "group:gpu", "toolrx.concurrency.max": 2 });
+      expect(otel.span("execute_tool single").attributes).toMatchObject({ "toolrx.concurrency.limit": "tool:single", "toolrx.concurrency.max": 1 });
+      expect(otel.span("execute_tool free").attributes["toolrx.concurrency.limit"]).toBeUndefined();
+    });
+  });
+
   describe("deadlines", () => {
     it("names the deadline that fired: the idle deadline, and that the handler was abandoned", async () => {
       const { otel, traced } = setup();
