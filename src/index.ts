@@ -26,10 +26,11 @@ export type { OnToolError, ToolErrorDecision } from "./run/policy.js";
 export type { CallCancellation, EngineLike, RunOptions } from "./run/run-options.js";
 export { CallCancelledError } from "./run/call-cancelled-error.js";
 export { reportFate, type ExecutorFate } from "./run/executor-fate.js";
-export type { AttemptFailedReport, CallReport, CallReportBase, LateSettlementReport, ProgressReport, RecipeStepFields, RecipeStepReport } from "./run/call-report.js";
+export type { AttemptFailedReport, CallReport, CallReportBase, LateSettlementReport, NestedEventReport, ProgressReport, RecipeStepFields, RecipeStepReport } from "./run/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
 export type { ToolControl } from "./tool/tool-control.js";
+export type { AfterCallAnswer, BeforeCallAnswer, CallHook } from "./tool/call-hook.js";
 export {
   AWAITING_USER_RESPONSE,
   type AskUserRequested,
@@ -60,6 +61,9 @@ export { executeToolCalls } from "./run/execute-tool-calls.js";
 export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
+export type { PrepareTurn, TurnInfo, TurnPlan } from "./agent/prepare-turn.js";
+export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
+export type { SubagentState } from "./agent/subagent-resume.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";
 export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval-mismatch-error.js";
 export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval-ledger.js";
@@ -76,7 +80,9 @@ export type {
   ModelEvent,
   ModelRequest,
   PendingWork,
+  SubagentEvent,
   TokenUsage,
+  ToolInputEvent,
   TurnResult,
 } from "./agent/types.js";
 export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";

@@ -1,8 +1,9 @@
 /**
  * Streams an agent run to a browser as Server-Sent Events. No framework: node:http and one static
- * page. The model is scripted (no key, no network); each tool call is announced as the model
- * emits it, so the page shows it queued before it starts. Progress comes from the side channel
- * (`onCallReport`); a "stop" button posts to `/cancel`, which cancels that one call
+ * page, and one stream: the agent's. The model is scripted (no key, no network) and streams each
+ * call's arguments, so the page shows the call forming (`tool_input`), then queued, then running.
+ * Progress comes as `call_report` events, and a subagent's events (`local_guide`) as
+ * `subagent_event`s, which the page nests under their call. A "stop" button posts to `/cancel`, which cancels that one call
  * (`RunOptions.cancel`) while the rest of the turn goes on. When the run halts with `ask_user`,
  * the page shows the question; its answer, posted to `/answer`, resumes the run as the contract
  * says (the conversation plus the user's answer, a new `streamAgent`) and its events follow on
@@ -16,8 +17,8 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { from, Subject, tap, type Subscription } from "rxjs";
-import { streamAgent, type Model } from "../../src/index.js";
+import { Subject, type Subscription } from "rxjs";
+import { streamAgent, type AgentEvent } from "../../src/index.js";
 import type { CallCancellation } from "../../src/run/run-options.js";
 import type { Message } from "../../src/tool/message.js";
 import { tools, tripModel } from "./turn.js";
@@ -72,25 +73,25 @@ function streamRun(req: IncomingMessage, res: ServerResponse, sessions: Map<stri
   const at = () => Math.round(performance.now() - t0);
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   const model = tripModel();
-  // Announce each call as the model asks for it: the loop's own events start only when it runs.
-  const announced: Model = (request) =>
-    from(model(request)).pipe(tap((e) => e.type === "tool_call" && send("call", { id: e.call.id, name: e.call.name, arguments: e.call.arguments })));
+  const pageTools = tools();
   let run: Subscription | undefined;
   const id = randomUUID();
   const session: Session = {
     cancel: new Subject<CallCancellation>(),
     play(messages) {
       run = streamAgent({
-        model: announced,
-        tools,
+        model,
+        tools: pageTools,
         messages,
         maxConcurrency: 3,
         toolTimeout: 20_000,
         cancel: session.cancel,
-        onCallReport: (report) => send("report", { at: at(), ...report }),
       }).subscribe({
         next(e) {
           if (e.type === "text_delta") send("text", { text: e.text });
+          if (e.type === "tool_input") send("input", { at: at(), ...e });
+          if (e.type === "call_report") send("report", { at: at(), ...e.report });
+          if (e.type === "subagent_event") send("sub", { at: at(), parent: e.toolCallId, ...nested(e.event) });
           if (e.type === "tool_event") send("tool", { at: at(), ...e.event });
           if (e.type !== "agent_halted") return;
           if (e.haltedReason === "ask_user") {
@@ -128,6 +129,13 @@ function resume(session: Session, answer: string, res: ServerResponse): void {
   session.waiting = undefined; // a second answer to the same question is refused, not run twice
   session.play([...waiting, { role: "user", content: answer }]);
   res.writeHead(204).end();
+}
+
+/** What the page shows of a subagent's event: its tool calls' states and its text. */
+function nested(event: AgentEvent): Record<string, unknown> {
+  if (event.type === "tool_event") return { kind: event.event.type, toolCallId: event.event.toolCallId, toolName: event.event.toolName };
+  if (event.type === "text_delta") return { kind: "text", text: event.text };
+  return { kind: event.type };
 }
 
 /** The request body as text: the user's answer (a short one; longer bodies are cut). */

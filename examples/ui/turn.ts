@@ -1,10 +1,44 @@
 import { z } from "zod";
-import { askUser, defineTool, error, ok, type ModelEvent, type ModelRequest } from "../../src/index.js";
+import { agentTool, askUser, defineTool, error, ok, type ModelEvent, type ModelRequest } from "../../src/index.js";
 import { scriptedModel, type ScriptedModel } from "../../src/testing/index.js";
 import { sleep } from "../sleep.js";
 
+/** A subagent's tool: what is on in a city. */
+const cityEvents = defineTool({
+  name: "city_events",
+  description: "What is on in a city",
+  schema: z.object({ city: z.string() }),
+  handler: async ({ city }, ctx) => {
+    await sleep(150, ctx.signal);
+    return ok({ city, events: ["fado night", "tram 28 tour"] });
+  },
+});
+
+/**
+ * A subagent with its own scripted model and tool: its events reach the page nested under the
+ * call that runs it. A function, so that every run (every page) gets a model of its own.
+ */
+const guide = () =>
+  agentTool({
+    name: "local_guide",
+    description: "A local guide that finds what is on",
+    schema: z.object({ city: z.string() }),
+    agent: ({ city }) => ({
+      model: scriptedModel(
+        [
+          [...call("guide_1", "city_events", { city }), { type: "finish", reason: "tool_calls" }],
+          [say(`In ${city}: fado night, tram 28 tour.`), { type: "finish", reason: "stop" }],
+        ],
+        { delay: 30 },
+      ),
+      tools: [cityEvents],
+      messages: [{ role: "user", content: `What is on in ${city}?` }],
+    }),
+  });
+
 /** The tools of the scripted run: each one shows a different state in the timeline. */
-export const tools = [
+export const tools = () => [
+  guide(),
   defineTool({
     name: "weather",
     description: "Weather by city",
@@ -69,7 +103,20 @@ export const tools = [
   }),
 ];
 
-const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent => ({ type: "tool_call", call: { id, name, arguments: args } });
+/**
+ * A call as a provider streams it: announced, its argument text in two pieces, then whole. The
+ * page shows the arguments forming from the loop's `tool_input` events, before the call runs.
+ */
+const call = (id: string, name: string, args: Record<string, unknown>): ModelEvent[] => {
+  const text = JSON.stringify(args);
+  const half = Math.ceil(text.length / 2);
+  return [
+    { type: "tool_input_started", id, name },
+    { type: "tool_input_delta", id, delta: text.slice(0, half) },
+    { type: "tool_input_delta", id, delta: text.slice(half) },
+    { type: "tool_call", call: { id, name, arguments: args, rawArguments: text } },
+  ];
+};
 const say = (text: string): ModelEvent => ({ type: "text_delta", text });
 
 /** What the traveller answered: the last user message of the resumed conversation. */
@@ -81,23 +128,28 @@ function answerIn(request: ModelRequest): string {
 /**
  * A scripted model for one page (it counts its turns, so each page gets its own): it asks for
  * seven calls, one of which asks the traveller which hotel; once resumed with the answer, it
- * books that hotel and says so.
+ * books that hotel, asks a local guide (a subagent) what is on, and says so.
  */
 export function tripModel(): ScriptedModel {
   return scriptedModel(
     [
       [
         say("Checking the weather, flights and hotels. "),
-        call("call_1", "weather", { city: "Lisbon" }),
-        call("call_2", "weather", { city: "Reykjavik" }),
-        call("call_3", "book_flight", { to: "Lisbon" }),
-        call("call_4", "choose_hotel", { city: "Lisbon" }),
-        call("call_5", "weather", { city: 42 }),
-        call("call_6", "export_report", { pages: 8 }),
-        call("call_7", "crawl_reviews", { hotel: "Harbour View" }),
+        ...call("call_1", "weather", { city: "Lisbon" }),
+        ...call("call_2", "weather", { city: "Reykjavik" }),
+        ...call("call_3", "book_flight", { to: "Lisbon" }),
+        ...call("call_4", "choose_hotel", { city: "Lisbon" }),
+        ...call("call_5", "weather", { city: 42 }),
+        ...call("call_6", "export_report", { pages: 8 }),
+        ...call("call_7", "crawl_reviews", { hotel: "Harbour View" }),
         { type: "finish", reason: "tool_calls" },
       ],
-      (request) => [say(`Booking ${answerIn(request)}. `), call("call_8", "book_hotel", { hotel: answerIn(request) }), { type: "finish", reason: "tool_calls" }],
+      (request) => [
+        say(`Booking ${answerIn(request)}. `),
+        ...call("call_8", "book_hotel", { hotel: answerIn(request) }),
+        ...call("call_9", "local_guide", { city: "Lisbon" }),
+        { type: "finish", reason: "tool_calls" },
+      ],
       (request) => [say(`Done: ${answerIn(request)} is booked for 3 nights.`), { type: "finish", reason: "stop" }],
     ],
     { delay: 30 },

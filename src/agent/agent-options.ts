@@ -7,6 +7,7 @@ import { indexTools } from "../tool/tool-index.js";
 import { describe } from "../tool/tool-error.js";
 import { assertMessages } from "./check-messages.js";
 import type { AgentOptions, Model, TurnResult } from "./types.js";
+import type { PrepareTurn } from "./prepare-turn.js";
 import type { Message } from "../tool/message.js";
 import type { ApprovalLedger } from "../tool/approval-ledger.js";
 import type { ApprovalSecret } from "../tool/approval-token.js";
@@ -20,6 +21,7 @@ export interface AgentEnv {
   readonly maxTurns: number;
   readonly haltWhen: ((turn: TurnResult) => boolean) | undefined;
   readonly manualMode: boolean;
+  readonly prepareTurn: PrepareTurn | undefined;
   /** The caller's cancellation; each turn's tools get the loop's own signal instead. */
   readonly signal: AbortSignal | undefined;
   /** The options every turn's `streamToolCalls` gets (the loop puts its own `signal` in). */
@@ -34,7 +36,7 @@ export interface AgentEnv {
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
-const AGENT_KEYS: ReadonlySet<string> = new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal"]);
+const AGENT_KEYS: ReadonlySet<string> = new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal", "prepareTurn"]);
 
 /**
  * Check every option up front, so a misconfigured agent fails where it is called, before any
@@ -65,6 +67,9 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   }
   if (!(Number.isInteger(maxTurns) && maxTurns > 0)) throw new TypeError(`Expected \`maxTurns\` to be a positive integer, got ${describe(maxTurns)}`);
   if (haltWhen !== undefined && typeof haltWhen !== "function") throw new TypeError(`Expected \`haltWhen\` to be a function (turn) => boolean, got ${describe(haltWhen)}`);
+  if (options.prepareTurn !== undefined && typeof options.prepareTurn !== "function") {
+    throw new TypeError(`Expected \`prepareTurn\` to be a function (turn) => plan, got ${describe(options.prepareTurn)}`);
+  }
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
 
   const env = resolveOptions(options, undefined, AGENT_KEYS); // every RunOptions check, at call time
@@ -77,6 +82,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     maxTurns,
     haltWhen,
     manualMode: mode === "manual",
+    prepareTurn: options.prepareTurn,
     signal: env.signal,
     runOptions: runOptions as RunOptions,
     encoder: env.encoder,

@@ -9,6 +9,8 @@ import { addUsage } from "./usage.js";
 import { lastTurnAt, openTurnOf, withAnswersInPlace } from "./resume.js";
 import { approvalToken } from "../tool/approval-token.js";
 import type { PendingApproval } from "../tool/needs-approval.js";
+import { subagentResumeOf } from "./subagent-resume.js";
+import type { OpenTurn } from "./resume.js";
 import { Turn, type TurnOutcome } from "./turn.js";
 import type { AgentEvent, TokenUsage } from "./types.js";
 import type { Message } from "../tool/message.js";
@@ -107,10 +109,13 @@ export class AgentRun {
 
   #startTurn(): void {
     const turn = this.#turns;
+    // A subagent's resume comes first: what the host appended after its question is the subagent's.
+    const continuation = turn === 0 ? continuationOf(this.#conversation) : undefined;
     // Read where the host put each decision before the answers move.
-    const open = turn === 0 ? openTurnOf(this.#conversation) : undefined;
+    const open = continuation ?? (turn === 0 ? openTurnOf(this.#conversation) : undefined);
     // Answers the host appended after its own words go next to their calls before anything else.
-    if (turn === 0) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, lastTurnAt(this.#conversation)));
+    if (turn === 0 && continuation === undefined) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, lastTurnAt(this.#conversation)));
+    if (continuation?.lead !== undefined) this.#conversation.push(continuation.lead);
     const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, open, {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),
@@ -187,3 +192,10 @@ export class AgentRun {
 }
 
 function noop(): void {}
+
+/** A subagent's resume as the open turn of a continuation call the loop adds (at the conversation's end). */
+function continuationOf(messages: readonly Message[]): OpenTurn | undefined {
+  const resume = subagentResumeOf(messages);
+  if (resume === undefined) return undefined;
+  return { at: messages.length, all: [resume.call], calls: [resume.call], answered: new Map(), decisions: [], questions: [], lead: resume.assistant };
+}

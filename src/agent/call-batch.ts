@@ -15,6 +15,7 @@ import { LOOP_APPROVES } from "../run/options.js";
 import type { Verdict } from "../tool/approval-decision.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = Object.freeze([]);
+import { reportsTo } from "./report-events.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {
@@ -151,7 +152,10 @@ export class CallBatch {
       this.#input = new CallFeed();
       this.#runnerDone = false;
       const { runOptions, tools } = this.#env.agent;
-      const events = streamToolCalls(this.#input, tools, { ...runOptions, signal: this.#env.signal, [LOOP_APPROVES]: true } as typeof runOptions);
+      const options = { ...runOptions, signal: this.#env.signal, [LOOP_APPROVES]: true } as typeof runOptions;
+      // One stream drives a UI: what happens inside calls comes as agent events too.
+      if (!this.#env.quiet) options.onCallReport = reportsTo(runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
+      const events = streamToolCalls(this.#input, tools, options);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),
         error: (e: unknown) => this.#over || this.#fail(e),

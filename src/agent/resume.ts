@@ -25,6 +25,8 @@ export interface OpenTurn {
   readonly decisions: readonly Decision[];
   /** Questions the turn asked that no user message after them answers yet. */
   readonly questions: readonly PendingQuestion[];
+  /** The turn's assistant message when the loop made it for this run (a subagent's continuation): the turn adds it. */
+  readonly lead?: AssistantMessage;
 }
 
 /**

@@ -4,6 +4,9 @@ import type { ToolMessage } from "../tool/message.js";
 import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelEventError } from "./model-event-error.js";
+import { LiveInput } from "./live-input.js";
+import { planned, type PlannedTurn } from "./turn-plan.js";
+import { isThenable } from "../tool/results.js";
 import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
 import { settleDecisions } from "./decisions.js";
 import { isTokenUsage } from "./usage.js";
@@ -64,6 +67,7 @@ export class Turn {
   #finishReason: FinishReason | undefined;
   #over = false;
   #committed = 0;
+  #live: LiveInput | undefined;
 
   /** `conversation` is the loop's own copy: the turn may append the messages a resume adds. */
   constructor(env: BatchEnv, turn: number, conversation: Message[], open: OpenTurn | undefined, sink: TurnSink) {
@@ -115,11 +119,13 @@ export class Turn {
   #resumed(batch: CallBatch, open: OpenTurn): void {
     const messages = batch.messages();
     this.#toolMessages.push(...messages);
+    // A continuation's assistant message is in the conversation already, put there for this turn: it is this turn's.
+    if (open.lead !== undefined) this.#added.push(open.lead);
     this.#added.push(...messages);
     // Each answer goes next to its call, before the question and the user's words that followed.
     const placed = withAnswersInPlace([...this.#conversation, ...messages], open.at);
     this.#conversation.splice(0, this.#conversation.length, ...placed);
-    this.#committed = messages.length;
+    this.#committed = this.#added.length;
     if (open.questions.length > 0 || batch.halt !== undefined || batch.manual.length > 0 || batch.awaitingApproval.length > 0) {
       this.#complete(undefined, batch);
       return;
@@ -127,14 +133,51 @@ export class Turn {
     this.#askModel();
   }
 
+  /** Ask the host's `prepareTurn` first, when there is one: its plan shapes this turn's request and tools. */
   #askModel(): void {
+    const prepare = this.#env.agent.prepareTurn;
+    if (prepare === undefined) {
+      this.#request(this.#env, undefined, undefined);
+      return;
+    }
+    let plan: unknown;
+    try {
+      plan = prepare({ turn: this.#turn, messages: this.#conversation.slice(), tools: this.#env.tools });
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (isThenable(plan)) {
+      Promise.resolve(plan).then(
+        (p) => this.#over || this.#planned(p),
+        (e: unknown) => this.#fail(e),
+      );
+      return;
+    }
+    this.#planned(plan);
+  }
+
+  #planned(plan: unknown): void {
+    let turn: PlannedTurn;
+    try {
+      turn = planned(this.#env, plan);
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    this.#request(turn.env, turn.messages, turn.modelOptions);
+  }
+
+  #request(env: BatchEnv, messages: readonly Message[] | undefined, modelOptions: Readonly<Record<string, unknown>> | undefined): void {
+    const conversation = this.#conversation.slice();
     const request: ModelRequest = {
-      messages: this.#conversation.slice(),
-      tools: this.#env.tools,
+      messages: messages ?? conversation,
+      tools: env.tools,
       turn: this.#turn,
-      signal: this.#env.signal,
+      signal: env.signal,
     };
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, request.messages, undefined, this.#batchSink(() => this.#modelTurnDone(batch))));
+    if (modelOptions !== undefined) (request as { options?: Readonly<Record<string, unknown>> }).options = modelOptions;
+    const batch = (this.#batch = new CallBatch(env, this.#turn, conversation, undefined, this.#batchSink(() => this.#modelTurnDone(batch))));
     let events;
     try {
       events = from(this.#env.agent.model(request));
@@ -178,7 +221,18 @@ export class Turn {
           this.#fail(new ModelEventError(this.#turn, event, `a second tool call with the id "${call.id}"`));
           return;
         }
+        const complete = this.#live?.complete(call);
+        if (complete !== undefined) this.#sink.emit(complete);
         batch.add(call);
+        return;
+      }
+      case "tool_input_started":
+      case "tool_input_delta": {
+        if (this.#env.quiet) return;
+        const live = (this.#live ??= new LiveInput(this.#turn));
+        const e = event as { id?: unknown; name?: unknown; delta?: unknown };
+        const shown = event.type === "tool_input_started" ? live.started(e.id, e.name) : live.delta(e.id, e.delta);
+        if (shown !== undefined) this.#sink.emit(shown);
         return;
       }
       case "finish":

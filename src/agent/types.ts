@@ -1,5 +1,7 @@
 import type { ObservableInput } from "rxjs";
 import type { ToolEvent } from "../run/events.js";
+import type { CallReport } from "../run/call-report.js";
+import type { PrepareTurn } from "./prepare-turn.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
@@ -22,6 +24,8 @@ export interface ModelRequest {
   /** Numbered from 0 in each run. */
   readonly turn: number;
   readonly signal: AbortSignal;
+  /** Model options for this request alone (a turn plan's `modelOptions`): the provider models send them over their own. */
+  readonly options?: Readonly<Record<string, unknown>>;
 }
 
 /** Why a model stopped, in the provider-neutral words of §9. */
@@ -48,7 +52,11 @@ export type ModelEvent =
   | { readonly type: "text_delta"; readonly text: string }
   | { readonly type: "tool_call"; readonly call: ToolCall }
   | { readonly type: "usage"; readonly usage: TokenUsage; readonly responseId?: string; readonly responseModel?: string }
-  | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown };
+  | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown }
+  /** A tool call began to stream (optional: a model that sends only whole calls never says so). */
+  | { readonly type: "tool_input_started"; readonly id: string; readonly name: string }
+  /** More of a streaming call's argument text; `id` is the one `tool_input_started` gave. */
+  | { readonly type: "tool_input_delta"; readonly id: string; readonly delta: string };
 
 /**
  * A model: called once per turn, it streams {@link ModelEvent}s. Any `ObservableInput` works (an
@@ -122,9 +130,45 @@ export type AgentEvent<HandlerReason extends string = never> =
   | { readonly type: "turn_started"; readonly turn: number }
   | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
   | { readonly type: "tool_event"; readonly turn: number; readonly event: ToolEvent }
+  | ToolInputEvent
+  /** Something that happened inside a running call (progress, a recipe step, a retry): its `onCallReport` report. */
+  | { readonly type: "call_report"; readonly turn: number; readonly report: CallReport }
+  | SubagentEvent
   /** What this turn added to the conversation. */
   | { readonly type: "turn_completed"; readonly turn: number; readonly messages: readonly Message[] }
   | AgentHaltedEvent<HandlerReason>;
+
+/**
+ * A tool call as the model writes it, before it runs, so a UI can show it forming: `started`
+ * (its id and name are known), `streaming` (each piece of argument text; `text` is all of it so
+ * far), then `complete` (the call as the loop will run it). Only models that stream arguments
+ * (the provider models here do) give them; a call handed over whole goes straight to its
+ * `tool_event`s.
+ */
+export interface ToolInputEvent {
+  readonly type: "tool_input";
+  readonly turn: number;
+  readonly state: "started" | "streaming" | "complete";
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The argument text so far (for `complete`, the provider's text, or the arguments as JSON). */
+  readonly text: string;
+  /** What this event added to `text` (`""` for `started` and `complete`). */
+  readonly delta: string;
+}
+
+/**
+ * An event of a subagent running inside the call `toolCallId` of this turn (see `agentTool`):
+ * a UI nests it under that call. A subagent's own subagents arrive nested the same way, one
+ * `subagent_event` inside another.
+ */
+export interface SubagentEvent {
+  readonly type: "subagent_event";
+  readonly turn: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly event: AgentEvent;
+}
 
 /** Options of {@link streamAgent} and {@link runAgent}: every {@link RunOptions} applies to each turn's tool calls. */
 export interface AgentOptions extends RunOptions {
@@ -138,6 +182,12 @@ export interface AgentOptions extends RunOptions {
   readonly haltWhen?: (turn: TurnResult) => boolean;
   /** `"manual"`: no tool runs; the model's calls are handed to the host. Default `"auto"`. */
   readonly mode?: "auto" | "manual";
+  /**
+   * Asked before each model request: which tools the model sees this turn (a call to any other
+   * is answered `not_found`), and how the request is amended (messages, model options). See
+   * {@link TurnPlan}. May be async. Default: every tool, the conversation as it is.
+   */
+  readonly prepareTurn?: PrepareTurn;
 }
 
 /** A finished run: why it ended, the details (narrow on `haltedReason`), and the whole conversation. */

@@ -39,6 +39,9 @@ export function recordReport(record: CallRecord | undefined, report: CallReport,
         span.addEvent("toolrx.retry", { "toolrx.attempt": report.attempt, "error.type": errorTypeOf(report.error), "toolrx.retry_in_ms": report.retryIn });
       }
       return;
+    case "nested_event":
+      // A subagent's events: its own model and tool spans tell them, under this call's span.
+      return;
     default:
       recordStep(record, report, config);
   }

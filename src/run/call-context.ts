@@ -8,6 +8,21 @@ import { reportUnhandled } from "../util/report-unhandled.js";
 import { describe } from "../util/safe.js";
 import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
 
+/**
+ * The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}).
+ * A symbol, as for recipe steps: a context made by a custom executor has none.
+ */
+export const REPORT_NESTED: unique symbol = Symbol("toolrx.reportNested");
+
+/**
+ * The function that reports a nested run's events on the call `ctx` belongs to, or `undefined`
+ * for a context the runner did not make.
+ */
+export function nestedReporterOf(ctx: HandlerContext): ((event: unknown) => void) | undefined {
+  const report = (ctx as { [REPORT_NESTED]?: (event: unknown) => void })[REPORT_NESTED];
+  return typeof report === "function" ? (event) => report.call(ctx, event) : undefined;
+}
+
 /** What a context reports to: the attempt's call, which drops reports once it is answered. */
 export interface ReportTarget {
   progressed(ctx: CallContext, update: ProgressUpdate): void;
@@ -72,6 +87,11 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     ctx.#aborted = true;
     ctx.#reason = reason;
     ctx.#controller?.abort(reason);
+  }
+
+  /** Report an event of a run nested in this call (a subagent's), on its behalf. */
+  [REPORT_NESTED](event: unknown): void {
+    this.#target.reported(this, { type: "nested_event", event });
   }
 
   /** Report a recipe sub-step on behalf of the call this context belongs to. */

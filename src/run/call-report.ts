@@ -61,7 +61,16 @@ export type LateSettlementReport = CallReportBase & {
  * (`RunOptions.onCallReport`). A call's reports come before its `tool_execution_completed`
  * event, never after, except `late_settlement`, which by nature comes later.
  */
-export type CallReport = ProgressReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport;
+export type CallReport = ProgressReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport | NestedEventReport;
+
+/**
+ * An event of a run nested inside the call (a subagent's `AgentEvent`, from `agentTool`). The
+ * runner passes it on as it came; the agent loop turns it into a typed `subagent_event`.
+ */
+export interface NestedEventReport extends CallReportBase {
+  readonly type: "nested_event";
+  readonly event: unknown;
+}
 
 /**
  * Hand a report to the listener. A listener that throws must not break the call that reported,

@@ -9,6 +9,8 @@ import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
 import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
+import { checkHooks, type CallHook } from "../tool/call-hook.js";
+import { checkOutputBudget } from "../tool/tool-control.js";
 import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval-ledger.js";
 import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval-token.js";
 import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.js";
@@ -42,6 +44,10 @@ export interface RunEnv {
   readonly retry: RetryPlan | undefined;
   readonly settleGrace: number;
   readonly onUnknownTool: "fail" | "answer";
+  /** The run's call hooks, outermost first; `undefined` for none. */
+  readonly hooks: readonly CallHook[] | undefined;
+  /** Characters of a tool message's content the model reads at most; `Infinity` when unset. */
+  readonly outputBudget: number;
   /** Whether the runner holds `needsApproval` calls for a decision (false inside the agent loop). */
   readonly gateApprovals: boolean;
   /** The host's decisions, by call id (the last one on a call wins). */
@@ -130,6 +136,8 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     throw new TypeError(`Expected \`onUnknownTool\` to be "fail" or "answer", got ${describe(onUnknownTool)}`);
   }
 
+  const hooks = checkHooks(options.hooks, "hooks");
+  const outputBudget = options.outputBudget === undefined ? Infinity : checkOutputBudget(options.outputBudget, "outputBudget", "");
   const { approvalSecret, approvalLedger } = options;
   assertApprovalSecret(approvalSecret);
   assertApprovalLedger(approvalLedger);
@@ -156,6 +164,8 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     retry,
     settleGrace,
     onUnknownTool,
+    hooks,
+    outputBudget,
     gateApprovals: (options as { [LOOP_APPROVES]?: boolean })[LOOP_APPROVES] !== true,
     approvals,
     approvalSecret,

@@ -20,6 +20,8 @@ import { backoff, errorTerm, isRetryable, NO_ERROR } from "./retry.js";
 import type { RetryPlan } from "../tool/retry-policy.js";
 import { controlOf, retryPlanOf } from "../tool/tool-control.js";
 import { withAttempts } from "./with-attempts.js";
+import { hookedAttempt, hooksOf } from "./hooked-attempt.js";
+import { tailWithinBudget } from "./output-budget.js";
 
 /** A call's two deadlines in ms; `RunEnv` is one. */
 interface Limits {
@@ -276,6 +278,10 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       if (attempt === 1) this.#firstStart = now;
     }
     const { handler } = tool;
+    if (this.env.hooks !== undefined || tool.hooks !== undefined) {
+      this.#runHooked(tool, args, ctx);
+      return;
+    }
     if (this.env.executor === defaultExecutor && typeof handler === "function") {
       this.#runHandler(handler, args, ctx);
       return;
@@ -295,6 +301,40 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     }
     this.#wentAsync();
     // A custom executor's thenable may be hostile: a `then` that throws is that call's `handler_exit`.
+    settle(
+      returned,
+      this,
+      (result) => this.#settled(ctx, result),
+      (cause: unknown) => this.#settled(ctx, exitResult(this, cause)),
+    );
+  }
+
+  /** The attempt through its call hooks ({@link hookedAttempt}); the executor runs inside them. */
+  #runHooked(tool: Tool, args: Record<string, unknown>, ctx: CallContext): void {
+    const { executor } = this.env;
+    const { name } = tool;
+    const id = this.toolCallId;
+    // The after hooks see a result, whatever the executor did: its throw is `handler_exit`, an illegal shape `invalid_return`.
+    const inner = (a: Record<string, unknown>): unknown => {
+      let r: unknown;
+      try {
+        r = executor.execute(tool, a, ctx);
+      } catch (cause) {
+        return exitResult(this, cause);
+      }
+      if (!isThenable(r)) return checked(r, name, id);
+      return Promise.resolve(r).then(
+        (value) => checked(value, name, id),
+        (cause: unknown) => exitResult(this, cause),
+      );
+    };
+    const returned = hookedAttempt(hooksOf(this.env.hooks, tool) ?? [], tool, args, ctx, this.env.validate, inner);
+    if (this.#abandonIfClosed(ctx, returned)) return;
+    if (!isThenable(returned)) {
+      this.#settled(ctx, returned);
+      return;
+    }
+    this.#wentAsync();
     settle(
       returned,
       this,
@@ -495,7 +535,10 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
     if (this.slot >= 0) this.sink.deadlines.remove(this);
     const [completed, tail] = outcomeOf(returned, this, this.env);
     this.sink.next(completed);
-    this.sink.next(tail);
+    const { tool } = this;
+    // The model reads at most the budget; the completed event above keeps the whole value for the host.
+    const budget = tool?.control === undefined ? this.env.outputBudget : (controlOf(tool)?.outputBudget ?? this.env.outputBudget);
+    this.sink.next(budget === Infinity ? tail : tailWithinBudget(tail, budget));
     this.sink.done(this, this.#tracked, now);
   }
 }

@@ -7,6 +7,7 @@ import type { ApprovalSecret } from "../tool/approval-token.js";
 import type { ApprovalMessage } from "../tool/message.js";
 import type { CallReport } from "./call-report.js";
 import type { OnToolError } from "./policy.js";
+import type { CallHook } from "../tool/call-hook.js";
 
 /** Engine-wide defaults a batch falls back on. */
 export interface EngineLike {
@@ -72,6 +73,18 @@ export interface RunOptions {
    * Streamed calls are always answered.
    */
   onUnknownTool?: "fail" | "answer";
+  /**
+   * Guardrails around every call: each hook's `before` sees the validated arguments and may let
+   * the call through, rewrite them, answer it or refuse it; its `after` sees the result and may
+   * replace it. They wrap the tools' own hooks; see {@link CallHook} for order and failures.
+   */
+  hooks?: readonly CallHook[];
+  /**
+   * Characters of a tool message the model reads at most (an integer from 64): longer content
+   * keeps its head and tail, with a marker saying how much was cut between them. A tool's
+   * `control.outputBudget` wins. The `completed` event keeps the whole result. Default: no limit.
+   */
+  outputBudget?: number;
   /**
    * The host's decisions on calls whose tool `needsApproval` (the batch runner; the agent loop
    * reads them from the conversation). Without one, such a call does not run: it halts with

@@ -24,6 +24,8 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   retry: true,
   settleGrace: true,
   onUnknownTool: true,
+  hooks: true,
+  outputBudget: true,
   approvals: true,
   approvalSecret: true,
   approvalLedger: true,

@@ -26,13 +26,22 @@ export interface ToolControl {
   timeout?: number;
   /** This tool's idle deadline (no `ctx.progress` for so long), over `RunOptions.toolIdleTimeout`. */
   idleTimeout?: number;
+  /** Characters of this tool's messages the model reads at most, over `RunOptions.outputBudget`; see there. */
+  outputBudget?: number;
 }
 
 /**
  * Every key of {@link ToolControl}: the compiler fails here when one is added to the interface and
  * not to this list, which is what `control`'s unknown-key check reads.
  */
-const CONTROL_KEYS: Record<keyof ToolControl, true> = { concurrency: true, idempotent: true, retry: true, timeout: true, idleTimeout: true };
+const CONTROL_KEYS: Record<keyof ToolControl, true> = {
+  concurrency: true,
+  idempotent: true,
+  retry: true,
+  timeout: true,
+  idleTimeout: true,
+  outputBudget: true,
+};
 
 /** The keys a `control` may have, and where the run-wide names of its fields point. */
 const TOOL_CONTROL_KEYS: KnownKeys = knownKeys(CONTROL_KEYS, {
@@ -54,6 +63,8 @@ export interface ControlPlan {
   readonly timeout: number | undefined;
   /** `undefined`: follow `RunOptions.toolIdleTimeout`. */
   readonly idleTimeout: number | undefined;
+  /** `undefined`: follow `RunOptions.outputBudget`. */
+  readonly outputBudget: number | undefined;
 }
 
 /**
@@ -67,7 +78,7 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
     throw new TypeError(`Expected \`control\` of tool "${toolName}" to be an object, got ${describe(control)}`);
   }
   assertKnownKeys(control, TOOL_CONTROL_KEYS, { noun: "key", where: ` in \`control\` of tool "${toolName}"` });
-  const { concurrency, idempotent = false, retry, timeout, idleTimeout } = control as ToolControl;
+  const { concurrency, idempotent = false, retry, timeout, idleTimeout, outputBudget } = control as ToolControl;
   let lane: string | undefined;
   let limit = Infinity;
   if (typeof concurrency === "number") {
@@ -104,7 +115,21 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
       );
     }
   }
-  return { lane, limit, idempotent, retry: plan, timeout, idleTimeout };
+  const budget = outputBudget === undefined ? undefined : checkOutputBudget(outputBudget, "control.outputBudget", ` of tool "${toolName}"`);
+  return { lane, limit, idempotent, retry: plan, timeout, idleTimeout, outputBudget: budget };
+}
+
+/** The smallest budget: room for the marker and some of the content's head and tail. */
+const MIN_BUDGET = 64;
+
+/**
+ * Check an output budget.
+ *
+ * @throws {TypeError} naming `option` when it is not an integer from 64 (or `Infinity`).
+ */
+export function checkOutputBudget(budget: unknown, option: string, of: string): number {
+  if (budget === Infinity || (Number.isInteger(budget) && (budget as number) >= MIN_BUDGET)) return budget as number;
+  throw new TypeError(`Expected \`${option}\`${of} to be an integer of characters from ${MIN_BUDGET}, or Infinity, got ${describe(budget)}`);
 }
 
 /** The retry plan a call runs under: the tool's own, else the run's for idempotent tools. */

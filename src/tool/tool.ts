@@ -6,6 +6,7 @@ import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchem
 import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
 import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.js";
+import { checkHooks, type CallHook } from "./call-hook.js";
 
 /** What a handler may return: one of the result shapes, sync or as a Promise. */
 export type HandlerReturn = HandlerResult | PromiseLike<HandlerResult>;
@@ -26,6 +27,8 @@ export interface Tool<Args = Record<string, unknown>> {
   handler?(args: Args, ctx: HandlerContext): HandlerReturn;
   /** Whether the agent loop must ask the host before running a call (never part of the JSON). */
   readonly needsApproval?: NeedsApproval<Args>;
+  /** Guardrails around this tool's calls, inside the run's own; see {@link CallHook}. */
+  readonly hooks?: readonly CallHook<Args>[];
 }
 
 /** What `JSON.stringify(tool)` gives: the tool without its handler, schema as JSON Schema. */
@@ -58,6 +61,8 @@ export interface ToolDefinition<S extends ToolSchema> {
    * `true`, or a function of the validated arguments. Default: no approval.
    */
   needsApproval?: boolean | ((args: InferArguments<S>, ctx: ApprovalContext) => boolean | PromiseLike<boolean>);
+  /** Guardrails around this tool's calls (`before`, `after`), inside the run's `hooks`; default none. */
+  hooks?: readonly CallHook<InferArguments<S>>[];
 }
 
 /**
@@ -73,6 +78,7 @@ const DEFINITION_KEYS: Record<keyof ToolDefinition<ToolSchema>, true> = {
   metadata: true,
   control: true,
   needsApproval: true,
+  hooks: true,
 };
 
 /** The keys a tool definition may have, and where names from elsewhere (other SDKs, run options) point. */
@@ -154,11 +160,13 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
     throw new TypeError(`Expected \`metadata\` of tool "${name}" to be an object, got ${describe(metadata)}`);
   }
   if (definition.control !== undefined) checkToolControl(definition.control, name);
+  const hooks = checkHooks(definition.hooks, `hooks\` of tool "${name}`);
   const prepared = compileSchema(schema, name);
   const tool: Tool<InferArguments<S>> = { name, description, schema, manual, metadata };
   if (definition.control !== undefined) Object.defineProperty(tool, "control", { value: definition.control, enumerable: true });
   if (handler !== undefined) Object.defineProperty(tool, "handler", { value: handler, enumerable: true });
   if (needsApproval !== undefined) Object.defineProperty(tool, "needsApproval", { value: needsApproval, enumerable: true });
+  if (hooks !== undefined) Object.defineProperty(tool, "hooks", { value: hooks, enumerable: true });
   Object.defineProperty(tool, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(tool, COMPILED, { value: prepared, enumerable: false });
   return Object.freeze(tool);
@@ -191,6 +199,7 @@ export function withHandler(tool: Tool, handler: (args: Record<string, unknown>,
   const copy: Tool = { name, description, schema, manual, metadata, handler };
   if (tool.control !== undefined) Object.defineProperty(copy, "control", { value: tool.control, enumerable: true });
   if (tool.needsApproval !== undefined) Object.defineProperty(copy, "needsApproval", { value: tool.needsApproval, enumerable: true });
+  if (tool.hooks !== undefined) Object.defineProperty(copy, "hooks", { value: tool.hooks, enumerable: true });
   Object.defineProperty(copy, "toJSON", { value: toolToJSON, enumerable: false });
   Object.defineProperty(copy, COMPILED, { value: compiledSchemaOf(tool), enumerable: false });
   return Object.freeze(copy);

@@ -54,6 +54,12 @@ test("AgentEvent is discriminated by type", () => {
         return String(e.messages.length);
       case "agent_halted":
         return e.haltedReason;
+      case "tool_input":
+        return e.text;
+      case "call_report":
+        return e.report.type;
+      case "subagent_event":
+        return e.event.type;
       default: {
         const exhaustive: never = e;
         return exhaustive;

@@ -258,6 +258,9 @@ describe("README.md provider blocks", () => {
         tools: [{ type: "function", function: { name: "weather", description: "Weather by city", parameters: weatherSchema } }],
       });
       expect(events).toEqual([
+        { type: "tool_input_started", id: FAKE_IDS.chatToolCall, name: "weather" },
+        { type: "tool_input_delta", id: FAKE_IDS.chatToolCall, delta: '{"cit' },
+        { type: "tool_input_delta", id: FAKE_IDS.chatToolCall, delta: 'y":"Paris"}' },
         { type: "tool_call", call: { id: FAKE_IDS.chatToolCall, name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } },
         { type: "finish", reason: "tool_calls" },
       ]);

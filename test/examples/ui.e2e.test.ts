@@ -31,7 +31,7 @@ describe("the UI example in a real browser", () => {
     await server?.close();
   });
 
-  it("shows every tool's live state and progress from the side channel, asks the user, and resumes the run with the answer", async () => {
+  it("shows every call forming, its live state and progress, asks the user, resumes the run with the answer, and nests a subagent's events", async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
     await page.goto(server.url);
     // While the slow call runs, the page shows running rows and, behind the limit of 3, a queued one.
@@ -43,7 +43,7 @@ describe("the UI example in a real browser", () => {
         trs.map((tr) => ({
           id: (tr as HTMLElement).dataset.callId,
           status: (tr as HTMLElement).dataset.status,
-          result: tr.children[5]?.textContent ?? "",
+          result: tr.querySelector(".result")?.textContent ?? "",
         })),
       );
     const firstTurn = [
@@ -78,7 +78,17 @@ describe("the UI example in a real browser", () => {
       { id: "call_4", status: "answered", result: "Which hotel in Lisbon? → Old Town Inn" },
       ...firstTurn.slice(4),
       { id: "call_8", status: "done", result: '{"hotel":"Old Town Inn","nights":3,"confirmation":"HV-2231"}' },
+      { id: "call_9", status: "done", result: "In Lisbon: fado night, tram 28 tour." },
     ]);
+    // The subagent's own call and text, nested under the call that ran it.
+    expect(await page.$$eval("tr[data-call-id='call_9'] ol.nested li", (items) => items.map((li) => li.textContent))).toEqual([
+      "city_events: done",
+      "In Lisbon: fado night, tram 28 tour.",
+    ]);
+    // The arguments showed as the model wrote them: half, then whole, then the complete call.
+    expect(await page.getAttribute("tr[data-call-id='call_8']", "data-argument-steps")).toBe(
+      '{"hotel":"Ol|{"hotel":"Old Town Inn"}|{"hotel":"Old Town Inn"}',
+    );
     expect(await page.textContent("#said")).toBe("Booking Old Town Inn. Done: Old Town Inn is booked for 3 nights.");
     expect(await page.isHidden("#ask")).toBe(true);
     expect(await page.textContent("#state")).toMatch(/^run completed at \d+ ms$/);
@@ -96,14 +106,15 @@ describe("the UI example in a real browser", () => {
     await page.waitForSelector("body[data-done='true']", { timeout: 30_000 });
     const histories = await page.$$eval("tbody tr", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.history));
     expect(histories).toEqual([
-      "queued running done",
-      "queued running done",
-      "queued running failed",
-      "queued running asking answered",
-      "queued running failed",
-      "queued running done",
-      "queued running cancelled",
-      "queued running done",
+      "writing queued running done",
+      "writing queued running done",
+      "writing queued running failed",
+      "writing queued running asking answered",
+      "writing queued running failed",
+      "writing queued running done",
+      "writing queued running cancelled",
+      "writing queued running done",
+      "writing queued running done",
     ]);
     expect(await fits()).toBe(true);
     await page.screenshot({ path: "test/artifacts/ui-timeline-390.png", fullPage: true });

@@ -4,7 +4,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import { filter, from, lastValueFrom, toArray, type Observable } from "rxjs";
 import { z } from "zod";
 import type { Model, ModelEvent, ModelRequest } from "../../src/agent/types.js";
 import type { Message } from "../../src/tool/message.js";
@@ -26,8 +26,12 @@ export function requestFor(messages: readonly Message[] = ASK, tools = [weather]
   return { request: { messages, tools, turn: 0, signal: controller.signal }, controller };
 }
 
+/**
+ * The model's events but the live input ones (`tool_input_started`/`_delta`): these tests are
+ * about whole calls; test/agent/live-input.test.ts reads the live input.
+ */
 export function events$(model: Model, request: ModelRequest = requestFor().request): Observable<ModelEvent> {
-  return from(model(request));
+  return from(model(request)).pipe(filter((e) => e.type !== "tool_input_started" && e.type !== "tool_input_delta"));
 }
 
 /** Every event of one turn, once the model completes. */

@@ -88,7 +88,7 @@ export function messagesModel(options: MessagesModelOptions): Model {
       request,
       (signal) => {
         const { system, messages } = toMessages(request.messages);
-        const body: MessagesStreamRequest = { ...params, model, max_tokens, messages, stream: true };
+        const body: MessagesStreamRequest = { ...params, max_tokens, ...request.options, model, messages, stream: true };
         const joined = [prompt, system].filter((s) => s !== undefined && s !== "").join("\n\n");
         if (joined !== "") body.system = joined;
         if (request.tools.length > 0) body.tools = toTools(request.tools);
@@ -117,6 +117,7 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
         if (block.type === "tool_use") {
           const { id, name, input } = block as { type: "tool_use"; id: string; name: string; input: unknown };
           this.toolUses.set(index, { id, name, input, json: "" });
+          return [{ type: "tool_input_started", id, name }];
         } else if (block.type === "text" && block.text) {
           return [{ type: "text_delta", text: block.text }];
         }
@@ -126,7 +127,10 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
         const { index, delta } = event as { index: number; delta: { type: string; text?: string; partial_json?: string } };
         if (delta.type === "text_delta" && delta.text) return [{ type: "text_delta", text: delta.text }];
         const toolUse = this.toolUses.get(index);
-        if (delta.type === "input_json_delta" && toolUse !== undefined) toolUse.json += delta.partial_json ?? "";
+        if (delta.type === "input_json_delta" && toolUse !== undefined && delta.partial_json) {
+          toolUse.json += delta.partial_json;
+          return [{ type: "tool_input_delta", id: toolUse.id, delta: delta.partial_json }];
+        }
         return [];
       }
       case "content_block_stop": {

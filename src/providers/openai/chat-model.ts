@@ -66,7 +66,7 @@ export function chatModel(options: ChatModelOptions): Model {
     streamModel(
       request,
       (signal) => {
-        const body: ChatStreamRequest = { ...params, model, messages: toChatMessages(request.messages), stream: true };
+        const body: ChatStreamRequest = { ...params, ...request.options, model, messages: toChatMessages(request.messages), stream: true };
         if (request.tools.length > 0) body.tools = toTools(request.tools);
         return client.chat.completions.create(body, { signal });
       },
@@ -87,6 +87,8 @@ interface PartialCall {
   id: string;
   name: string;
   text: string;
+  /** Whether `tool_input_started` went out: once the id and name are known. */
+  announced: boolean;
 }
 
 /** Reads the first choice (the loop asks for one); calls are held until the choice finishes. */
@@ -103,12 +105,22 @@ class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
     if (typeof content === "string" && content !== "") events.push({ type: "text_delta", text: content });
     for (const delta of tool_calls ?? []) {
       let call = this.calls.get(delta.index);
-      if (call === undefined) this.calls.set(delta.index, (call = { id: "", name: "", text: "" }));
+      if (call === undefined) this.calls.set(delta.index, (call = { id: "", name: "", text: "", announced: false }));
       if (delta.id) call.id = delta.id;
       // OpenAI names a call once; some compatible servers repeat the whole name on every delta.
       const name = delta.function?.name;
       if (name && name !== call.name) call.name += name;
-      if (delta.function?.arguments) call.text += delta.function.arguments;
+      if (!call.announced && call.id !== "" && call.name !== "") {
+        call.announced = true;
+        events.push({ type: "tool_input_started", id: call.id, name: call.name });
+        // Text that came before the call was named is told at once.
+        if (call.text !== "") events.push({ type: "tool_input_delta", id: call.id, delta: call.text });
+      }
+      const args = delta.function?.arguments;
+      if (args) {
+        call.text += args;
+        if (call.announced) events.push({ type: "tool_input_delta", id: call.id, delta: args });
+      }
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined && this.finish === undefined) {
       this.finish = choice.finish_reason;

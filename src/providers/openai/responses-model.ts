@@ -68,7 +68,7 @@ export function responsesModel(options: ResponsesModelOptions): Model {
     streamModel(
       request,
       (signal) => {
-        const body: ResponsesStreamRequest = { ...params, model, input: toResponsesInput(request.messages), stream: true };
+        const body: ResponsesStreamRequest = { ...params, ...request.options, model, input: toResponsesInput(request.messages), stream: true };
         if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
         return client.responses.create(body, { signal });
       },
@@ -79,6 +79,8 @@ export function responsesModel(options: ResponsesModelOptions): Model {
 class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
   /** Argument text streamed so far, by output index, for an item that ends without its own. */
   private readonly pending = new Map<number, string>();
+  /** The call id of each function call item being streamed, by output index. */
+  private readonly ids = new Map<number, string>();
   private called = false;
 
   read(event: ResponseStreamEventLike): ModelEvent[] {
@@ -90,14 +92,20 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
         return delta === "" ? [] : [{ type: "text_delta", text: delta }];
       }
       case "response.output_item.added": {
-        const { output_index, item } = event as { output_index: number; item: { type: string; arguments?: string } };
-        if (item.type === "function_call") this.pending.set(output_index, item.arguments ?? "");
-        return [];
+        const { output_index, item } = event as { output_index: number; item: { type: string; arguments?: string; call_id?: string; name?: string } };
+        if (item.type !== "function_call") return [];
+        this.pending.set(output_index, item.arguments ?? "");
+        if (typeof item.call_id !== "string" || typeof item.name !== "string") return [];
+        this.ids.set(output_index, item.call_id);
+        const started: ModelEvent[] = [{ type: "tool_input_started", id: item.call_id, name: item.name }];
+        if (item.arguments) started.push({ type: "tool_input_delta", id: item.call_id, delta: item.arguments });
+        return started;
       }
       case "response.function_call_arguments.delta": {
         const { output_index, delta } = event as { output_index: number; delta: string };
         this.pending.set(output_index, (this.pending.get(output_index) ?? "") + delta);
-        return [];
+        const id = this.ids.get(output_index);
+        return id === undefined || delta === "" ? [] : [{ type: "tool_input_delta", id, delta }];
       }
       case "response.output_item.done": {
         const { output_index, item } = event as { output_index: number; item: { type: string } };
@@ -105,6 +113,7 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
         const done = item as FunctionCallItem;
         const streamed = this.pending.get(output_index) ?? "";
         this.pending.delete(output_index);
+        this.ids.delete(output_index);
         this.called = true;
         return [{ type: "tool_call", call: functionCall({ ...done, arguments: done.arguments ?? streamed }) }];
       }

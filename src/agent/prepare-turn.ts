@@ -1,0 +1,28 @@
+import type { Message } from "../tool/message.js";
+import type { Tool } from "../tool/tool.js";
+
+/** What {@link PrepareTurn} sees before a model request. */
+export interface TurnInfo {
+  /** Numbered from 0 in each run. */
+  readonly turn: number;
+  /** The conversation so far, as the model would get it. */
+  readonly messages: readonly Message[];
+  /** Every tool of the run. */
+  readonly tools: readonly Tool[];
+}
+
+/**
+ * How one turn's request differs from the run's: the tools the model sees (by name; a call to
+ * any other is answered `not_found`, as an unknown one is), the messages it gets instead of the
+ * conversation (a system message added, old turns summarised; the conversation itself is not
+ * changed), and model options for this request (`temperature`, `tool_choice`…, which the
+ * provider models send with the request). Every field is optional.
+ */
+export interface TurnPlan {
+  readonly tools?: readonly string[];
+  readonly messages?: readonly Message[];
+  readonly modelOptions?: Readonly<Record<string, unknown>>;
+}
+
+/** Asked before each model request; answers nothing (the run's defaults) or a {@link TurnPlan}. */
+export type PrepareTurn = (turn: TurnInfo) => TurnPlan | undefined | void | PromiseLike<TurnPlan | undefined | void>;
