@@ -118,15 +118,57 @@ function outputProblem(structured: unknown, schema: CompiledSchema): string | un
   return validation.issues.map((i) => (i.path.length === 0 ? i.message : `${i.path.join(".")}: ${i.message}`)).join("; ");
 }
 
-function notAResult(result: unknown, rc: ResultContext): HandlerResult {
+function notAResult(result: unknown, rc: ResultContext, why?: string): HandlerResult {
   return error(
     new ToolError("invalid_return", {
-      message: `MCP server answered tool ${rc.mcpName} with something that is not a CallToolResult`,
+      message: `MCP server answered tool ${rc.mcpName} with something that is not a CallToolResult${why === undefined ? "" : `: ${why}`}`,
       toolName: rc.toolName,
       toolCallId: rc.toolCallId,
       cause: result,
     }),
   );
+}
+
+/**
+ * An SDK's refusal of a server's answer as `invalid_return`, or `undefined` for any other error.
+ * The client SDK refuses an answer that is not a `CallToolResult` (2.x with its `INVALID_RESULT`
+ * code, 1.x with the validator's own error, which carries `issues`); an SDK server refuses its own
+ * handler's answer and says so with `-32602` "Invalid tools/call result". Either way the tool
+ * returned something unusable: retrying it would get the same, and the model gets a short list
+ * of what was wrong rather than the validator's dump.
+ */
+export function rejectedResult(cause: unknown, rc: ResultContext): HandlerResult | undefined {
+  if (!isPlainRecord(cause) && !(cause instanceof Error)) return undefined;
+  const { code, issues, message } = cause as { code?: unknown; issues?: unknown; message?: unknown };
+  const text = typeof message === "string" ? message : "";
+  const refused =
+    code === "INVALID_RESULT" ||
+    (Array.isArray(issues) && typeof code !== "number") ||
+    (code === -32602 && text.includes("Invalid tools/call result"));
+  if (!refused) return undefined;
+  return notAResult(cause, rc, issueText(Array.isArray(issues) ? issues : issuesIn(text)) ?? text);
+}
+
+/** The JSON list of issues an SDK puts after its message's first `[`, if there is one. */
+function issuesIn(text: string): unknown[] {
+  const start = text.indexOf("[");
+  if (start < 0) return [];
+  try {
+    const parsed: unknown = JSON.parse(text.slice(start));
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Issues as `path: message; ...`, or `undefined` when none can be read. */
+function issueText(issues: readonly unknown[]): string | undefined {
+  const lines = issues.flatMap((issue) => {
+    if (!isPlainRecord(issue) || typeof issue.message !== "string") return [];
+    const path = Array.isArray(issue.path) ? issue.path.map(String).join(".") : "";
+    return [path === "" ? issue.message : `${path}: ${issue.message}`];
+  });
+  return lines.length === 0 ? undefined : lines.join("; ");
 }
 
 /** The data an `ask_user` from an MCP server carries in `opts.mcp`, enough to retry the call. */

@@ -74,15 +74,13 @@ export function isMcpClient(value: unknown): value is McpClientLike {
 }
 
 /**
- * Whether `e` says the connection to the server is gone (closed, never opened, or a send that
- * failed), as opposed to an error the server answered with.
+ * Whether the connection to the server is gone (closed, never opened, or a send that failed), as
+ * opposed to an error the server answered with. Told by state and codes, never by an error's
+ * wording: 2.x gives a connection failure its own code; an SDK client of either line drops its
+ * transport when the connection closes, before it fails the calls still waiting.
  */
-export function isConnectionLost(e: unknown): boolean {
-  if (typeof e !== "object" || e === null) return false;
-  const code = (e as { code?: unknown }).code;
+export function isConnectionLost(e: unknown, client: McpClientLike): boolean {
+  const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
   if (code === "CONNECTION_CLOSED" || code === "NOT_CONNECTED" || code === "SEND_FAILED") return true;
-  const message = (e as { message?: unknown }).message;
-  // v1 uses -32000 for a closed connection, and a plain Error when the transport never connected.
-  if (code === -32000 && typeof message === "string" && /connection closed/i.test(message)) return true;
-  return typeof message === "string" && /^not connected$/i.test(message);
+  return "transport" in client && (client as { transport?: unknown }).transport === undefined;
 }

@@ -1,14 +1,11 @@
-import type { HandlerContext } from "../tool/handler-context.js";
-import { error } from "../tool/results.js";
 import { compileSchema, type CompiledSchema } from "../schema/tool-schema.js";
 import { defineTool, type Tool } from "../tool/tool.js";
 import { isPlainRecord } from "../tool/tool-call.js";
-import { describe, ToolError } from "../tool/tool-error.js";
-import { resultOf } from "./call-result.js";
-import { isConnectionLost, isMcpClient, SDK_TIMEOUT_OFF, toolCaller, type McpCallParams, type McpClientLike } from "./client-like.js";
-import { listAllTools, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
+import { describe } from "../tool/tool-error.js";
+import { mcpHandler } from "./call-handler.js";
+import { isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
+import { listAllTools, skipped, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
-import { reportProgress } from "./progress.js";
 import { schemaProblem } from "./schema-shape.js";
 import { ToolNamer, type McpToolNaming } from "./tool-names.js";
 
@@ -27,6 +24,12 @@ export interface McpToolsOptions {
   listTimeout?: number;
   /** Stops listing. */
   signal?: AbortSignal;
+  /**
+   * What to do with a tool whose `inputSchema` or `outputSchema` toolrx cannot use. Default: the
+   * whole call rejects with an `invalid_schema` {@link McpToolsError}. Given a function, that tool
+   * is left out, the server's other tools are kept, and the function is handed the error.
+   */
+  onInvalidTool?: (error: McpToolsError) => void;
 }
 
 /** What toolrx keeps about an MCP tool, in `tool.metadata.mcp`. */
@@ -62,7 +65,7 @@ export async function mcpTools(
   servers: McpClientLike | Readonly<Record<string, McpClientLike>>,
   options: McpToolsOptions = {},
 ): Promise<Tool[]> {
-  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal } = checkOptions(options);
+  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool } = checkOptions(options);
   let entries: [server: string, prefix: string, client: McpClientLike][];
   if (isMcpClient(servers)) {
     entries = [["", prefix, servers]];
@@ -77,10 +80,9 @@ export async function mcpTools(
     throw new TypeError(`Expected \`servers\` to be an MCP client or a record of them, got ${describe(servers)}`);
   }
   // Servers are listed at once; names are assigned afterwards in the order given, so the result
-  // does not depend on which server answers first.
-  const listings = await Promise.all(
-    entries.map(([server, , client]) => listAllTools(client, { server, timeout: listTimeout, signal })),
-  );
+  // does not depend on which server answers first. The first failure stops the others: their
+  // tools would be thrown away anyway.
+  const listings = await listEvery(entries.map(([server, , client]) => [server, client]), { timeout: listTimeout, signal, onInvalidTool });
   const namer = new ToolNamer(rename);
   const tools: Tool[] = [];
   entries.forEach(([server, serverPrefix, client], i) => {
@@ -90,13 +92,48 @@ export async function mcpTools(
         throw new McpToolsError("duplicate_name", `tools/list lists tool "${definition.name}" twice`, { server, toolName: definition.name });
       }
       onServer.add(definition.name);
-      const name = namer.assign(server, serverPrefix, definition.name);
-      tools.push(toTool(client, server, name, definition, maxResultChars));
+      let tool: Tool;
+      try {
+        tool = toTool(client, server, namer.assign(server, serverPrefix, definition.name), definition, maxResultChars);
+      } catch (e) {
+        if (!skipped(e, onInvalidTool)) throw e;
+        // A skipped tool holds no name: another tool may have it.
+        namer.release(server, definition.name);
+        continue;
+      }
+      tools.push(tool);
     }
   });
   return tools;
 }
 
+/** Each server's tools, listed at once; the first failure aborts the other listings. */
+async function listEvery(
+  servers: [server: string, client: McpClientLike][],
+  options: { timeout: number; signal: AbortSignal | undefined; onInvalidTool: McpToolsOptions["onInvalidTool"] },
+): Promise<McpToolDefinition[][]> {
+  const { timeout, signal, onInvalidTool } = options;
+  if (servers.length <= 1) return Promise.all(servers.map(([server, client]) => listAllTools(client, { server, timeout, signal, onInvalidTool })));
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    return await Promise.all(
+      servers.map(([server, client]) =>
+        listAllTools(client, { server, timeout, signal: stop.signal, onInvalidTool }).catch((e: unknown) => {
+          // Only the first failure is seen (Promise.all); the others end quietly and at once.
+          stop.abort(e);
+          throw e;
+        }),
+      ),
+    );
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** The toolrx tool of one listed MCP tool. */
 function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, maxResultChars: number): Tool {
   const mcpName = definition.name;
   for (const field of ["inputSchema", "outputSchema"] as const) {
@@ -111,25 +148,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
   const title = definition.title ?? annotations.title;
   if (typeof title === "string") mcp.title = title;
   if (definition.outputSchema !== undefined) mcp.outputSchema = definition.outputSchema;
-  const callTool = toolCaller(client);
-  const handler = async (args: Record<string, unknown>, ctx: HandlerContext) => {
-    let result: unknown;
-    try {
-      result = await callTool(
-        withInput({ name: mcpName, arguments: args }, ctx.toolCall.metadata),
-        { signal: ctx.signal, timeout: SDK_TIMEOUT_OFF, onprogress: (p) => reportProgress(ctx, p), resetTimeoutOnProgress: true },
-      );
-    } catch (cause) {
-      const toolCallId = ctx.toolCall.id;
-      if (isConnectionLost(cause)) {
-        const message = `MCP server ${server === "" ? "" : `"${server}" `}went away during tool ${mcpName}`;
-        return error(new ToolError("handler_exit", { message, toolName: name, toolCallId, cause }));
-      }
-      // An aborted call is already answered by toolrx (timeout or cancel); this is never seen.
-      throw cause;
-    }
-    return resultOf(result, { toolName: name, toolCallId: ctx.toolCall.id, server, mcpName, arguments: args, outputSchema, maxResultChars });
-  };
+  const handler = mcpHandler({ client, server, name, mcpName, outputSchema, maxResultChars });
   try {
     return defineTool({
       name,
@@ -155,15 +174,6 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
   }
 }
 
-/** A retry of an `input_required` call carries the answers and the server's state (see `mcpRetryCall`). */
-function withInput(params: McpCallParams, metadata: Record<string, unknown> | undefined): McpCallParams {
-  const input = metadata?.mcpInput;
-  if (!isPlainRecord(input)) return params;
-  if (isPlainRecord(input.inputResponses)) params.inputResponses = input.inputResponses;
-  if (typeof input.requestState === "string") params.requestState = input.requestState;
-  return params;
-}
-
 function prepare(schema: Record<string, unknown>, server: string, toolName: string, field: string): CompiledSchema {
   try {
     return compileSchema(schema, toolName);
@@ -174,7 +184,10 @@ function prepare(schema: Record<string, unknown>, server: string, toolName: stri
 
 function checkOptions(options: McpToolsOptions): McpToolsOptions {
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { prefix, rename, maxResultChars, listTimeout, signal } = options;
+  const { prefix, rename, maxResultChars, listTimeout, signal, onInvalidTool } = options;
+  if (onInvalidTool !== undefined && typeof onInvalidTool !== "function") {
+    throw new TypeError(`Expected \`onInvalidTool\` to be a function, got ${describe(onInvalidTool)}`);
+  }
   if (prefix !== undefined && (typeof prefix !== "string" || !/^[a-zA-Z0-9_-]*$/.test(prefix))) {
     throw new TypeError(`Expected \`prefix\` to be letters, digits, "_" or "-", got ${describe(prefix)}`);
   }

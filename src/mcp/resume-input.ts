@@ -2,7 +2,8 @@ import type { AgentResult } from "../agent/types.js";
 import type { Message } from "../tool/message.js";
 import { runToolCalls } from "../run/batch.js";
 import type { RunOptions } from "../run/run-options.js";
-import type { HaltMetadata } from "../run/run-result.js";
+import type { AskUserHalt, HaltMetadata } from "../run/run-result.js";
+import type { PendingQuestion } from "../tool/needs-approval.js";
 import type { Tool } from "../tool/tool.js";
 import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpInputRequest } from "./call-result.js";
@@ -14,6 +15,13 @@ export interface McpInputResumed {
   readonly messages: readonly Message[];
   /** Set when the server asked again (another `input_required`): ask the user, then resume again. */
   readonly halt?: HaltMetadata;
+  /**
+   * Set when the server asked again: the run, halted with `ask_user` on the server's new question
+   * (its new `inputRequests` and `requestState` in `askUserOpts.mcp`), over `messages`. Ask the
+   * user and pass it to `resumeMcpInput` once more; resuming from the earlier result would
+   * replay the earlier round.
+   */
+  readonly halted?: AgentResult;
 }
 
 /**
@@ -21,15 +29,17 @@ export interface McpInputResumed {
  * `askUserOpts.mcp` is an {@link McpInputRequest}): the call is retried with the user's answers
  * under its own id, and its tool message ("awaiting user response") is replaced by the answer,
  * the loop's question dropped. The conversation stays valid for a provider (one tool message per
- * call), and the model's next turn reads the tool's real result. Stateless, like the loop.
+ * call), and the model's next turn reads the tool's real result. Stateless, like the loop. When
+ * the server asks again, `halted` is the run halted on the new question: resume that, round after
+ * round, until it is absent.
  *
  * @throws {TypeError} when `result` is not an `ask_user` halt from an MCP tool.
  *
  * @example
  * let result = await runAgent({ model, tools, messages });
- * if (result.haltedReason === "ask_user") {
- *   const { messages } = await resumeMcpInput(result, { when: { action: "accept", content: { date: "2026-12-01" } } }, tools);
- *   result = await runAgent({ model, tools, messages });
+ * while (result.haltedReason === "ask_user") {
+ *   const resumed = await resumeMcpInput(result, await askTheUser(result.metadata.pendingQuestion), tools);
+ *   result = resumed.halted ?? (await runAgent({ model, tools, messages: resumed.messages }));
  * }
  */
 export async function resumeMcpInput(
@@ -47,7 +57,7 @@ export async function resumeMcpInput(
   }
   const run = await runToolCalls([mcpRetryCall(input, inputResponses, id)], tools, options);
   const answer = run.messages[0]!;
-  const asked = run.halt?.haltedReason === "ask_user" ? run.halt : undefined;
+  const asked = run.halt?.haltedReason === "ask_user" ? (run.halt as AskUserHalt) : undefined;
   const next: Message[] = [];
   for (const m of messages) {
     if (m.role === "tool" && m.toolCallId === id) next.push(answer);
@@ -56,5 +66,22 @@ export async function resumeMcpInput(
       if (asked !== undefined) next.push({ ...m, content: asked.pendingQuestion });
     } else next.push(m);
   }
-  return run.halt === undefined ? { messages: next } : { messages: next, halt: run.halt };
+  if (asked === undefined) return run.halt === undefined ? { messages: next } : { messages: next, halt: run.halt };
+  return { messages: next, halt: asked, halted: askedAgain(result, asked, next) };
+}
+
+/**
+ * The run as it stands once the server asked again: halted with `ask_user` on the new question,
+ * the rest of its pending work (other questions, approvals, manual calls of that turn) kept.
+ */
+function askedAgain(result: AgentResult, asked: AskUserHalt, messages: readonly Message[]): AgentResult {
+  const { pendingQuestion, pendingToolCallId, askUserOpts } = asked;
+  const before = result.metadata as Record<string, unknown>;
+  const others = Array.isArray(before.pendingQuestions) ? (before.pendingQuestions as readonly PendingQuestion[]) : [];
+  const question: PendingQuestion = { toolCallId: pendingToolCallId, question: pendingQuestion, opts: askUserOpts };
+  const pendingQuestions = others.some((q) => q.toolCallId === pendingToolCallId)
+    ? others.map((q) => (q.toolCallId === pendingToolCallId ? question : q))
+    : [question, ...others];
+  const metadata = { ...before, pendingQuestion, pendingToolCallId, askUserOpts, pendingQuestions };
+  return { haltedReason: "ask_user", metadata, messages } as AgentResult;
 }

@@ -9,13 +9,23 @@ import { streamToolCalls } from "../run/stream.js";
 import { toolJsonSchema, type Tool } from "../tool/tool.js";
 import { isPlainRecord } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
+import { SDK_TIMEOUT_OFF } from "./client-like.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
+import { askApproval } from "./serve-approval.js";
+import { approve } from "../tool/decide.js";
+import type { ApprovalMessage } from "../tool/message.js";
+import type { PendingApproval } from "../tool/needs-approval.js";
 import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
-export interface ServeToolsOptions extends Omit<RunOptions, "signal"> {
+export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
   /** Calls running at once across all requests of this server; default `2 × cores`. */
   maxConcurrency?: number;
+  /**
+   * How long the client's user may take to approve a call to a tool with `needsApproval`, in ms;
+   * default 300,000 (5 minutes). Past it the call is refused, not run.
+   */
+  approvalTimeout?: number;
 }
 
 type CallResult = { content: { type: "text"; text: string }[]; isError: boolean; structuredContent?: Record<string, unknown> };
@@ -33,6 +43,13 @@ type CallResult = { content: { type: "text"; text: string }[]; isError: boolean;
  * A handler's `ctx.progress` goes out as a progress notification when the client asked for
  * progress.
  *
+ * A call the runner holds for approval (`needsApproval`; a function rule is asked first) runs
+ * only once the client's user approved it through MCP elicitation: a form with the arguments and one `approve` field,
+ * sent as a request (protocol revisions before 2026-07-28) or as an `input_required` result the
+ * client answers by retrying the call (2026-07-28). A client without form elicitation, a decline,
+ * a dismissal, an error or `approvalTimeout` refuses the call with an `isError` result that says
+ * why; it never runs unasked.
+ *
  * @throws {TypeError} on bad options, before anything is registered.
  *
  * @example
@@ -45,13 +62,19 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     throw new TypeError(`Expected \`server\` to be a low-level MCP Server (with setRequestHandler), got ${describe(server)}`);
   }
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { maxConcurrency = 2 * availableCores(), ...runOptions }: ServeToolsOptions = options;
+  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, ...runOptions }: ServeToolsOptions = options;
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
+  }
+  if (!(typeof approvalTimeout === "number" && approvalTimeout > 0 && approvalTimeout <= SDK_TIMEOUT_OFF)) {
+    throw new TypeError(`Expected \`approvalTimeout\` to be a positive number of ms up to 2147483647, got ${describe(approvalTimeout)}`);
   }
   resolveOptions(runOptions, 1); // the same TypeErrors as runToolCalls, now rather than on the first call
   const list = listOf(tools);
   const gate = new ConcurrencyGate(maxConcurrency);
+  // Ids unique beyond this server instance (a server per request restarts the count), so an
+  // `approvalLedger` shared between instances never mistakes one call for another.
+  const idPrefix = `mcp-${Math.random().toString(36).slice(2, 10)}`;
   let ids = 0;
 
   server.registerCapabilities?.({ tools: {} });
@@ -62,23 +85,41 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     const name = request.params?.name;
     const args = request.params?.arguments ?? {};
     const known = list();
-    if (typeof name !== "string" || !known.some((t) => t.name === name)) {
+    const tool = typeof name === "string" ? known.find((t) => t.name === name) : undefined;
+    if (tool === undefined) {
       const names = known.map((t) => t.name).join(", ");
       return textResult(`Unknown tool: ${String(name)}. Tools: ${names}`, true);
     }
-    if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${name} to be an object`, true);
-    const release = await gate.acquire(rctx.signal);
-    try {
-      const call = { id: `mcp-${++ids}`, name, arguments: args };
-      const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
-      const events = await lastValueFrom(
-        streamToolCalls([call], tools, { ...runOptions, onCallReport, signal: rctx.signal, maxConcurrency: 1 }).pipe(toArray()),
-      );
-      return resultOf(events);
-    } finally {
-      release();
-    }
+    if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${tool.name} to be an object`, true);
+    const call = { id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args };
+    const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
+    const run = async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
+      const release = await gate.acquire(rctx.signal);
+      try {
+        const opts = { ...runOptions, approvals, onCallReport, signal: rctx.signal, maxConcurrency: 1 };
+        return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
+      } finally {
+        release();
+      }
+    };
+    // The runner holds a call that needs approval (a function rule asked first, with the
+    // validated arguments); the user is asked with no slot held, and an approved call runs again.
+    const events = await run(undefined);
+    const pending = heldFor(events);
+    if (pending === undefined) return resultOf(events);
+    const approval = await askApproval(tool, pending, rctx, approvalTimeout);
+    if ("refused" in approval) return textResult(approval.refused, true);
+    if ("inputRequired" in approval) return approval.inputRequired;
+    const approved = await run([approve(pending)]);
+    if (heldFor(approved) !== undefined) return textResult(`The call to ${tool.name} still needs approval; it was not run`, true);
+    return resultOf(approved);
   });
+}
+
+/** The pending approval of a call the runner held, if it did. */
+function heldFor(events: readonly ToolEvent[]): PendingApproval | undefined {
+  const halt = events.find((e) => e.type === "tool_halt");
+  return halt?.type === "tool_halt" && halt.reason === "approval_required" ? (halt.result as PendingApproval) : undefined;
 }
 
 /**

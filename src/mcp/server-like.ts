@@ -8,6 +8,8 @@ import { z } from "zod";
 export interface McpServerLike {
   setRequestHandler(method: never, handler: never): void;
   registerCapabilities?(capabilities: { tools?: object }): void;
+  /** What the client declared at `initialize` (both lines; 2.x per request on revision 2026-07-28). */
+  getClientCapabilities?(): unknown;
 }
 
 /** A `tools/list` or `tools/call` request as the handler sees it. */
@@ -19,6 +21,39 @@ export interface McpRequest {
 export interface McpRequestContext {
   signal: AbortSignal;
   notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
+  /**
+   * Whether the request is served on revision 2026-07-28, which has no server-to-client
+   * requests: input is asked for with an `input_required` result, answered in a retried request.
+   */
+  readonly inputRequired: boolean;
+  /** The client's capabilities as they apply to this request. */
+  clientCapabilities(): unknown;
+  /** The answers a retried request carries (revision 2026-07-28), keyed as the server asked. */
+  readonly inputResponses: Record<string, unknown> | undefined;
+  /** Ask the client's user with `elicitation/create`, as a request related to this one (before 2026-07-28). */
+  elicit(params: Record<string, unknown>, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
+}
+
+/** The client capabilities a 2026-07-28 request carries in its `_meta` envelope. */
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
+/** What 1.x checks an elicitation answer against; a loose shape, since toolrx reads it itself. */
+const ELICIT_RESULT = z.looseObject({ action: z.string() });
+
+interface V2Context {
+  mcpReq: {
+    signal: AbortSignal;
+    notify: McpRequestContext["notify"];
+    envelope?: Record<string, unknown>;
+    inputResponses?: Record<string, unknown>;
+    send(request: { method: string; params: Record<string, unknown> }, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
+  };
+}
+
+interface V1Extra {
+  signal: AbortSignal;
+  sendNotification: McpRequestContext["notify"];
+  sendRequest(request: { method: string; params: Record<string, unknown> }, schema: unknown, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
 }
 
 type Handler = (request: McpRequest, ctx: McpRequestContext) => Promise<Record<string, unknown>>;
@@ -30,17 +65,35 @@ type Handler = (request: McpRequest, ctx: McpRequestContext) => Promise<Record<s
  */
 export function setRequestHandler(server: McpServerLike, method: "tools/list" | "tools/call", handler: Handler): void {
   const register = server.setRequestHandler as (a: unknown, b: unknown) => void;
+  const declared = () => server.getClientCapabilities?.();
   try {
-    register.call(server, method, (request: McpRequest, ctx: { mcpReq: { signal: AbortSignal; notify: McpRequestContext["notify"] } }) =>
-      handler(request, { signal: ctx.mcpReq.signal, notify: (n) => ctx.mcpReq.notify(n) }),
-    );
+    register.call(server, method, (request: McpRequest, ctx: V2Context) => {
+      const { mcpReq } = ctx;
+      // Only a 2026-07-28 request carries the envelope, and with it the client's capabilities.
+      const modern = mcpReq.envelope !== undefined;
+      return handler(request, {
+        signal: mcpReq.signal,
+        notify: (n) => mcpReq.notify(n),
+        inputRequired: modern,
+        clientCapabilities: () => (modern ? mcpReq.envelope?.[CLIENT_CAPABILITIES] : declared()),
+        inputResponses: mcpReq.inputResponses,
+        elicit: (params, options) => mcpReq.send({ method: "elicitation/create", params }, options),
+      });
+    });
     return;
   } catch (e) {
     // 1.x refuses a method name: it wants a schema.
     if (!(e instanceof Error) || !/method literal|schema/i.test(e.message)) throw e;
   }
   const schema = z.looseObject({ method: z.literal(method), params: z.optional(z.looseObject({})) });
-  register.call(server, schema, (request: McpRequest, extra: { signal: AbortSignal; sendNotification: McpRequestContext["notify"] }) =>
-    handler(request, { signal: extra.signal, notify: (n) => extra.sendNotification(n) }),
+  register.call(server, schema, (request: McpRequest, extra: V1Extra) =>
+    handler(request, {
+      signal: extra.signal,
+      notify: (n) => extra.sendNotification(n),
+      inputRequired: false,
+      clientCapabilities: declared,
+      inputResponses: undefined,
+      elicit: (params, options) => extra.sendRequest({ method: "elicitation/create", params }, ELICIT_RESULT, options),
+    }),
   );
 }

@@ -65,6 +65,16 @@ export class ToolNamer {
     this.#taken.set(chosen, { server, name });
     return chosen;
   }
+
+  /** Give back the name of `name` on `server`: the tool was left out. */
+  release(server: string, name: string): void {
+    for (const [chosen, holder] of this.#taken) {
+      if (holder.server === server && holder.name === name) {
+        this.#taken.delete(chosen);
+        return;
+      }
+    }
+  }
 }
 
 /** 32-bit FNV-1a as 8 hex digits: short, stable across runs and platforms. */

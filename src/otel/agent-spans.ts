@@ -19,7 +19,7 @@ interface TurnSpans {
   readonly span: Span;
   readonly context: Context;
   readonly calls: CallSpans;
-  model: Span | undefined;
+  model: ModelCall | undefined;
   toolCalls: number;
 }
 
@@ -117,7 +117,7 @@ export class AgentSpans {
     if (turn === undefined) return;
     this.#turn = undefined;
     turn.calls.abandon(failure?.reason);
-    if (turn.model !== undefined) endModel(turn.model, failure ?? { reason: undefined, cancelled: true }, this.#config.maxContent);
+    turn.model?.settle(failure);
     turn.span.setAttribute("toolrx.turn.tool_calls", turn.toolCalls);
     if (failure !== undefined) fail(turn.span, failure, this.#config.maxContent);
     turn.span.end();
@@ -151,17 +151,24 @@ export class AgentSpans {
       if (providerName !== undefined) attributes["gen_ai.provider.name"] = providerName;
       if (requestModel !== undefined) attributes["gen_ai.request.model"] = requestModel;
       const span = this.#config.tracer.startSpan(requestModel === undefined ? "chat" : `chat ${requestModel}`, { kind: SpanKind.CLIENT, attributes }, parent);
-      if (turn !== undefined) turn.model = span;
       const spanContext = trace.setSpan(parent, span);
+      const maxContent = this.#config.maxContent;
       return new Observable<ModelEvent>((subscriber) => {
         let finished = false;
         let settled = false;
-        const settle = (failure: Failure | undefined) => {
-          if (settled) return;
-          settled = true;
-          if (turn?.model === span) turn.model = undefined;
-          endModel(span, failure, this.#config.maxContent);
+        // One way to end the span, whichever comes first: the model's own end, the loop letting
+        // go, or the turn ending (a model that emits synchronously ends its turn before it completes).
+        const call: ModelCall = {
+          settle: (failure) => {
+            if (settled) return;
+            settled = true;
+            if (turn?.model === call) turn.model = undefined;
+            // Without a failure of its own, a model that said `finish` ended well; one that did not was cut off.
+            endModel(span, failure ?? (finished ? undefined : { reason: undefined, cancelled: true }), maxContent);
+          },
         };
+        const settle = call.settle;
+        if (turn !== undefined) turn.model = call;
         // The loop checks the model's events; a malformed one is its to report, so this only looks.
         const noteEvent = guarded((event: ModelEvent) => {
           if (!isPlainRecord(event)) return;
@@ -184,6 +191,7 @@ export class AgentSpans {
               subscriber.error(e);
             },
             complete: () => {
+              finished = true;
               settle(undefined);
               subscriber.complete();
             },
@@ -192,11 +200,17 @@ export class AgentSpans {
         return () => {
           inner.unsubscribe();
           // The loop stops listening once the model said `finish`: that is a normal end.
-          settle(finished ? undefined : { reason: undefined, cancelled: true });
+          settle(undefined);
         };
       });
     };
   }
+}
+
+/** A model call's span, ended once, by whichever of the model, the loop or the turn is first. */
+interface ModelCall {
+  /** End the span: with `failure`, failed; without, well if the model said `finish`, else cancelled. */
+  settle(failure: Failure | undefined): void;
 }
 
 /** Why a span ended badly: a cancellation (unsubscribe, `opts.signal`) or a failure with its reason. */

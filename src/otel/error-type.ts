@@ -26,7 +26,8 @@ export function errorMessageOf(reason: unknown, maxContent: number): string | un
   } catch {
     return undefined;
   }
-  if (maxContent > 0) return contentText(reason, maxContent);
+  // No reason (a span ended by unsubscribing) has no message, rather than the text "undefined".
+  if (maxContent > 0 && reason !== undefined) return contentText(reason, maxContent);
   return undefined;
 }
 
@@ -45,6 +46,21 @@ export function contentText(value: unknown, max: number): string {
   return truncate(text, max);
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+/**
+ * `text` in at most `max` characters, the marker included: `max` is what a backend's attribute
+ * limit is set from. The marker says how many characters were cut; where it does not fit, a
+ * bare `…` does.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // The marker's length depends on the count it shows, which depends on the marker's length:
+  // two rounds settle it, since one more digit can only cut one more character.
+  let kept = max;
+  for (let round = 0; round < 2; round++) kept = max - marker(text.length - kept).length;
+  if (kept < 1) return `${text.slice(0, max - 1)}…`;
+  return `${text.slice(0, kept)}${marker(text.length - kept)}`;
+}
+
+function marker(cut: number): string {
+  return `… (${cut} more characters)`;
 }

@@ -6,14 +6,17 @@
  * SDK (`openai`, `@anthropic-ai/sdk`) run unchanged against a local fake provider
  * (fake-providers.ts) that the SDKs are pointed at through their environment variables; their
  * top-level bindings are exported so the tests can check what they computed as well as what
- * they sent.
+ * they sent. Blocks that use `toolrx/bullmq` read `REDIS_URL`: they run against a Redis of
+ * their own, started as test/bullmq starts one (or the `REDIS_URL` given), and skip with one
+ * line saying why when there is neither a `redis-server` nor a `REDIS_URL` (never under CI=true).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FAKE_IDS, setEnv, startFakeProviders, type FakeProviders } from "../support/fake-providers.js";
+import { redisUnavailable, startRedis, type TestRedis } from "../bullmq/redis.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The README and every guide under docs/, each with its text. */
@@ -37,6 +40,9 @@ interface Block {
 
 /** Packages whose use in a block means talking to a real service. */
 const NETWORK = ["openai", "@anthropic-ai/sdk"];
+
+/** Packages whose use in a block needs a Redis, which the block finds in `REDIS_URL`. */
+const REDIS = ["toolrx/bullmq", "bullmq", "ioredis"];
 
 /** The README sections whose blocks use a NETWORK package: each is run against the fake provider below. */
 const PROVIDER_SECTIONS = ["Models for the agent loop", "Converting a conversation", "OpenAI Chat Completions", "OpenAI Responses", "Anthropic Messages"];
@@ -137,31 +143,49 @@ for (const block of blocks) {
 }
 
 describe("README.md blocks run", () => {
-  for (const block of blocks) {
-    if (importsAny(block.code, ["vitest"])) continue;
-    const name = `block #${block.number} (${block.doc}:${block.line})`;
-    if (importsAny(block.code, NETWORK)) continue; // run against the fake provider below
-    const shown = shownOutputs(block.code);
-    const title = shown.length === 0 ? `${name} runs without throwing` : `${name} runs and prints what the README shows`;
-    it(title, async () => {
-      const printed: string[] = [];
-      const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-        printed.push(args.map((a) => show(a, true)).join(" "));
-      });
-      try {
-        await import(block.file);
-        await new Promise((resolve) => setTimeout(resolve, 20)); // logs from callbacks still in flight
-      } finally {
-        log.mockRestore();
-      }
-      if (shown.length === 0) return;
-      expect(printed, `printed:\n${printed.join("\n")}`).toHaveLength(shown.length);
-      shown.forEach((expected, i) => {
-        expect(squeeze(printed[i] ?? ""), `output ${i + 1} of ${name}`).toMatch(pattern(expected));
-      });
+  const runnable = blocks.filter((b) => !importsAny(b.code, ["vitest"]) && !importsAny(b.code, NETWORK)); // NETWORK: run against the fake provider below
+  for (const block of runnable.filter((b) => !importsAny(b.code, REDIS))) runsAsShown(block);
+
+  const needRedis = runnable.filter((b) => importsAny(b.code, REDIS));
+  if (needRedis.length === 0) return;
+  describe.skipIf(redisUnavailable !== undefined)("with a Redis in REDIS_URL", () => {
+    let redis: TestRedis | undefined;
+    let restoreEnv: (() => void) | undefined;
+    beforeAll(async () => {
+      redis = await startRedis();
+      restoreEnv = setEnv({ REDIS_URL: redis.url });
+    }, 30_000);
+    afterAll(async () => {
+      restoreEnv?.();
+      await redis?.stop();
     });
-  }
+    for (const block of needRedis) runsAsShown(block);
+  });
 });
+
+/** A test that imports the block and compares what it logs with its `//=>` comments. */
+function runsAsShown(block: Block): void {
+  const name = `block #${block.number} (${block.doc}:${block.line})`;
+  const shown = shownOutputs(block.code);
+  const title = shown.length === 0 ? `${name} runs without throwing` : `${name} runs and prints what the README shows`;
+  it(title, async () => {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+      printed.push(args.map((a) => show(a, true)).join(" "));
+    });
+    try {
+      await import(block.file);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // logs from callbacks still in flight
+    } finally {
+      log.mockRestore();
+    }
+    if (shown.length === 0) return;
+    expect(printed, `printed:\n${printed.join("\n")}`).toHaveLength(shown.length);
+    shown.forEach((expected, i) => {
+      expect(squeeze(printed[i] ?? ""), `output ${i + 1} of ${name}`).toMatch(pattern(expected));
+    });
+  });
+}
 
 /**
  * What a block says it prints: one entry per `//=>` comment, with the comment lines right

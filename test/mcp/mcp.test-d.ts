@@ -4,8 +4,17 @@ import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { McpServer as McpServerV2, Server as ServerV2 } from "@modelcontextprotocol/server";
 import { describe, expectTypeOf, it } from "vitest";
-import type { Tool } from "../../src/index.js";
-import { mcpTools, serveTools, type McpClientLike, type McpServerLike } from "../../src/mcp/index.js";
+import type { AgentResult, Tool } from "../../src/index.js";
+import {
+  mcpTools,
+  serveTools,
+  type McpClientLike,
+  type McpInputResumed,
+  type McpServerLike,
+  type McpToolsError,
+  type McpToolsOptions,
+  type ServeToolsOptions,
+} from "../../src/mcp/index.js";
 
 describe("toolrx/mcp types", () => {
   it("accepts clients of both SDK lines, alone or in a record, and gives tools", () => {
@@ -22,6 +31,12 @@ describe("toolrx/mcp types", () => {
     expectTypeOf<McpServerV1["server"]>().toExtend<McpServerLike>();
     expectTypeOf<McpServerV2["server"]>().toExtend<McpServerLike>();
     expectTypeOf(serveTools).returns.toEqualTypeOf<void>();
+  });
+
+  it("types the options that keep listing and serving closed", () => {
+    expectTypeOf<McpToolsOptions["onInvalidTool"]>().toEqualTypeOf<((error: McpToolsError) => void) | undefined>();
+    expectTypeOf<ServeToolsOptions["approvalTimeout"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<McpInputResumed["halted"]>().toEqualTypeOf<AgentResult | undefined>();
   });
 
   it("refuses what is not a client", () => {

@@ -70,8 +70,9 @@ describe("telemetry()", () => {
       const { otel, events } = setup({ recordContent: { maxLength: 12 } });
       await events([call("c1", "weather", { city: "Oslo" })], [weather]);
       const { attributes } = otel.span("execute_tool weather");
-      expect(attributes["gen_ai.tool.call.arguments"]).toBe('{"city":"Osl… (3 more characters)');
-      expect(attributes["gen_ai.tool.call.result"]).toBe('{"city":"Osl… (14 more characters)');
+      // No room for the "(N more characters)" marker in 12: a bare ellipsis, within the limit.
+      expect(attributes["gen_ai.tool.call.arguments"]).toBe('{"city":"Os…');
+      expect(attributes["gen_ai.tool.call.result"]).toBe('{"city":"Os…');
     });
 
     it("returns the same events and result as the untraced runner", async () => {
