@@ -18,8 +18,6 @@ export interface ToolControl {
   idempotent?: boolean;
   /** This tool's retry policy, over `RunOptions.retry`; `false` never retries it. */
   retry?: RetryPolicy | false;
-  /** Characters of this tool's messages the model reads at most, over `RunOptions.outputBudget`; see there. */
-  outputBudget?: number;
   /**
    * This tool's deadline per attempt, in ms from its handler's start, over `RunOptions.toolTimeout`
    * (`Infinity`: none). Only the tool's author knows that a report takes minutes and a lookup
@@ -28,13 +26,22 @@ export interface ToolControl {
   timeout?: number;
   /** This tool's idle deadline (no `ctx.progress` for so long), over `RunOptions.toolIdleTimeout`. */
   idleTimeout?: number;
+  /** Characters of this tool's messages the model reads at most, over `RunOptions.outputBudget`; see there. */
+  outputBudget?: number;
 }
 
 /**
  * Every key of {@link ToolControl}: the compiler fails here when one is added to the interface and
  * not to this list, which is what `control`'s unknown-key check reads.
  */
-const CONTROL_KEYS: Record<keyof ToolControl, true> = { concurrency: true, idempotent: true, retry: true, timeout: true, idleTimeout: true, outputBudget: true };
+const CONTROL_KEYS: Record<keyof ToolControl, true> = {
+  concurrency: true,
+  idempotent: true,
+  retry: true,
+  timeout: true,
+  idleTimeout: true,
+  outputBudget: true,
+};
 
 /** The keys a `control` may have, and where the run-wide names of its fields point. */
 const TOOL_CONTROL_KEYS: KnownKeys = knownKeys(CONTROL_KEYS, {
@@ -52,12 +59,12 @@ export interface ControlPlan {
   readonly idempotent: boolean;
   /** `undefined`: follow `RunOptions.retry`; `false`: never. */
   readonly retry: RetryPlan | false | undefined;
-  /** `undefined`: follow `RunOptions.outputBudget`. */
-  readonly outputBudget: number | undefined;
   /** `undefined`: follow `RunOptions.toolTimeout`. */
   readonly timeout: number | undefined;
   /** `undefined`: follow `RunOptions.toolIdleTimeout`. */
   readonly idleTimeout: number | undefined;
+  /** `undefined`: follow `RunOptions.outputBudget`. */
+  readonly outputBudget: number | undefined;
 }
 
 /**
@@ -123,7 +130,6 @@ const MIN_BUDGET = 64;
 export function checkOutputBudget(budget: unknown, option: string, of: string): number {
   if (budget === Infinity || (Number.isInteger(budget) && (budget as number) >= MIN_BUDGET)) return budget as number;
   throw new TypeError(`Expected \`${option}\`${of} to be an integer of characters from ${MIN_BUDGET}, or Infinity, got ${describe(budget)}`);
-
 }
 
 /** The retry plan a call runs under: the tool's own, else the run's for idempotent tools. */

@@ -5,8 +5,8 @@ import { checkToolControl, type ToolControl } from "./tool-control.js";
 import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "../schema/tool-schema.js";
 import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
-import { checkHooks, type CallHook } from "./call-hook.js";
 import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.js";
+import { checkHooks, type CallHook } from "./call-hook.js";
 
 /** What a handler may return: one of the result shapes, sync or as a Promise. */
 export type HandlerReturn = HandlerResult | PromiseLike<HandlerResult>;

@@ -29,7 +29,7 @@ describe("defineTool", () => {
 
     it("without a near key, lists the keys there are", () => {
       expect(define({ colour: "blue" })).toThrow(
-        'Unknown key `colour` in tool "pay"; the keys are `name`, `description`, `schema`, `handler`, `manual`, `metadata`, `control`, `needsApproval`',
+        'Unknown key `colour` in tool "pay"; the keys are `name`, `description`, `schema`, `handler`, `manual`, `metadata`, `control`, `needsApproval`, `hooks`',
       );
     });
   });
