@@ -23,7 +23,7 @@ describe("defineTool", () => {
     ])("refuses `%s` (given %s), naming `%s` as meant", (key, value, meant) => {
       expect(define({ [key]: value })).toThrow(TypeError);
       expect(define({ [key]: value })).toThrow(
-        new RegExp(`^Unknown key \`${key}\` in tool "pay" \\(did you mean \`${meant.replace(".", "\\.")}\`\\?\\); the keys are \`name\`, \`description\`, \`schema\`, \`handler\`, \`manual\`, \`metadata\`, \`control\`, \`needsApproval\`$`),
+        new RegExp(`^Unknown key \`${key}\` in tool "pay" \\(did you mean \`${meant.replace(".", "\\.")}\`\\?\\); the keys are \`name\`, \`description\`, \`schema\`, \`handler\`, \`manual\`, \`metadata\`, \`control\`, \`needsApproval\`, \`hooks\`$`),
       );
     });
 
@@ -43,7 +43,7 @@ describe("defineTool", () => {
       ["idleTimout", 1_000, "idleTimeout"],
     ])("refuses `%s` (given %s), naming `%s` as meant", (key, value, meant) => {
       expect(define({ control: { [key]: value } })).toThrow(
-        new RegExp(`^Unknown key \`${key}\` in \`control\` of tool "pay" \\(did you mean \`${meant}\`\\?\\); the keys are \`concurrency\`, \`idempotent\`, \`retry\`, \`timeout\`, \`idleTimeout\`$`),
+        new RegExp(`^Unknown key \`${key}\` in \`control\` of tool "pay" \\(did you mean \`${meant}\`\\?\\); the keys are \`concurrency\`, \`idempotent\`, \`retry\`, \`timeout\`, \`idleTimeout\`, \`outputBudget\`$`),
       );
     });
 
