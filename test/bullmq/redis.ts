@@ -30,27 +30,16 @@ if (redisUnavailable !== undefined) {
   console.warn(redisUnavailable);
 }
 
-/**
- * A free TCP port on 127.0.0.1, below the kernel's ephemeral range (32768 and up on Linux).
- * A port from `listen(0)` is an ephemeral one: once a test stops its Redis, another test's
- * `listen(0)` (a fake HTTP server, a second Redis) may be handed the same port, and the clients
- * still reconnecting to the stopped Redis then reach that server instead and never see Redis
- * gone. Below the range, only a process that asks for the port by number can take it.
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
-  }
-  throw new Error("no free port between 20000 and 32000 on 127.0.0.1");
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
 }
 
