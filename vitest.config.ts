@@ -1,9 +1,33 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two groups. The Redis suite (test/bullmq) starts Redis servers and worker processes and stops
+ * them mid-batch; it runs after everything else, one file at a time, so its timings are its own
+ * and not those of a 2-core machine busy with the rest of the suite.
+ */
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "toolrx",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/bullmq/**"],
+          typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "redis",
+          include: ["test/bullmq/**/*.test.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
