@@ -23,7 +23,7 @@ export class Unencodable {
 }
 
 const MAX_DEPTH = { exact: 512, lenient: 64 } as const;
-const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+const hasOwn = (o: object, key: string): boolean => Object.hasOwn(o, key);
 
 function isError(value: object): value is Error {
   try {

@@ -1,7 +1,7 @@
 import { Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentTool, askUser, defineTool, ok, runAgent, streamAgent, type AgentEvent, type Message } from "../../src/index.js";
+import { agentTool, askUser, defineTool, ok, runAgent, type streamAgent, type AgentEvent, type Message } from "../../src/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { agentEvents, finish, text, toolCall, user } from "../support/agent-helpers.js";
 import { manualScheduler } from "../support/manual-scheduler.js";

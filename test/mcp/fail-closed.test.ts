@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runToolCalls, ToolError, type CallReport, type ToolCall } from "../../src/index.js";
-import { McpToolsError, mcpTools, type McpClientLike } from "../../src/mcp/index.js";
+import { type McpToolsError, mcpTools, type McpClientLike } from "../../src/mcp/index.js";
 import { rawServer } from "./raw-server.js";
 import { connect, LINES, sleep, text, type Connected, type SdkLine } from "./servers.js";
 

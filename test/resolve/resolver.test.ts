@@ -1,7 +1,7 @@
 import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { askUser, composeRecipeReport, defineTool, EngineError, error, mergeResolvers, ok, runToolCalls, streamToolCalls, toolResolver, ToolError, type RecipePlan, type CallReport, type ResolveAnswer, type ToolCall, type ToolResolver } from "../../src/index.js";
+import { askUser, composeRecipeReport, defineTool, EngineError, error, mergeResolvers, ok, runToolCalls, streamToolCalls, toolResolver, type ToolError, type RecipePlan, type CallReport, type ResolveAnswer, type ToolCall, type ToolResolver } from "../../src/index.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, eventsOf } from "../support/helpers.js";
 
