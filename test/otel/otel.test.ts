@@ -9,6 +9,7 @@ import type { RunOptions } from "../../src/run/run-options.js";
 import { telemetry } from "../../src/otel/index.js";
 import { call, deferred, flushMicrotasks } from "../support/helpers.js";
 import { otelHarness, parentId } from "../support/otel-harness.js";
+import { must } from "../support/must.js";
 
 const weather = defineTool({
   name: "weather",
@@ -373,7 +374,7 @@ describe("telemetry()", () => {
       const waits = otel.spans().map((s) => s.attributes["toolrx.call.queue_wait_ms"] as number);
       expect(waits[1]).toBeGreaterThanOrEqual(30);
       // Not counted from subscribe: c2 arrived 40 ms after it.
-      expect(waits[1]).toBeLessThan(waits[0]! + 75);
+      expect(waits[1]).toBeLessThan(must(waits[0]) + 75);
     });
   });
 

@@ -259,7 +259,7 @@ class ListenerCount {
     add("abort", () => {
       for (let i = this.#entries.length - 1; i >= 0; i--) {
         const entry = this.#entries[i];
-        if (entry !== undefined && entry.once && entry.type === "abort") this.#entries.splice(i, 1);
+        if (entry?.once && entry.type === "abort") this.#entries.splice(i, 1);
       }
     });
     const capture = (options: boolean | EventListenerOptions | undefined) => (typeof options === "boolean" ? options : options?.capture === true);

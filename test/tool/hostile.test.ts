@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultExecutor, defineTool, error, jsonEncoder, ok, runToolCalls, streamToolCalls, type HandlerResult, type ToolCall, type ToolEvent, type ToolExecutor, type ToolResultEncoder } from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import { anyArgs, call, contextFor, flushMicrotasks } from "../support/helpers.js";
+import { must } from "../support/must.js";
 
 /** An Error whose `message` getter throws. */
 function errorWithThrowingMessage(): Error {
@@ -109,15 +110,17 @@ describe("hostile values from user code (issue 9)", () => {
     });
 
     it("returned by defaultExecutor's handler: converted to invalid_return, never thrown", () => {
-      const tool = tools(make)[0]!;
+      const tool = must(tools(make)[0]);
       const result = defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")));
       expect(result).toMatchObject({ type: "error", reason: { reason: "invalid_return" } });
     });
 
     it("thrown by defaultExecutor's handler: converted to handler_raised, never thrown", () => {
-      const tool = tools(() => {
-        throw make();
-      })[0]!;
+      const tool = must(
+        tools(() => {
+          throw make();
+        })[0],
+      );
       const result = defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")));
       expect(result).toMatchObject({ type: "error", reason: { reason: "handler_raised" } });
     });
@@ -157,7 +160,7 @@ describe("hostile values from user code (issue 9)", () => {
 
   describe("defaultExecutor with a handler returning { get then() { throw } }", () => {
     it("converts it to invalid_return instead of throwing", () => {
-      const tool = tools(() => ({ get then() { throw new Error("then getter"); } }))[0]!;
+      const tool = must(tools(() => ({ get then() { throw new Error("then getter"); } }))[0]);
       expect(defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")))).toMatchObject({
         type: "error",
         reason: { reason: "invalid_return" },
