@@ -66,7 +66,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       let seen: unknown;
       await runToolCalls([{ id: "g", name: "boom", arguments: {} }], tools(queue, "p"), {
         toolExecutor: executor,
-        onToolError: (_call, e) => ((seen = e), { continue: "ok" }),
+        onToolError: (_call, e) => { seen = e; return { continue: "ok" }; },
       });
       expect(isToolError(seen)).toBe(true);
       expect(seen).toMatchObject({ reason: "handler_raised", toolName: "boom", toolCallId: "g", cause: { message: "kaput" } });

@@ -63,7 +63,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
         },
         required: ["q"],
       };
-      const { client } = await server(line, { tools: [{ name: "search", inputSchema, handler: (args) => (seen.push(args), text("found")) }] });
+      const { client } = await server(line, { tools: [{ name: "search", inputSchema, handler: (args) => { seen.push(args); return text("found"); } }] });
       const result = await runToolCalls([call("search", { q: "toolrx", options: {} })], await mcpTools(client));
       expect(result.messages[0]).toMatchObject({ content: "found", isError: false });
       expect(seen).toEqual([{ q: "toolrx", options: {} }]);
@@ -116,7 +116,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       const down = await server(line, { tools: [] });
       await down.close();
       let asked = 0;
-      const hangs = await raw(line, () => (asked++, new Promise(() => {})));
+      const hangs = await raw(line, () => { asked++; return new Promise(() => {}); });
       const started = performance.now();
       const e = await mcpTools({ down: down.client, hangs: hangs.client }, { listTimeout: 20_000 }).catch((x: unknown) => x);
       expect(e).toMatchObject({ reason: "list_failed", server: "down" });

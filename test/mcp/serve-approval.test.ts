@@ -52,14 +52,14 @@ const pay = defineTool({
   description: "Pay an invoice",
   schema: z.object({ amount: z.number() }),
   needsApproval: true,
-  handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+  handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
 });
 const payOver100 = defineTool({
   name: "pay",
   description: "Pay an invoice",
   schema: z.object({ amount: z.number() }),
   needsApproval: ({ amount }) => amount > 100,
-  handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+  handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
 });
 const text = (t: string, isError: boolean) => ({ content: [{ type: "text", text: t }], isError });
 const approve = vi.fn<Answer>(() => ({ action: "accept", content: { approve: true } }));
@@ -112,7 +112,7 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
       needsApproval: () => {
         throw new Error("no limits configured");
       },
-      handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+      handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
     });
     const client = await served(line, [broken], approve);
     // The runner answers it as it answers an executor that fails: not run, the rule's error shown.

@@ -264,7 +264,7 @@ describe("cancellation", () => {
 describe("the handler's context", () => {
   it("carries context, sessionId, requestId, the call and the engine", async () => {
     let seen: HandlerContext | undefined;
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_a, ctx) => ((seen = ctx), ok(1)) });
+    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_a, ctx) => { seen = ctx; return ok(1); } });
     const engine = { context: { tenant: "e" } };
     const c = call("c0", "t", { a: 1 });
     await runToolCalls([c], [tool], { engine, context: { tenant: "o" }, sessionId: "s1", requestId: "r1" });

@@ -8,7 +8,7 @@ async function check(schema: object, args: Record<string, unknown>) {
   const tool = defineTool({ name: "t", description: "", schema, handler } as never);
   let reason: unknown;
   await runToolCalls([call("c1", "t", args)], [tool], {
-    onToolError: (_c, e) => ((reason = e), { continue: null }),
+    onToolError: (_c, e) => { reason = e; return { continue: null }; },
   });
   return { handled: handler.mock.calls[0]?.[0], issues: reason instanceof InvalidArgumentsError ? reason.issues : undefined, reason };
 }
