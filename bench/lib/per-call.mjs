@@ -29,8 +29,7 @@ export async function perCall(name, systems, mode) {
     if (group !== undefined) {
       group.members.push(framework);
       group.reports.push(framework);
-    }
-    else groups.push({ size, framework: true, members: [...reference(["floor", "contract-batch", "limit-batch"]), framework], reports: [framework] });
+    } else groups.push({ size, framework: true, members: [...reference(["floor", "contract-batch", "limit-batch"]), framework], reports: [framework] });
   }
   const rows = [];
   for (const { size, framework, members, reports } of groups) {

@@ -691,10 +691,11 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
   // handler can see the event loop held past its deadline; its late result must then lose.
   const term = h.policyCalls[i]?.[0]?.error ?? (completed.result.type === "error" ? completed.result.reason : undefined);
   if (b.kind !== "badArgs" && isToolError(term) && term.reason === "timeout" && term.metadata.settled === true) {
-    return expectPolicy(h, i, completed, tail, where, {
+    expectPolicy(h, i, completed, tail, where, {
       toolError: "timeout",
       check: (e) => expect(rec?.settledAt, `${where}: a late timeout is one whose handler settled`).toBeDefined(),
     });
+    return;
   }
 
   const success = (content: string | undefined, tailType: ToolTailEvent["type"]): boolean => {
@@ -711,7 +712,8 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
         expect(tail, where).toStrictEqual({ ...baseOf(h, i), type: "tool_result_encoded", content: encodingOf(b.value), isError: false });
         return;
       }
-      return expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      return;
     }
     case "askUser":
       success("", "ask_user_requested");
@@ -731,43 +733,50 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
         if (tail.type === "tool_halt") expect(tail.result, `${where}: the halt's result`).toBe(b.result);
         return;
       }
-      return expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      return;
     }
     case "reservedHalt":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "invalid_return",
         check: (e) => {
           expect(e.metadata.reservedHaltReason, `${where}: metadata.reservedHaltReason`).toBe(b.reason);
           expect(e.message, `${where}: the message says "reserved"`).toMatch(/reserved/);
         },
       });
+      return;
     case "error":
-      return expectPolicy(h, i, completed, tail, where, { own: true });
+      expectPolicy(h, i, completed, tail, where, { own: true });
+      return;
     case "throw":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "handler_raised",
         check: (e) => {
           if (b.thrown instanceof Error) expect(e.cause, `${where}: cause is the thrown Error`).toBe(b.thrown);
           else expect(e.cause, `${where}: a non-Error throw is kept as { thrown }`).toStrictEqual({ thrown: b.thrown });
         },
       });
+      return;
     case "invalid":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "invalid_return",
         check: (e) => expect(e.cause, `${where}: cause is the offending value`).toBe(b.value),
       });
+      return;
     case "badArgs":
-      return expectPolicy(h, i, completed, tail, where, { invalidArguments: true });
+      expectPolicy(h, i, completed, tail, where, { invalidArguments: true });
+      return;
     case "slow":
     case "never":
     case "late":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "timeout",
         check: (e) => {
           expect(rec?.signal.aborted, `${where}: a deadline aborts ctx.signal`).toBe(true);
           expect(rec?.signal.reason, `${where}: ... with the timeout ToolError as its reason`).toBe(e);
         },
       });
+      return;
   }
 }
 
@@ -884,22 +893,26 @@ function expectPolicy(h: Harness, i: number, completed: ToolExecutionCompleted, 
       }
       const e = asToolError(tailResult, `${where}: an unencodable { continue: r } halts with encoding_failed`);
       expect(e.reason, `${where}: an unencodable { continue: r } halts with encoding_failed`).toBe("encoding_failed");
-      return haltWith(tailResult);
+      haltWith(tailResult);
+      return;
     }
     case "halt":
-      return haltWith(E);
+      haltWith(E);
+      return;
     case "throw": {
       const e = asToolError(tailResult, `${where}: a throwing policy halts with invalid_return`);
       expect(e.reason, `${where}: a throwing policy halts with invalid_return`).toBe("invalid_return");
       expect(e.metadata.onToolErrorThrew, `${where}: metadata.onToolErrorThrew`).toBe(true);
       expect(e.cause, `${where}: cause is what the policy threw`).toBe(d.thrown);
-      return haltWith(tailResult);
+      haltWith(tailResult);
+      return;
     }
     case "garbage": {
       const e = asToolError(tailResult, `${where}: a policy answering ${d.label} halts with invalid_return`);
       expect(e.reason, `${where}: a policy answering ${d.label} halts with invalid_return`).toBe("invalid_return");
       expect(e.metadata.onToolErrorThrew, where).not.toBe(true);
-      return haltWith(tailResult);
+      haltWith(tailResult);
+      return;
     }
   }
 }
