@@ -105,7 +105,7 @@ describe("telemetry().streamAgent", () => {
         });
       let turn = 0;
       await traced.runAgent({
-        model: (request) => (turn++ === 0 ? model() : [{ type: "finish", reason: "stop" }]),
+        model: () => (turn++ === 0 ? model() : [{ type: "finish", reason: "stop" }]),
         tools: [weather],
         messages: user,
         maxConcurrency: 1,

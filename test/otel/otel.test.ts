@@ -356,7 +356,7 @@ describe("telemetry()", () => {
       expect(waits[0]).toBeLessThan(20);
       expect(waits[1]).toBeGreaterThanOrEqual(40);
       const [point] = await otel.points("toolrx.execute_tool.queue_wait");
-      expect((point?.value as Histogram).count).toBe(2);
+      expect((must(point).value as Histogram).count).toBe(2);
     });
 
     it("counts a streamed call's wait from its arrival", async () => {
@@ -447,7 +447,7 @@ describe("telemetry()", () => {
     await traced.runToolCalls([call("c1", "probe")], [probe]);
     expect(handlerSpanRecorded).toBe(false);
     const [point] = await otel.points("gen_ai.execute_tool.duration");
-    expect((point?.value as Histogram).count).toBe(1);
+    expect((must(point).value as Histogram).count).toBe(1);
   });
 
   it("does not touch the global providers when given its own", async () => {

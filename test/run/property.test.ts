@@ -342,7 +342,9 @@ class Harness {
       name: `t_${b.kind}`,
       arguments: b.kind === "badArgs" ? { n: "not a number" } : { n: i },
     }));
-    this.calls.forEach((c, i) => this.#indexOf.set(c.id, i));
+    this.calls.forEach((c, i) => {
+      this.#indexOf.set(c.id, i);
+    });
     this.handlers = spec.behaviours.map(() => []);
     this.policyCalls = spec.behaviours.map(() => []);
   }
@@ -679,7 +681,6 @@ type ToolErrorLike = { reason: ToolErrorReason; toolName?: string; toolCallId?: 
  */
 function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted, tail: ToolTailEvent): void {
   const b = h.spec.behaviours[i] as Behaviour;
-  const call = h.calls[i] as ToolCall;
   const where = `call ${i} (${describeBehaviour(b)}, policy ${policyName(h, i)})`;
   const records = h.handlers[i] ?? [];
   if (b.kind === "badArgs") expect(records, `${where}: invalid arguments never reach the handler`).toHaveLength(0);
@@ -693,7 +694,7 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
   if (b.kind !== "badArgs" && isToolError(term) && term.reason === "timeout" && term.metadata.settled === true) {
     expectPolicy(h, i, completed, tail, where, {
       toolError: "timeout",
-      check: (e) => expect(rec?.settledAt, `${where}: a late timeout is one whose handler settled`).toBeDefined(),
+      check: () => expect(rec?.settledAt, `${where}: a late timeout is one whose handler settled`).toBeDefined(),
     });
     return;
   }
@@ -994,7 +995,9 @@ function expectEventShape(h: Harness, events: readonly Stamped[], complete: bool
 /** Handlers: never more running than `maxConcurrency`; each called at most once. */
 function expectHandlerBounds(h: Harness): void {
   expect(h.peak, "peak number of running handlers").toBeLessThanOrEqual(h.spec.maxConcurrency);
-  h.handlers.forEach((records, i) => expect(records.length, `call ${i}: handler calls`).toBeLessThanOrEqual(1));
+  h.handlers.forEach((records, i) => {
+    expect(records.length, `call ${i}: handler calls`).toBeLessThanOrEqual(1);
+  });
 }
 
 function expectNothingLeft(h: Harness, when: string, timers = h.scheduler.live, listeners = h.listeners.live): void {

@@ -164,6 +164,7 @@ describe("late settlement of abandoned attempts", () => {
     const tool = toolT(() => ok("unused"));
     const r = run(scheduler, tool, {
       toolTimeout: 100,
+      // biome-ignore lint/suspicious/noThenProperty: an executor answering a bare thenable is the case under test
       toolExecutor: { execute: () => ({ then: (onValue: (value: unknown) => void) => void callbacks.push(onValue) }) as never },
     });
     await scheduler.advance(100);
