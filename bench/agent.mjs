@@ -39,7 +39,7 @@ function script(calls) {
 const scripts = { [CALLS]: script(CALLS), 1: script(1) };
 
 let handled = 0;
-const counting = defineTool({ ...echo, name: "echo", handler: ({ n }) => (handled++, ok({ n })) });
+const counting = defineTool({ ...echo, name: "echo", handler: ({ n }) => { handled++; return ok({ n }); } });
 
 async function loop(calls) {
   const model = scriptedModel(scripts[calls]);
@@ -117,7 +117,7 @@ function collected(calls) {
       const turnCalls = [];
       const calls$ = from(modelEvents).pipe(
         filter((e) => e.type === "tool_call"),
-        map((e) => (turnCalls.push(e.call), e.call)),
+        map((e) => { turnCalls.push(e.call); return e.call; }),
       );
       const collector = new RunResultCollector();
       streamToolCalls(calls$, [counting]).subscribe({

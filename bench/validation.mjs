@@ -60,10 +60,10 @@ let kept;
 
 /** What each kind's validator does alone, called the way toolrx calls it, its output kept. */
 const KINDS = [
-  { name: "zod", schema: zodSchema, alone: (args) => (kept = zodSchema.safeParse(args)).success },
-  { name: "JSON Schema (cfworker)", schema: jsonSchema, alone: (args) => (kept = cfworker.validate(args)).valid },
-  { name: "ArkType (Standard Schema)", schema: arkSchema, alone: (args) => (kept = arkStandard.validate(args)).issues === undefined },
-  { name: "Valibot (Standard Schema)", schema: valibotSchema, alone: (args) => (kept = valibotStandard.validate(args)).issues === undefined },
+  { name: "zod", schema: zodSchema, alone: (args) => { kept = zodSchema.safeParse(args); return kept.success; } },
+  { name: "JSON Schema (cfworker)", schema: jsonSchema, alone: (args) => { kept = cfworker.validate(args); return kept.valid; } },
+  { name: "ArkType (Standard Schema)", schema: arkSchema, alone: (args) => { kept = arkStandard.validate(args); return kept.issues === undefined; } },
+  { name: "Valibot (Standard Schema)", schema: valibotSchema, alone: (args) => { kept = valibotStandard.validate(args); return kept.issues === undefined; } },
 ];
 
 const argsList = Array.from({ length: CALLS }, (_, i) => ({ city: `city ${i}`, unit: i % 2 ? "c" : "f", days: 1 + (i % 14), tags: ["a", "b"] }));
@@ -90,7 +90,10 @@ function measure(kind) {
     for (let i = from; i < to; i++) if (kind.alone(argsList[i])) valid++;
   };
   const toolrxChunk = (from, to) => {
-    for (let i = from; i < to; i++) if ((kept = checkArguments(tool, calls[i])).ok) valid++;
+    for (let i = from; i < to; i++) {
+      kept = checkArguments(tool, calls[i]);
+      if (kept.ok) valid++;
+    }
   };
   for (let r = 0; r < WARMUP_ROUNDS + ROUNDS; r++) {
     let alone = 0;

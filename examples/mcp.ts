@@ -55,9 +55,11 @@ const model = scriptedModel(
 function show(e: AgentEvent): void {
   switch (e.type) {
     case "turn_started":
-      return log(`turn ${e.turn}`);
+      log(`turn ${e.turn}`);
+      return;
     case "text_delta":
-      return log(`  model: ${JSON.stringify(e.text)}`);
+      log(`  model: ${JSON.stringify(e.text)}`);
+      return;
     case "tool_event": {
       const t = e.event;
       if (t.type === "tool_execution_started") log(`  ⚙ ${t.toolName} started ${JSON.stringify(t.arguments)}`);
@@ -67,7 +69,8 @@ function show(e: AgentEvent): void {
     case "turn_completed":
       return;
     case "agent_halted":
-      return log(`halted: ${e.haltedReason} ${JSON.stringify(e.metadata)}`);
+      log(`halted: ${e.haltedReason} ${JSON.stringify(e.metadata)}`);
+      return;
   }
 }
 
@@ -78,7 +81,7 @@ try {
       tools,
       messages: [{ role: "user", content: "I'm going to Oslo or Atlantis tomorrow. What should I pack?" }],
       toolTimeout: 5_000,
-    }).subscribe({ next: (e) => (show(e), e.type === "agent_halted" && resolve(e)), error: reject });
+    }).subscribe({ next: (e) => { show(e); if (e.type === "agent_halted") resolve(e); }, error: reject });
   });
   console.log(`\nThe conversation (${result.messages.length} messages):`);
   for (const m of result.messages) console.log(`  ${m.role.padEnd(9)} ${"content" in m ? m.content : ""}`);

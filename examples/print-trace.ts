@@ -45,7 +45,9 @@ export function printTrace(spans: readonly ReadableSpan[], print: (line: string)
     const turn = span.name === "turn" ? ` ${String(span.attributes["toolrx.turn"])}` : "";
     print(`${at} ${took}  ${prefix}${branch}${span.name}${turn}${details.length > 0 ? `  (${details.join(", ")})` : ""}`);
     const kids = children.get(span.spanContext().spanId) ?? [];
-    kids.forEach((kid, i) => line(kid, root ? "" : `${prefix}${last ? "   " : "│  "}`, i === kids.length - 1, false));
+    kids.forEach((kid, i) => {
+      line(kid, root ? "" : `${prefix}${last ? "   " : "│  "}`, i === kids.length - 1, false);
+    });
   };
   print("start ms  took     span");
   for (const root of children.get(undefined) ?? []) {

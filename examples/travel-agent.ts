@@ -122,17 +122,21 @@ function describeTool(e: ToolEvent): string | undefined {
 function show(e: AgentEvent): void {
   switch (e.type) {
     case "turn_started":
-      return log(`turn ${e.turn}`);
+      log(`turn ${e.turn}`);
+      return;
     case "text_delta":
-      return log(`  model: ${JSON.stringify(e.text)}`);
+      log(`  model: ${JSON.stringify(e.text)}`);
+      return;
     case "tool_event": {
       const line = describeTool(e.event);
-      return line === undefined ? undefined : log(line);
+      if (line !== undefined) log(line);
+      return;
     }
     case "turn_completed":
       return;
     case "agent_halted":
-      return log(`halted: ${e.haltedReason} ${JSON.stringify(e.metadata)}\n`);
+      log(`halted: ${e.haltedReason} ${JSON.stringify(e.metadata)}\n`);
+      return;
   }
 }
 

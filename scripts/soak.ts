@@ -31,6 +31,7 @@ function revoked(): object {
 const hostileValues: (() => unknown)[] = [
   revoked,
   () => ({ get type() { throw traced; } }),
+  // biome-ignore lint/suspicious/noThenProperty: a hostile thenable the handlers return on purpose
   () => ({ then() { throw traced; } }),
   () => ({ name: "Error", message: "db down", stack: traced.stack }),
   () => {

@@ -20,7 +20,7 @@ export { EngineError, type EngineErrorReason } from "./tool/engine-error.js";
 export { InvalidArgumentsError, type ArgumentIssue } from "./schema/invalid-arguments-error.js";
 export { checkArguments, type CheckedArguments } from "./tool/check-arguments.js";
 export { defaultExecutor, type ToolExecutor } from "./tool/executor.js";
-export { type HandlerContext } from "./tool/handler-context.js";
+export type { HandlerContext } from "./tool/handler-context.js";
 export { jsonEncoder, type ToolResultEncoder } from "./tool/encoder.js";
 export type { OnToolError, ToolErrorDecision } from "./run/policy.js";
 export type { CallCancellation, EngineLike, RunOptions } from "./run/run-options.js";
@@ -43,7 +43,7 @@ export {
   type ToolTailEvent,
 } from "./run/events.js";
 export { RunResultCollector, type AskUserHalt, type HaltMetadata, type HandlerHalt, type RunResult, type ToolErrorHalt } from "./run/run-result.js";
-export { type ToolMessage } from "./tool/message.js";
+export type { ToolMessage } from "./tool/message.js";
 export { streamToolCalls } from "./run/stream.js";
 export { runToolCalls } from "./run/batch.js";
 export { isToolResolver, type ToolResolver } from "./resolve/resolver.js";

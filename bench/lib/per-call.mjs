@@ -26,8 +26,10 @@ export async function perCall(name, systems, mode) {
   for (const framework of runnable.filter((s) => s.framework)) {
     const size = Math.min(N, maxCalls(framework, mode));
     const group = groups.find((g) => g.framework && g.size === size);
-    if (group !== undefined) group.members.push(framework), group.reports.push(framework);
-    else groups.push({ size, framework: true, members: [...reference(["floor", "contract-batch", "limit-batch"]), framework], reports: [framework] });
+    if (group !== undefined) {
+      group.members.push(framework);
+      group.reports.push(framework);
+    } else groups.push({ size, framework: true, members: [...reference(["floor", "contract-batch", "limit-batch"]), framework], reports: [framework] });
   }
   const rows = [];
   for (const { size, framework, members, reports } of groups) {

@@ -64,7 +64,7 @@ class LocalModel {
     return { usage: new Usage(), output: calls ?? [FINAL_MESSAGE] };
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: the model interface wants an async generator here; this benchmark never streams
   async *getStreamedResponse() {
     throw new Error("LocalModel: streaming is not used by this benchmark");
   }

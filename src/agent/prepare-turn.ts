@@ -25,4 +25,5 @@ export interface TurnPlan {
 }
 
 /** Asked before each model request; answers nothing (the run's defaults) or a {@link TurnPlan}. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement has type void; it must stay assignable
 export type PrepareTurn = (turn: TurnInfo) => TurnPlan | undefined | void | PromiseLike<TurnPlan | undefined | void>;

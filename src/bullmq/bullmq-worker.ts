@@ -88,7 +88,9 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     const ids = [...running.keys()];
     if (ids.length === 0) return;
     const markers = await commands.mget(...ids.map(keys.cancelMarker));
-    markers.forEach((reason, i) => reason !== null && cancel(ids[i] as string, reason));
+    markers.forEach((reason, i) => {
+      if (reason !== null) cancel(ids[i] as string, reason);
+    });
   };
 
   const process = async (job: Job<CallJobData, CallJobReturn>): Promise<CallJobReturn> => {

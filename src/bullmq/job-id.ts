@@ -9,16 +9,16 @@
  * jobIdOf("a:b", "c|d", 2);       // "a%3Ab|c%7Cd|2"
  */
 export function jobIdOf(key: string, toolCallId: string, attempt: number): string {
-  const id = `${escape(key)}|${escape(toolCallId)}`;
+  const id = `${escapePart(key)}|${escapePart(toolCallId)}`;
   return attempt === 1 ? id : `${id}|${attempt}`;
 }
 
 /** The key a handler can hand to the outside world to make its effect idempotent: stable across restarts and attempts. */
 export function idempotencyKeyOf(key: string, toolCallId: string): string {
-  return `toolrx:${escape(key)}|${escape(toolCallId)}`;
+  return `toolrx:${escapePart(key)}|${escapePart(toolCallId)}`;
 }
 
-function escape(part: string): string {
+function escapePart(part: string): string {
   // encodeURIComponent escapes `:` `|` `%` and keeps the id readable for the common cases.
   return encodeURIComponent(part);
 }

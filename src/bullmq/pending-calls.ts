@@ -61,8 +61,10 @@ export class PendingCalls {
   async start(): Promise<void> {
     const { commands, connection, keys, queue, prefix } = this.#deps;
     const last = await commands.xrevrange(keys.events, "+", "-", "COUNT", 1);
-    const client = (this.#eventsClient = await connected(redisClient(connection, "blocking", `toolrx:events:${queue.name}`)));
-    const events = (this.#events = new QueueEvents(queue.name, { connection: client, prefix, lastEventId: last[0]?.[0] ?? "0-0" }));
+    const client = await connected(redisClient(connection, "blocking", `toolrx:events:${queue.name}`));
+    this.#eventsClient = client;
+    const events = new QueueEvents(queue.name, { connection: client, prefix, lastEventId: last[0]?.[0] ?? "0-0" });
+    this.#events = events;
     events.on("error", () => undefined);
     events.on("completed", ({ jobId, returnvalue }) => this.#completed(jobId, returnvalue));
     events.on("failed", ({ jobId, failedReason }) => {

@@ -87,7 +87,8 @@ export async function mcpTools(
   const tools: Tool[] = [];
   entries.forEach(([server, serverPrefix, client], i) => {
     const onServer = new Set<string>();
-    for (const definition of listings[i]!) {
+    // listEvery answers one listing per entry, in order.
+    for (const definition of listings[i] ?? []) {
       if (onServer.has(definition.name)) {
         throw new McpToolsError("duplicate_name", `tools/list lists tool "${definition.name}" twice`, { server, toolName: definition.name });
       }

@@ -56,7 +56,9 @@ export async function resumeMcpInput(
     throw new TypeError("Expected `result` to be an agent run that halted with ask_user on an MCP tool's input_required");
   }
   const run = await runToolCalls([mcpRetryCall(input, inputResponses, id)], tools, options);
-  const answer = run.messages[0]!;
+  const answer = run.messages[0];
+  // Every call of a finished batch answers one message; a run without it is a bug in the runner.
+  if (answer === undefined) throw new Error("The retried MCP call finished without a tool message");
   const asked = run.halt?.haltedReason === "ask_user" ? (run.halt as AskUserHalt) : undefined;
   const next: Message[] = [];
   for (const m of messages) {

@@ -23,7 +23,7 @@ export class Unencodable {
 }
 
 const MAX_DEPTH = { exact: 512, lenient: 64 } as const;
-const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+const hasOwn = (o: object, key: string): boolean => Object.hasOwn(o, key);
 
 function isError(value: object): value is Error {
   try {
@@ -230,7 +230,7 @@ function decodeError(wire: Record<string, unknown>, path: string, depth: number)
       metadata: metadata as Record<string, unknown>,
     });
   } else {
-    const Builtin = hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name]! : Error;
+    const Builtin = (hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name] : undefined) ?? Error;
     error = hasOwn(wire, "cause") ? new Builtin(message, { cause: sub("cause") }) : new Builtin(message);
     if (error.name !== name) Object.defineProperty(error, "name", { value: name, writable: true, configurable: true });
     const data = wire.data;

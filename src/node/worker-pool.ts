@@ -212,7 +212,8 @@ class Pool implements WorkerPool, ThreadOwner {
 
   #spawn(): void {
     const plan = this.#plan;
-    const script = (this.#script ??= workerScript());
+    this.#script ??= workerScript();
+    const script = this.#script;
     this.#starting++;
     const start = (url: URL): void => {
       if (this.#closed) return void this.#starting--;
@@ -222,7 +223,10 @@ class Pool implements WorkerPool, ThreadOwner {
         this.#startFailed(cause instanceof Error ? cause : new Error(String(cause)));
       }
     };
-    if (script instanceof URL) return start(script);
+    if (script instanceof URL) {
+      start(script);
+      return;
+    }
     // Counted while the worker script is being prepared, so the pump starts no more meanwhile.
     this.#unbuilt++;
     void script.then((url) => {

@@ -17,7 +17,8 @@ let fromSource: Promise<URL> | undefined;
 export function workerScript(): URL | Promise<URL> {
   const built = new URL("./worker.js", here);
   if (!here.endsWith(".ts") || existsSync(fileURLToPath(built))) return built;
-  return (fromSource ??= bundleSource());
+  fromSource ??= bundleSource();
+  return fromSource;
 }
 
 async function bundleSource(): Promise<URL> {

@@ -1,4 +1,4 @@
-import { context, type Context, type Span } from "@opentelemetry/api";
+import { context, type Span } from "@opentelemetry/api";
 import type { ToolExecutor } from "../tool/executor.js";
 import type { OnToolError } from "../run/policy.js";
 import type { Tool } from "../tool/tool.js";

@@ -49,7 +49,8 @@ export function recordReport(record: CallRecord | undefined, report: CallReport,
 
 /** A recipe sub-step as a child span of its call: started, then succeeded or failed. */
 function recordStep(record: CallRecord, report: RecipeStepReport, config: TelemetryConfig): void {
-  const steps = (record.steps ??= new Map<string, Span>());
+  record.steps ??= new Map<string, Span>();
+  const steps = record.steps;
   let step = steps.get(report.stepCallId);
   if (step === undefined) {
     const parent = record.context ?? context.active();

@@ -78,22 +78,31 @@ export class CallSpans {
         return;
       }
       case "tool_result_encoded": {
-        if (!call.span.isRecording()) return this.#end(call, event.isError ? "error" : "ok", undefined);
+        if (!call.span.isRecording()) {
+          this.#end(call, event.isError ? "error" : "ok", undefined);
+          return;
+        }
         const attributes: Attributes = {};
         if (call.failed) attributes["toolrx.policy.decision"] = event.isError ? "continue" : "continue_with_value";
         if (!event.isError && maxContent > 0) attributes["gen_ai.tool.call.result"] = contentText(event.content, maxContent);
-        return this.#end(call, event.isError ? "error" : "ok", attributes);
+        this.#end(call, event.isError ? "error" : "ok", attributes);
+        return;
       }
       case "ask_user_requested":
         if (call.span.isRecording()) {
           call.span.addEvent(EVENT_ASK_USER, maxContent > 0 ? { question: contentText(event.question, maxContent) } : undefined);
         }
-        return this.#end(call, "ask_user", {});
+        this.#end(call, "ask_user", {});
+        return;
       case "tool_halt": {
-        if (call.failed) return this.#end(call, "error", { "toolrx.policy.decision": "halt" });
+        if (call.failed) {
+          this.#end(call, "error", { "toolrx.policy.decision": "halt" });
+          return;
+        }
         const attributes: Attributes = { "toolrx.halt.reason": event.reason };
         if (maxContent > 0) attributes["gen_ai.tool.call.result"] = contentText(event.content, maxContent);
-        return this.#end(call, "halt", attributes);
+        this.#end(call, "halt", attributes);
+        return;
       }
     }
   }

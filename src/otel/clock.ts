@@ -7,5 +7,6 @@ let origin: number | undefined;
 
 /** `now` (a `performance.now()` reading) in epoch milliseconds, as span timestamps are. */
 export function epochOf(now: number): number {
-  return (origin ??= performance.timeOrigin) + now;
+  origin ??= performance.timeOrigin;
+  return origin + now;
 }

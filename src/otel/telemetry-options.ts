@@ -77,7 +77,11 @@ export function resolveTelemetry(options: TelemetryOptions | undefined): Telemet
   let fixedMeter: Meter | undefined;
   return {
     tracer,
-    meter: () => (meterProvider === undefined ? metrics.getMeter(SCOPE) : (fixedMeter ??= meterProvider.getMeter(SCOPE))),
+    meter: () => {
+      if (meterProvider === undefined) return metrics.getMeter(SCOPE);
+      fixedMeter ??= meterProvider.getMeter(SCOPE);
+      return fixedMeter;
+    },
     maxContent,
     agentName: options.agentName,
     providerName: options.providerName,

@@ -1,6 +1,6 @@
 import { context } from "@opentelemetry/api";
 import { defer, Observable, tap, type OperatorFunction, type Subscribable } from "rxjs";
-import { collectToolCalls, runToolCalls as coreRunToolCalls } from "../run/batch.js";
+import { collectToolCalls, type runToolCalls as coreRunToolCalls } from "../run/batch.js";
 import type { ToolEvent } from "../run/events.js";
 import { executeToolCalls as coreExecuteToolCalls } from "../run/execute-tool-calls.js";
 import { defaultExecutor } from "../tool/executor.js";

@@ -52,7 +52,7 @@ export class Deadlines {
    */
   now(): number {
     const now = this.#scheduler.now();
-    if (this.#epoch !== this.#epoch) this.#epoch = now;
+    if (Number.isNaN(this.#epoch)) this.#epoch = now;
     return now - this.#epoch;
   }
 

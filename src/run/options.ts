@@ -4,7 +4,7 @@ import { jsonEncoder, type ToolResultEncoder } from "../tool/encoder.js";
 import { defaultExecutor, type ToolExecutor } from "../tool/executor.js";
 import type { OnToolError } from "./policy.js";
 import type { CallReport } from "./call-report.js";
-import {checkRetryPolicy, type RetryPlan, type RetryPolicy } from "../tool/retry-policy.js";
+import { checkRetryPolicy, type RetryPlan } from "../tool/retry-policy.js";
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
 import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";

@@ -83,7 +83,10 @@ export class RunResultCollector {
         this.#message(event.index, event.toolCallId, event.toolName, event.content, event.isError);
         this.#halts[event.index] = haltMetadataOf(event);
         // The reason is reserved: only the runner's approval gate halts with it.
-        if (event.reason === "approval_required") (this.#pending ??= [])[event.index] = event.result as PendingApproval;
+        if (event.reason === "approval_required") {
+          this.#pending ??= [];
+          this.#pending[event.index] = event.result as PendingApproval;
+        }
         return;
       default:
         return;

@@ -46,7 +46,8 @@ export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): 
     lookup(name) {
       if (name === lastName) return lastTool;
       lastName = name;
-      return (lastTool = index().get(name));
+      lastTool = index().get(name);
+      return lastTool;
     },
     names: () => [...index().keys()],
   };

@@ -42,7 +42,10 @@ export function jsonSchemaIssues(units: readonly OutputUnit[], instance: unknown
     if (summaries.some((prefix) => unit.keywordLocation.startsWith(prefix))) continue;
     const issue = issueOf(unit, pathOf(unit.instanceLocation, instance), schema, lookup);
     const key = JSON.stringify([issue.path.map(String), issue.message]);
-    if (!seen.has(key)) (seen.add(key), issues.push(issue));
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(issue);
+    }
   }
   if (issues.length === 0 && units[0] !== undefined) {
     issues.push({ code: "custom", path: pathOf(units[0].instanceLocation, instance), message: units[0].error });

@@ -72,12 +72,18 @@ function subtle(): SubtleCrypto {
 function keyOf(secret: ApprovalSecret): Promise<CryptoKey> {
   if (typeof secret === "string") {
     let key = keys.get(secret);
-    if (key === undefined) keys.set(secret, (key = importKey(new TextEncoder().encode(secret))));
+    if (key === undefined) {
+      key = importKey(new TextEncoder().encode(secret));
+      keys.set(secret, key);
+    }
     return key;
   }
   if (secret instanceof Uint8Array) {
     let key = byteKeys.get(secret);
-    if (key === undefined) byteKeys.set(secret, (key = importKey(secret)));
+    if (key === undefined) {
+      key = importKey(secret);
+      byteKeys.set(secret, key);
+    }
     return key;
   }
   return Promise.resolve(secret);

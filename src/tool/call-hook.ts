@@ -9,9 +9,11 @@ import { describe } from "./tool-error.js";
  * the model reads, `error(reason)` refuses it through `onToolError`, `askUser` and `halt` stop
  * the loop as a handler's would.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement has type void; it must stay assignable
 export type BeforeCallAnswer = void | undefined | { readonly arguments: Record<string, unknown> } | HandlerResult;
 
 /** What an `after` hook answers: nothing (keep the result), or the result to keep instead. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement has type void; it must stay assignable
 export type AfterCallAnswer = void | undefined | HandlerResult;
 
 /**

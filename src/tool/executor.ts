@@ -1,6 +1,5 @@
 import { error, isHandlerResult, isThenable, type ErrorResult, type HandlerResult } from "./results.js";
 import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
 import type { HandlerContext } from "./handler-context.js";
 import { invalidReturn } from "./invalid-return.js";
 import { isError } from "../util/safe.js";

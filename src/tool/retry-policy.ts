@@ -1,4 +1,4 @@
-import { describe, type ToolErrorReason } from "./tool-error.js";
+import { describe } from "./tool-error.js";
 import { assertKnownKeys, knownKeys } from "../util/known-keys.js";
 
 /** The `ToolError` reasons a retry may be for; the others say retrying cannot help. */

@@ -30,7 +30,8 @@ export function indexTools(tools: readonly Tool[], list = "tools"): Map<string, 
     if (tool.control === undefined) continue;
     const control = controlOf(tool);
     if (control?.lane === undefined || !control.lane.startsWith("group:")) continue;
-    const other = (groups ??= new Map()).get(control.lane);
+    groups ??= new Map();
+    const other = groups.get(control.lane);
     if (other === undefined) groups.set(control.lane, tool);
     else if (controlOf(other)?.limit !== control.limit) {
       throw new TypeError(

@@ -45,7 +45,7 @@ export interface KeyWording {
 export function assertKnownKeys(value: object, keys: KnownKeys, wording: KeyWording): void {
   const { extra } = wording;
   for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key) || keys.set.has(key) || extra?.has(key)) continue;
+    if (!Object.hasOwn(value, key) || keys.set.has(key) || extra?.has(key)) continue;
     throw unknownKey(key, keys, wording);
   }
 }
@@ -53,7 +53,7 @@ export function assertKnownKeys(value: object, keys: KnownKeys, wording: KeyWord
 function unknownKey(key: string, keys: KnownKeys, { noun, where = "", extra }: KeyWording): TypeError {
   const names = extra === undefined ? keys.names : [...keys.names, ...extra];
   const meant =
-    (Object.prototype.hasOwnProperty.call(keys.hints, key) ? keys.hints[key] : undefined) ??
+    (Object.hasOwn(keys.hints, key) ? keys.hints[key] : undefined) ??
     closestName(key, names) ??
     names.find((name) => name.toLowerCase().endsWith(key.toLowerCase()));
   const hint = meant === undefined ? "" : ` (did you mean \`${meant}\`?)`;

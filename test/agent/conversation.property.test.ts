@@ -90,15 +90,15 @@ function setup(s: Parameters<Parameters<typeof fc.asyncProperty<[typeof scenario
   const count = (ctx: HandlerContext) => runs.set(ctx.toolCall.id, (runs.get(ctx.toolCall.id) ?? 0) + 1);
   const schema = z.object({ n: z.number() });
   const tools = [
-    defineTool({ name: "ok", description: "", schema, handler: ({ n }, ctx) => (count(ctx), ok({ n })) }),
-    defineTool({ name: "fail", description: "", schema, handler: (_a, ctx) => (count(ctx), error("down")) }),
+    defineTool({ name: "ok", description: "", schema, handler: ({ n }, ctx) => { count(ctx); return ok({ n }); } }),
+    defineTool({ name: "fail", description: "", schema, handler: (_a, ctx) => { count(ctx); return error("down"); } }),
     defineTool({ name: "throws", description: "", schema, handler: (_a, ctx) => { count(ctx); throw new Error("bug"); } }),
-    defineTool({ name: "ask", description: "", schema, handler: ({ n }, ctx) => (count(ctx), askUser(`Question ${n}?`)) }),
-    defineTool({ name: "approve", description: "", schema, needsApproval: true, handler: ({ n }, ctx) => (count(ctx), ok(n)) }),
-    defineTool({ name: "approve_big", description: "", schema, needsApproval: ({ n }) => n > 4, handler: ({ n }, ctx) => (count(ctx), ok(n)) }),
+    defineTool({ name: "ask", description: "", schema, handler: ({ n }, ctx) => { count(ctx); return askUser(`Question ${n}?`); } }),
+    defineTool({ name: "approve", description: "", schema, needsApproval: true, handler: ({ n }, ctx) => { count(ctx); return ok(n); } }),
+    defineTool({ name: "approve_big", description: "", schema, needsApproval: ({ n }) => n > 4, handler: ({ n }, ctx) => { count(ctx); return ok(n); } }),
     defineTool({ name: "manual", description: "", schema, manual: true }),
-    defineTool({ name: "halt", description: "", schema, handler: ({ n }, ctx) => (count(ctx), halt("stop", n)) }),
-    defineTool({ name: "slow", description: "", schema, handler: async ({ n }, ctx) => (count(ctx), await Promise.resolve(), ok(n)) }),
+    defineTool({ name: "halt", description: "", schema, handler: ({ n }, ctx) => { count(ctx); return halt("stop", n); } }),
+    defineTool({ name: "slow", description: "", schema, handler: async ({ n }, ctx) => { count(ctx); await Promise.resolve(); return ok(n); } }),
   ];
   let next = 0;
   let ids = 0;

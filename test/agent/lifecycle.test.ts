@@ -7,6 +7,7 @@ import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { finish, shapeOf, text, toolCall, user } from "../support/agent-helpers.js";
 import { anyArgs, countingController, countingScheduler, flushMicrotasks } from "../support/helpers.js";
+import { must } from "../support/must.js";
 
 const question = [user("hi")];
 const echo = defineTool({ name: "echo", description: "", schema: z.object({ text: z.string() }), handler: ({ text }) => ok(text) });
@@ -114,7 +115,7 @@ describe("unsubscribing", () => {
     subscription.unsubscribe();
     expect(requests[0]?.signal.aborted).toBe(true);
     expect(contexts.map((c) => c.signal.aborted)).toEqual([true, true]);
-    expect((contexts[0]?.signal.reason as DOMException).name).toBe("AbortError");
+    expect((must(contexts[0]).signal.reason as DOMException).name).toBe("AbortError");
     await flushMicrotasks();
     expect(events).toHaveLength(seen);
   });

@@ -9,6 +9,7 @@ import type { Message } from "../../src/tool/message.js";
 import { anthropic, openai } from "../../src/providers/index.js";
 import { anthropicEvents, anthropicTextTurn, CHAT_DONE, chatChunk, chatTextTurn, chatToolDelta } from "../support/fake-streams.js";
 import { ASK, startFake, waitFor, weather, type Fake } from "../support/model-harness.js";
+import { must } from "../support/must.js";
 
 let fake: Fake;
 beforeEach(async () => {
@@ -39,7 +40,7 @@ describe("the agent loop on openai.chatModel", () => {
     ];
     expect(result.messages).toEqual([...ASK, ...turn0, { role: "assistant", content: "21 °C in Paris." }]);
     expect(fake.server.requests).toHaveLength(2);
-    expect((fake.server.requests[1]?.body as { messages: unknown }).messages).toEqual(openai.toChatMessages([...ASK, ...turn0]));
+    expect((must(fake.server.requests[1]).body as { messages: unknown }).messages).toEqual(openai.toChatMessages([...ASK, ...turn0]));
   });
 
   it("halts on ask_user and resumes with the answer: the provider sees the question and the answer", async () => {
@@ -53,7 +54,7 @@ describe("the agent loop on openai.chatModel", () => {
     const second = await runAgent({ model, tools: [confirm], messages: [...first.messages, { role: "user", content: "yes" }] });
 
     expect(second.haltedReason).toBe("completed");
-    const sent = (fake.server.requests[1]?.body as { messages: unknown[] }).messages;
+    const sent = (must(fake.server.requests[1]).body as { messages: unknown[] }).messages;
     expect(sent.slice(-2)).toEqual(openai.toChatMessages([first.messages.at(-1) as Message, { role: "user", content: "yes" }]));
   });
 

@@ -1,7 +1,7 @@
 import { Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentTool, askUser, defineTool, ok, runAgent, streamAgent, type AgentEvent, type Message } from "../../src/index.js";
+import { agentTool, askUser, defineTool, ok, runAgent, type streamAgent, type AgentEvent, type Message } from "../../src/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { agentEvents, finish, text, toolCall, user } from "../support/agent-helpers.js";
 import { manualScheduler } from "../support/manual-scheduler.js";
@@ -143,7 +143,7 @@ describe("agentTool: a subagent as a tool", () => {
   describe("when a call of the subagent needs approval", () => {
     it("the host's decision appended to the parent's conversation reaches the subagent", async () => {
       const ran: string[] = [];
-      const pay = defineTool({ name: "pay", description: "", schema: z.object({ amount: z.number() }), needsApproval: true, handler: ({ amount }) => (ran.push(`paid ${amount}`), ok("paid")) });
+      const pay = defineTool({ name: "pay", description: "", schema: z.object({ amount: z.number() }), needsApproval: true, handler: ({ amount }) => { ran.push(`paid ${amount}`); return ok("paid"); } });
       const sub = scriptedModel([[toolCall("s1", "pay", { amount: 5 }), finish("tool_calls")], [text("Paid 5."), finish("stop")]]);
       const payer = agentTool({ name: "payer", description: "", schema: z.object({}), agent: () => ({ model: sub, tools: [pay], messages: [user("pay 5")] }) });
       const parent = scriptedModel([[toolCall("p1", "payer"), finish("tool_calls")], [text("ok"), finish("stop")]]);

@@ -6,6 +6,7 @@ import { bullmqExecutor } from "../../src/bullmq/index.js";
 import { testTools } from "./fixtures/tools.mjs";
 import { assertBuilt, freshQueue, inspector, runCounts, startProducer, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { must } from "../support/must.js";
 
 const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 const slow = (id: string, ms: number): ToolCall => ({ id, name: "slow", arguments: { ms } });
@@ -65,7 +66,7 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
       await first.kill();
       const second = await startProducer(redis.url, queue, "conv-9", calls);
       await second.exited;
-      const messages = JSON.parse(second.lines.at(-1)!) as ToolMessage[];
+      const messages = JSON.parse(must(second.lines.at(-1))) as ToolMessage[];
       expect(messages.map((m) => m.toolCallId)).toEqual(calls.map((c) => c.id));
       expect(messages.filter((m) => m.isError)).toEqual([]);
       const counts = await runCounts(client, queue);
@@ -87,7 +88,7 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
         while (running) {
           await new Promise((r) => setTimeout(r, 400 + Math.random() * 600));
           if (!running) break;
-          const name = names[Math.floor(Math.random() * names.length)]!;
+          const name = must(names[Math.floor(Math.random() * names.length)]);
           await live.get(name)?.kill();
           kills++;
           live.set(name, await worker(queue, name, 32));
@@ -117,7 +118,7 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
       const batch = (p: string) => Array.from({ length: 6 }, (_, i) => ({ id: `${p}${i}`, name: "limited", arguments: { ms: 300 } }));
       const [a, b] = await Promise.all([startProducer(redis.url, queue, "pa", batch("a")), startProducer(redis.url, queue, "pb", batch("b"))]);
       await Promise.all([a.exited, b.exited]);
-      for (const p of [a, b]) expect((JSON.parse(p.lines.at(-1)!) as ToolMessage[]).filter((m) => m.isError)).toEqual([]);
+      for (const p of [a, b]) expect((JSON.parse(must(p.lines.at(-1))) as ToolMessage[]).filter((m) => m.isError)).toEqual([]);
       expect(Number(await client.get(`${queue}:limited:max`))).toBe(2);
     }, 60_000);
   });

@@ -7,6 +7,7 @@ import { bullmqExecutor, type BullmqExecutor } from "../../src/bullmq/index.js";
 import { testTools } from "./fixtures/tools.mjs";
 import { assertBuilt, freshQueue, inspector, runCounts, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { must } from "../support/must.js";
 
 const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 
@@ -65,7 +66,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       let seen: unknown;
       await runToolCalls([{ id: "g", name: "boom", arguments: {} }], tools(queue, "p"), {
         toolExecutor: executor,
-        onToolError: (_call, e) => ((seen = e), { continue: "ok" }),
+        onToolError: (_call, e) => { seen = e; return { continue: "ok" }; },
       });
       expect(isToolError(seen)).toBe(true);
       expect(seen).toMatchObject({ reason: "handler_raised", toolName: "boom", toolCallId: "g", cause: { message: "kaput" } });
@@ -83,7 +84,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
 
     it("hands the handler zod's output, a stable idempotency key and the attempt", async () => {
       const { messages } = await runToolCalls([{ id: "i:1", name: "echo", arguments: { text: "ab" } }], tools(queue, "p"), { toolExecutor: executor });
-      expect(JSON.parse(messages[0]!.content)).toEqual({ text: "ab", worker: "w1", idempotencyKey: "toolrx:conv-1|i%3A1", attempt: 1 });
+      expect(JSON.parse(must(messages[0]).content)).toEqual({ text: "ab", worker: "w1", idempotencyKey: "toolrx:conv-1|i%3A1", attempt: 1 });
     });
 
     it("brings the remote handler's progress to onCallReport", async () => {

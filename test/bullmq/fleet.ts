@@ -34,8 +34,7 @@ function start(script: string, args: readonly string[]): Promise<Child> {
   const ready = new Promise<void>((resolve) => (onReady = resolve));
   child.stdout?.on("data", (chunk: Buffer) => {
     buffer += chunk.toString();
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
+    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
       if (line === "ready") onReady();

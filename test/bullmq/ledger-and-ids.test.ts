@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { bullmqExecutor, bullmqWorker, jobIdOf, RedisApprovalLedger } from "../../src/bullmq/index.js";
 import { freshQueue } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { must } from "../support/must.js";
 
 describe("jobIdOf", () => {
   it("gives ids BullMQ accepts (no `:`, never an integer) and never the same id for two different calls", () => {
@@ -53,7 +54,7 @@ describe.skipIf(redisUnavailable !== undefined)("RedisApprovalLedger", () => {
     const other = new Redis(redis.url);
     const prefix = `${freshQueue("race")}:`;
     const ledgers = [new RedisApprovalLedger(client, { prefix }), new RedisApprovalLedger(other, { prefix })];
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => ledgers[i % 2]!.consume("approved-call")));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => must(ledgers[i % 2]).consume("approved-call")));
     other.disconnect();
     expect(answers.filter(Boolean)).toHaveLength(1);
   });

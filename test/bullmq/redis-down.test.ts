@@ -5,6 +5,7 @@ import { bullmqExecutor } from "../../src/bullmq/index.js";
 import { testTools } from "./fixtures/tools.mjs";
 import { assertBuilt, freshQueue, inspector, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis } from "./redis.js";
+import { must } from "../support/must.js";
 
 const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 const slow = (id: string, ms: number): ToolCall => ({ id, name: "slow", arguments: { ms } });
@@ -37,7 +38,7 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq when Redis goes a
         // Calls made while Redis is down answer at once too.
         const t = Date.now();
         const later = await runToolCalls([slow("d9", 10)], tools(queue, "p"), { toolExecutor: executor, toolTimeout: 60_000 });
-        expect(later.messages[0]!.content).toContain("handler_exit");
+        expect(must(later.messages[0]).content).toContain("handler_exit");
         expect(Date.now() - t).toBeLessThan(5_000);
         await executor.close();
         await child.kill();

@@ -3,6 +3,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../examples/ui/server.js";
 import { chromiumLaunchOptions } from "../support/browser.js";
+import { must } from "../support/must.js";
 
 /** Answer the agent's question with the page's form, as a user would. */
 async function answer(page: Page, text: string): Promise<void> {
@@ -126,7 +127,7 @@ describe("the UI example in a real browser", () => {
     // A page whose run is still on its tools: nothing to answer yet.
     const events = new AbortController();
     const stream = await fetch(`${server.url}events`, { signal: events.signal });
-    const first = new TextDecoder().decode((await stream.body!.getReader().read()).value);
+    const first = new TextDecoder().decode((await must(stream.body).getReader().read()).value);
     const session = (JSON.parse(/^data: (.*)$/m.exec(first)?.[1] ?? "{}") as { session?: string }).session;
     const early = await fetch(`${server.url}answer?session=${session}`, { method: "POST", body: "yes" });
     events.abort();

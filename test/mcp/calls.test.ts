@@ -3,6 +3,7 @@ import { lastValueFrom, tap, toArray } from "rxjs";
 import { runToolCalls, streamToolCalls, ToolError, type ToolCall } from "../../src/index.js";
 import { mcpTools, type McpClientLike } from "../../src/mcp/index.js";
 import { connect, LINES, sleep, text, type Connected, type TestTool } from "./servers.js";
+import { must } from "../support/must.js";
 
 const open: Connected[] = [];
 afterEach(async () => {
@@ -30,8 +31,8 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       { name: "find", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, handler },
     ]);
     const result = await runToolCalls([call("find", { q: 1 })], await mcpTools(client));
-    expect(result.messages[0]!.isError).toBe(true);
-    expect(result.messages[0]!.content).toContain("q");
+    expect(must(result.messages[0]).isError).toBe(true);
+    expect(must(result.messages[0]).content).toContain("q");
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -53,7 +54,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       const { client } = await serve(line, [{ name: "boom", handler: () => { throw new Error("database is down"); } }]);
       const onToolError = vi.fn((_c: ToolCall, _e: unknown) => ({ continue: "fallback" }));
       await runToolCalls([call("boom")], await mcpTools(client), { onToolError });
-      const reason = onToolError.mock.calls[0]![1] as ToolError;
+      const reason = must(onToolError.mock.calls[0])[1] as ToolError;
       expect(reason).toBeInstanceOf(ToolError);
       expect(reason.reason).toBe("handler_raised");
       expect(String((reason.cause as Error).message)).toContain("database is down");
@@ -68,7 +69,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       ]);
       const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
       const result = await runToolCalls([call("slow"), call("fast")], await mcpTools(client), { toolTimeout: 150, onToolError });
-      expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("timeout");
+      expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("timeout");
       expect(result.messages[1]).toMatchObject({ content: "fast", isError: false });
       await vi.waitFor(() => expect(cancelled).toEqual(["slow"]));
     });
@@ -78,7 +79,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       const started = Date.now();
       const result = await runToolCalls([call("stubborn")], await mcpTools(client), { toolTimeout: 100 });
       expect(Date.now() - started).toBeLessThan(1_000);
-      expect(result.messages[0]!.content).toContain("timeout");
+      expect(must(result.messages[0]).content).toContain("timeout");
     });
 
     it("aborting opts.signal cancels the server's handler and rejects with the signal's reason at once", async () => {
@@ -105,7 +106,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       };
       if (line === "v2") Object.assign(spy, { getProtocolEra: () => "legacy" });
       const result = await runToolCalls([call("t")], await mcpTools(spy));
-      expect(result.messages[0]!.content).toBe("true");
+      expect(must(result.messages[0]).content).toBe("true");
       expect(seen[0]).toMatchObject({ timeout: 2_147_483_647, onprogress: expect.any(Function), signal: expect.any(AbortSignal) });
     });
   });
@@ -154,8 +155,8 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       const result = await runToolCalls([call("chatty"), call("silent")], await mcpTools(client), { toolIdleTimeout: 200, onToolError });
       expect(result.messages[0]).toMatchObject({ content: "done", isError: false });
       expect(onToolError).toHaveBeenCalledTimes(1);
-      expect(onToolError.mock.calls[0]![0].name).toBe("silent");
-      expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("timeout");
+      expect(must(onToolError.mock.calls[0])[0].name).toBe("silent");
+      expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("timeout");
     });
   });
 
@@ -201,7 +202,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
         { name: "structured", outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, handler: () => ({ content: [], structuredContent: { n: 7 } }) },
       ]);
       const result = await runToolCalls([call("mixed"), call("structured")], await mcpTools(client));
-      expect(result.messages[0]!.content).toBe(
+      expect(must(result.messages[0]).content).toBe(
         [
           "Found 2 files",
           "[image: image/png, 5 B]",
@@ -219,8 +220,8 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
         { name: "liar", outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, handler: () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { n: "seven" } }) },
       ]);
       const result = await runToolCalls([call("liar")], await mcpTools(client));
-      expect(result.messages[0]!.isError).toBe(true);
-      expect(result.messages[0]!.content).toMatch(/output ?schema/i);
+      expect(must(result.messages[0]).isError).toBe(true);
+      expect(must(result.messages[0]).content).toMatch(/output ?schema/i);
     });
   });
 
@@ -231,9 +232,9 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
         { name: "bigerr", handler: () => ({ content: [{ type: "text", text: "e".repeat(50_000) }], isError: true }) },
       ]);
       const result = await runToolCalls([call("big"), call("bigerr")], await mcpTools(client, { maxResultChars: 1_000 }));
-      expect(result.messages[0]!.content).toBe(`${"x".repeat(1_000)}\n[truncated: 1000 of 100000 characters shown]`);
-      expect(result.messages[1]!.content.length).toBeLessThan(1_200);
-      expect(result.messages[1]!.isError).toBe(true);
+      expect(must(result.messages[0]).content).toBe(`${"x".repeat(1_000)}\n[truncated: 1000 of 100000 characters shown]`);
+      expect(must(result.messages[1]).content.length).toBeLessThan(1_200);
+      expect(must(result.messages[1]).isError).toBe(true);
     });
   });
 
@@ -244,7 +245,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
         { name: "fine", handler: () => text("fine") },
       ]);
       const result = await runToolCalls([call("weird"), call("fine")], await mcpTools(client));
-      expect(result.messages[0]!.isError).toBe(true);
+      expect(must(result.messages[0]).isError).toBe(true);
       expect(result.messages[1]).toMatchObject({ content: "fine", isError: false });
     });
 
@@ -255,7 +256,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
       setTimeout(() => void dying.closeServer(), 50);
       const result = await runToolCalls([call("dying__work"), call("healthy__work")], tools, { onToolError, toolTimeout: 3_000 });
-      const reason = onToolError.mock.calls[0]![1] as ToolError;
+      const reason = must(onToolError.mock.calls[0])[1] as ToolError;
       expect(reason.reason).toBe("handler_exit");
       expect(reason.message).toContain('MCP server "dying" went away during tool work');
       expect(result.messages[1]).toMatchObject({ content: "ok", isError: false });
@@ -267,7 +268,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
       await c.client.close();
       const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
       await runToolCalls([call("work")], tools, { onToolError });
-      expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("handler_exit");
+      expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("handler_exit");
     });
   });
 });
@@ -280,6 +281,6 @@ describe("a client that answers something that is not a CallToolResult", () => {
     };
     const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
     await runToolCalls([call("t")], await mcpTools(client), { onToolError });
-    expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("invalid_return");
+    expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("invalid_return");
   });
 });

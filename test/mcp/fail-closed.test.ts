@@ -2,9 +2,10 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runToolCalls, ToolError, type CallReport, type ToolCall } from "../../src/index.js";
-import { McpToolsError, mcpTools, type McpClientLike } from "../../src/mcp/index.js";
+import { type McpToolsError, mcpTools, type McpClientLike } from "../../src/mcp/index.js";
 import { rawServer } from "./raw-server.js";
 import { connect, LINES, sleep, text, type Connected, type SdkLine } from "./servers.js";
+import { must } from "../support/must.js";
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -62,7 +63,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
         },
         required: ["q"],
       };
-      const { client } = await server(line, { tools: [{ name: "search", inputSchema, handler: (args) => (seen.push(args), text("found")) }] });
+      const { client } = await server(line, { tools: [{ name: "search", inputSchema, handler: (args) => { seen.push(args); return text("found"); } }] });
       const result = await runToolCalls([call("search", { q: "toolrx", options: {} })], await mcpTools(client));
       expect(result.messages[0]).toMatchObject({ content: "found", isError: false });
       expect(seen).toEqual([{ q: "toolrx", options: {} }]);
@@ -79,7 +80,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       });
       const onToolError = halting();
       await runToolCalls([call("weird")], await mcpTools(client), { onToolError, retry: { attempts: 3, delay: 0 } });
-      const reason = onToolError.mock.calls[0]![1] as ToolError;
+      const reason = must(onToolError.mock.calls[0])[1] as ToolError;
       expect(reason).toBeInstanceOf(ToolError);
       expect(reason.reason).toBe("invalid_return");
       expect(reason.message).toBe("MCP server answered tool weird with something that is not a CallToolResult: content: Invalid input: expected array, received string");
@@ -90,7 +91,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       const { client } = await server(line, { tools: [{ name: "weird", handler: () => ({ content: "not an array" }) }] });
       const onToolError = halting();
       await runToolCalls([call("weird")], await mcpTools(client), { onToolError });
-      const reason = onToolError.mock.calls[0]![1] as ToolError;
+      const reason = must(onToolError.mock.calls[0])[1] as ToolError;
       expect(reason.reason).toBe("invalid_return");
       expect(reason.message).toContain("content: Invalid input: expected array, received string");
     });
@@ -101,7 +102,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       const { client, cancelled } = await server(line, { tools: [{ name: "slow", handler: () => sleep(600).then(() => text("late")) }] });
       const reports: CallReport[] = [];
       const result = await runToolCalls([call("slow")], await mcpTools(client), { toolTimeout: 100, settleGrace: 2_000, onCallReport: (r) => void reports.push(r) });
-      expect(result.messages[0]!.content).toContain("timeout");
+      expect(must(result.messages[0]).content).toContain("timeout");
       await vi.waitFor(() => expect(cancelled).toEqual(["slow"]));
       await sleep(800); // the server finished meanwhile; toolrx never saw its answer
       expect(reports).toEqual([
@@ -115,7 +116,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       const down = await server(line, { tools: [] });
       await down.close();
       let asked = 0;
-      const hangs = await raw(line, () => (asked++, new Promise(() => {})));
+      const hangs = await raw(line, () => { asked++; return new Promise(() => {}); });
       const started = performance.now();
       const e = await mcpTools({ down: down.client, hangs: hangs.client }, { listTimeout: 20_000 }).catch((x: unknown) => x);
       expect(e).toMatchObject({ reason: "list_failed", server: "down" });
@@ -155,7 +156,7 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       );
       const onToolError = halting();
       await runToolCalls([call("query")], await mcpTools(client), { onToolError });
-      expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("handler_raised");
+      expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("handler_raised");
     });
   });
 });
@@ -174,7 +175,7 @@ describe("handler_exit, whatever the SDK's wording", () => {
     } satisfies McpClientLike & { transport: object | undefined };
     const onToolError = halting();
     await runToolCalls([call("work")], await mcpTools(client), { onToolError });
-    expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("handler_exit");
+    expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("handler_exit");
   });
 });
 

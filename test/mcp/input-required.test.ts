@@ -5,6 +5,7 @@ import { AWAITING_USER_RESPONSE, runAgent, runToolCalls } from "../../src/index.
 import type { ToolMessage } from "../../src/tool/message.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { mcpRetryCall, mcpTools, resumeMcpInput, type McpInputRequest } from "../../src/mcp/index.js";
+import { must } from "../support/must.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -95,7 +96,7 @@ describe("an MCP server's input_required result (SDK v2, revision 2026-07-28)", 
 
     const done = await runAgent({ model, tools, messages });
     expect(done.haltedReason).toBe("completed");
-    expect(model.requests[1]!.messages).toEqual(messages);
+    expect(must(model.requests[1]).messages).toEqual(messages);
   });
 
   it("resumeMcpInput refuses a run that did not halt on an MCP tool's input_required", async () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runToolCalls, toolJsonSchema } from "../../src/index.js";
 import { defaultToolName, McpToolsError, mcpTools, type McpClientLike } from "../../src/mcp/index.js";
 import { connect, LINES, text, type Connected } from "./servers.js";
+import { must } from "../support/must.js";
 
 const open: Connected[] = [];
 afterEach(async () => {
@@ -73,10 +74,10 @@ describe.each(LINES)("mcpTools (SDK %s)", (line) => {
   it("makes names provider-safe and keeps the server's name in metadata", async () => {
     const { client } = await server(line, { tools: [echo("repos/search.code")] });
     const [tool] = await mcpTools(client, { prefix: "gh" });
-    expect(tool!.name).toBe("gh__repos_search_code");
-    expect(tool!.metadata.mcp).toMatchObject({ server: "", name: "repos/search.code" });
-    const result = await runToolCalls([{ id: "1", name: "gh__repos_search_code", arguments: {} }], [tool!]);
-    expect(result.messages[0]!.content).toBe("repos/search.code");
+    expect(must(tool).name).toBe("gh__repos_search_code");
+    expect(must(tool).metadata.mcp).toMatchObject({ server: "", name: "repos/search.code" });
+    const result = await runToolCalls([{ id: "1", name: "gh__repos_search_code", arguments: {} }], [must(tool)]);
+    expect(must(result.messages[0]).content).toBe("repos/search.code");
   });
 
   it("puts the annotations in metadata, hints as booleans with the spec's defaults", async () => {
@@ -87,22 +88,22 @@ describe.each(LINES)("mcpTools (SDK %s)", (line) => {
       ],
     });
     const [get, put] = await mcpTools(client);
-    expect(get!.metadata).toEqual({
+    expect(must(get).metadata).toEqual({
       mcp: { server: "", name: "get", title: "Get", annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, title: "Get" } },
       readOnly: true,
       destructive: false,
       idempotent: true,
       openWorld: false,
     });
-    expect(put!.metadata).toMatchObject({ readOnly: false, destructive: true, idempotent: false, openWorld: true });
+    expect(must(put).metadata).toMatchObject({ readOnly: false, destructive: true, idempotent: false, openWorld: true });
   });
 
   it("gives the model the server's input schema as is", async () => {
     const inputSchema = { type: "object", properties: { q: { type: "string", minLength: 1 } }, required: ["q"] };
     const { client } = await server(line, { tools: [{ name: "find", description: "Find things", inputSchema }] });
     const [tool] = await mcpTools(client);
-    expect(tool!.description).toBe("Find things");
-    expect(toolJsonSchema(tool!)).toEqual(inputSchema);
+    expect(must(tool).description).toBe("Find things");
+    expect(toolJsonSchema(must(tool))).toEqual(inputSchema);
   });
 
   describe("bad input", () => {

@@ -1,8 +1,8 @@
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
+import type { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
-import { McpServer as McpServerV2, Server as ServerV2 } from "@modelcontextprotocol/server";
+import type { McpServer as McpServerV2, Server as ServerV2 } from "@modelcontextprotocol/server";
 import { describe, expectTypeOf, it } from "vitest";
 import type { AgentResult, Tool } from "../../src/index.js";
 import {

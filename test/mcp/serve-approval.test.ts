@@ -9,6 +9,7 @@ import { z } from "zod";
 import { defineTool, memoryApprovalLedger, ok, type Tool } from "../../src/index.js";
 import { serveTools, type ServeToolsOptions } from "../../src/mcp/index.js";
 import { LINES, type SdkLine } from "./servers.js";
+import { must } from "../support/must.js";
 
 type AnyClient = ClientV1 | ClientV2;
 type Answer = (params: { message: string; requestedSchema: unknown }) => unknown;
@@ -51,14 +52,14 @@ const pay = defineTool({
   description: "Pay an invoice",
   schema: z.object({ amount: z.number() }),
   needsApproval: true,
-  handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+  handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
 });
 const payOver100 = defineTool({
   name: "pay",
   description: "Pay an invoice",
   schema: z.object({ amount: z.number() }),
   needsApproval: ({ amount }) => amount > 100,
-  handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+  handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
 });
 const text = (t: string, isError: boolean) => ({ content: [{ type: "text", text: t }], isError });
 const approve = vi.fn<Answer>(() => ({ action: "accept", content: { approve: true } }));
@@ -70,7 +71,7 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
     expect(await callTool(client, "pay", { amount: 250 })).toMatchObject(text("paid 250", false));
     expect(paid).toEqual([250]);
     expect(approve).toHaveBeenCalledTimes(1);
-    const { message, requestedSchema } = approve.mock.calls[0]![0];
+    const { message, requestedSchema } = must(approve.mock.calls[0])[0];
     expect(message).toBe('Allow the tool pay (Pay an invoice) to run with these arguments?\n{"amount":250}');
     expect(requestedSchema).toMatchObject({ properties: { approve: { type: "boolean" } }, required: ["approve"] });
   });
@@ -111,7 +112,7 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
       needsApproval: () => {
         throw new Error("no limits configured");
       },
-      handler: ({ amount }) => (paid.push(amount), ok(`paid ${amount}`)),
+      handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
     });
     const client = await served(line, [broken], approve);
     // The runner answers it as it answers an executor that fails: not run, the rule's error shown.
@@ -124,7 +125,7 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
     const client = await served(line, [pay], () => new Promise(() => {}), { approvalTimeout: 100 });
     const result = await callTool(client, "pay", { amount: 250 });
     expect(result.isError).toBe(true);
-    expect(String((result.content as { text: string }[])[0]!.text)).toMatch(/^Could not ask the user to approve the call to pay \(.+\); it was not run$/);
+    expect(String(must((result.content as { text: string }[])[0]).text)).toMatch(/^Could not ask the user to approve the call to pay \(.+\); it was not run$/);
     expect(paid).toEqual([]);
   });
 

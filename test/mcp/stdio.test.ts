@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { runToolCalls, type ToolCall, type ToolError } from "../../src/index.js";
 import { mcpTools } from "../../src/mcp/index.js";
 import { LINES, type SdkLine } from "./servers.js";
+import { must } from "../support/must.js";
 
 const fixture = fileURLToPath(new URL("./stdio-server.ts", import.meta.url));
 const clients: { close(): Promise<void> }[] = [];
@@ -46,9 +47,9 @@ describe.each(LINES)("an MCP server in a child process over stdio (SDK %s)", (li
     const tools = await mcpTools(client);
     const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
     await runToolCalls([call("slow")], tools, { toolTimeout: 200, onToolError });
-    expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("timeout");
+    expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("timeout");
     const again = await runToolCalls([call("echo", { say: "still here" })], tools);
-    expect(again.messages[0]!.content).toBe("still here");
+    expect(must(again.messages[0]).content).toBe("still here");
   });
 
   it("a server process that dies mid-call: handler_exit for that call, long before its deadline", async () => {
@@ -58,6 +59,6 @@ describe.each(LINES)("an MCP server in a child process over stdio (SDK %s)", (li
     const started = Date.now();
     await runToolCalls([call("crash")], tools, { toolTimeout: 15_000, onToolError });
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect((onToolError.mock.calls[0]![1] as ToolError).reason).toBe("handler_exit");
+    expect((must(onToolError.mock.calls[0])[1] as ToolError).reason).toBe("handler_exit");
   });
 });

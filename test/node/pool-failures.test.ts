@@ -2,6 +2,7 @@ import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { runToolCalls, streamToolCalls, type HandlerContext, type Tool } from "../../src/index.js";
 import { call, fixtureTool, testPool, until } from "./pool-helpers.js";
+import { must } from "../support/must.js";
 
 describe("workerPool", () => {
   describe("when a thread dies", () => {
@@ -15,8 +16,8 @@ describe("workerPool", () => {
       const tools = [fixtureTool(pool, exportName), fixtureTool(pool, "spin")];
       const calls = [call("dies", exportName), ...[1, 2, 3].map((i) => call(`s${i}`, "spin", { ms: 20 }))];
       const { messages } = await runToolCalls(calls, tools, { toolExecutor: pool, toolTimeout: 10_000 });
-      expect(messages[0]!.content).toContain("handler_exit");
-      expect(messages[0]!.content.toLowerCase()).toContain(why);
+      expect(must(messages[0]).content).toContain("handler_exit");
+      expect(must(messages[0]).content.toLowerCase()).toContain(why);
       expect(messages.slice(1).map((m) => m.content)).toEqual(["20", "20", "20"]);
       await until(() => pool.stats().threads === 3 && pool.stats().idle === 3);
     });
@@ -25,10 +26,10 @@ describe("workerPool", () => {
       const pool = testPool({ preload: [new URL("./fixtures/broken-preload.mjs", import.meta.url)] });
       const spin = fixtureTool(pool, "spin");
       const first = await runToolCalls([call("a", "spin", { ms: 1 })], [spin], { toolExecutor: pool });
-      expect(first.messages[0]!.content).toContain("no worker thread could start: this preload cannot load");
+      expect(must(first.messages[0]).content).toContain("no worker thread could start: this preload cannot load");
       await until(() => pool.stats().starting === 0 && pool.stats().threads === 0);
       const second = await runToolCalls([call("b", "spin", { ms: 1 })], [spin], { toolExecutor: pool });
-      expect(second.messages[0]!.content).toContain("no worker thread could start");
+      expect(must(second.messages[0]).content).toContain("no worker thread could start");
     });
   });
 
@@ -67,7 +68,7 @@ describe("workerPool", () => {
       expect(messages.map((m) => m.content.includes("handler_exit"))).toEqual([true, true]);
       expect(pool.stats()).toEqual({ threads: 0, starting: 0, idle: 0, running: 0, draining: 0, queued: 0 });
       const after = await runToolCalls([call("c", "forever")], [forever], { toolExecutor: pool });
-      expect(after.messages[0]!.content).toContain("the worker pool is closed");
+      expect(must(after.messages[0]).content).toContain("the worker pool is closed");
     });
   });
 });

@@ -40,9 +40,10 @@ describe("workerPool", () => {
     let delayed = 0;
     fates.forEach((fate, i) => {
       const got = tails.get(`c${i}`) ?? [];
-      const content = got.length === 1 && got[0]!.type === "tool_result_encoded" ? got[0]!.content : undefined;
-      if (content !== undefined && content.includes(expected[fate as keyof typeof expected](i))) return;
-      if (content !== undefined && content.includes("timed out after 500 ms")) delayed++;
+      const only = got.length === 1 ? got[0] : undefined;
+      const content = only?.type === "tool_result_encoded" ? only.content : undefined;
+      if (content?.includes(expected[fate as keyof typeof expected](i))) return;
+      if (content?.includes("timed out after 500 ms")) delayed++;
       else wrong.push(`c${i} (${fate}): ${JSON.stringify(got)}`);
     });
     expect(wrong, `seed ${seed}`).toEqual([]);

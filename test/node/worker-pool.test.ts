@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineTool, ok, runToolCalls, streamToolCalls, ToolError, type HandlerResult, type ToolEvent } from "../../src/index.js";
 import { isolatedTool } from "../../src/node/index.js";
 import { anyArgs, call, fixture, fixtureTool, reportsLog, testPool, until } from "./pool-helpers.js";
+import { must } from "../support/must.js";
 
 /** The result each call completed with, by call id. */
 function completed(events: ToolEvent[]): Record<string, HandlerResult> {
@@ -68,9 +69,9 @@ describe("workerPool", () => {
       const picky = pool.tool({ name: "picky", description: "", schema: anyArgs, module: fixture, export: "context", context: (c) => (c as { id: string }).id });
       const all = fixtureTool(pool, "context", "all");
       const { messages } = await runToolCalls([call("a", "picky"), call("b", "all")], [picky, all], { toolExecutor: pool, context: { id: "u1", db: () => {} } });
-      expect(JSON.parse(messages[0]!.content).context).toBe("u1");
-      expect(messages[1]!.content).toContain("handler_exit");
-      expect(messages[1]!.content).toContain("cannot be sent to a worker thread");
+      expect(JSON.parse(must(messages[0]).content).context).toBe("u1");
+      expect(must(messages[1]).content).toContain("handler_exit");
+      expect(must(messages[1]).content).toContain("cannot be sent to a worker thread");
     });
 
     it("runs preloads before the first call, and other tools in-process", async () => {
@@ -99,14 +100,14 @@ describe("workerPool", () => {
       const started = performance.now();
       const { messages } = await runToolCalls([call("a", "forever")], [fixtureTool(pool, "forever")], { toolExecutor: pool, toolTimeout: 200, onCallReport });
       const took = performance.now() - started;
-      expect(messages[0]!.content).toContain("timeout");
+      expect(must(messages[0]).content).toContain("timeout");
       expect(took).toBeGreaterThanOrEqual(195);
       expect(took).toBeLessThan(600); // a loaded machine's margin; in-process this call never answers
       await until(() => reports.length === 1);
       expect(reports[0]).toMatchObject({ type: "late_settlement", toolCallId: "a", abandoned: "timeout", settled: false, fate: "killed" });
       await until(() => pool.stats().threads === 2 && pool.stats().idle === 2);
       const again = await runToolCalls([call("b", "spin", { ms: 1 })], [fixtureTool(pool, "spin")], { toolExecutor: pool });
-      expect(again.messages[0]!.content).toBe("1");
+      expect(must(again.messages[0]).content).toBe("1");
     });
 
     it("does not kill a handler that honours its signal: it settles with the reason it was given", async () => {
@@ -143,7 +144,7 @@ describe("workerPool", () => {
     it("answers handler_raised, saying it needs a pool", async () => {
       const tool = isolatedTool({ name: "iso", description: "", schema: z.object({}), module: fixture });
       const { messages } = await runToolCalls([call("a", "iso")], [tool]);
-      expect(messages[0]!.content).toContain("runs in a worker thread");
+      expect(must(messages[0]).content).toContain("runs in a worker thread");
     });
   });
 });

@@ -7,6 +7,7 @@ import { askUser, defineTool, ok, runAgent as coreRunAgent, type AgentEvent, typ
 import { telemetry } from "../../src/otel/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { otelHarness, parentId } from "../support/otel-harness.js";
+import { must } from "../support/must.js";
 
 const weather = defineTool({
   name: "weather",
@@ -69,14 +70,14 @@ describe("telemetry().streamAgent", () => {
 
       const chats = otel.spans().filter((s) => s.name === "chat gpt-4.1");
       expect(chats.map((c) => [c.kind, parentId(c), c.attributes["gen_ai.response.finish_reasons"]])).toEqual([
-        [SpanKind.CLIENT, id(turns[0]!), ["tool_calls"]],
-        [SpanKind.CLIENT, id(turns[1]!), ["stop"]],
+        [SpanKind.CLIENT, id(must(turns[0])), ["tool_calls"]],
+        [SpanKind.CLIENT, id(must(turns[1])), ["stop"]],
       ]);
 
       const tools = otel.spans().filter((s) => s.name === "execute_tool weather");
       expect(tools.map((t) => [t.attributes["gen_ai.tool.call.id"], t.attributes["toolrx.turn"], t.attributes["gen_ai.agent.name"], parentId(t)])).toEqual([
-        ["c1", 0, "travel", id(turns[0]!)],
-        ["c2", 0, "travel", id(turns[0]!)],
+        ["c1", 0, "travel", id(must(turns[0]))],
+        ["c2", 0, "travel", id(must(turns[0]))],
       ]);
       expect(otel.openSpans()).toBe(0);
       const [duration] = await otel.points("gen_ai.invoke_agent.duration");
@@ -104,7 +105,7 @@ describe("telemetry().streamAgent", () => {
         });
       let turn = 0;
       await traced.runAgent({
-        model: (request) => (turn++ === 0 ? model() : [{ type: "finish", reason: "stop" }]),
+        model: () => (turn++ === 0 ? model() : [{ type: "finish", reason: "stop" }]),
         tools: [weather],
         messages: user,
         maxConcurrency: 1,

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { executeToolCalls, runAgent, runToolCalls, streamAgent, streamToolCalls } from "../../src/index.js";
+import type { executeToolCalls, runAgent, runToolCalls, streamAgent, streamToolCalls } from "../../src/index.js";
 import { telemetry, type Telemetry, type TelemetryOptions } from "../../src/otel/index.js";
 
 describe("telemetry()", () => {

@@ -9,6 +9,7 @@ import type { RunOptions } from "../../src/run/run-options.js";
 import { telemetry } from "../../src/otel/index.js";
 import { call, deferred, flushMicrotasks } from "../support/helpers.js";
 import { otelHarness, parentId } from "../support/otel-harness.js";
+import { must } from "../support/must.js";
 
 const weather = defineTool({
   name: "weather",
@@ -355,7 +356,7 @@ describe("telemetry()", () => {
       expect(waits[0]).toBeLessThan(20);
       expect(waits[1]).toBeGreaterThanOrEqual(40);
       const [point] = await otel.points("toolrx.execute_tool.queue_wait");
-      expect((point?.value as Histogram).count).toBe(2);
+      expect((must(point).value as Histogram).count).toBe(2);
     });
 
     it("counts a streamed call's wait from its arrival", async () => {
@@ -373,7 +374,7 @@ describe("telemetry()", () => {
       const waits = otel.spans().map((s) => s.attributes["toolrx.call.queue_wait_ms"] as number);
       expect(waits[1]).toBeGreaterThanOrEqual(30);
       // Not counted from subscribe: c2 arrived 40 ms after it.
-      expect(waits[1]).toBeLessThan(waits[0]! + 75);
+      expect(waits[1]).toBeLessThan(must(waits[0]) + 75);
     });
   });
 
@@ -446,7 +447,7 @@ describe("telemetry()", () => {
     await traced.runToolCalls([call("c1", "probe")], [probe]);
     expect(handlerSpanRecorded).toBe(false);
     const [point] = await otel.points("gen_ai.execute_tool.duration");
-    expect((point?.value as Histogram).count).toBe(1);
+    expect((must(point).value as Histogram).count).toBe(1);
   });
 
   it("does not touch the global providers when given its own", async () => {

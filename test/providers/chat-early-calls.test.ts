@@ -4,7 +4,7 @@
  * call at the next index begins, or once its index brings a new id.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { map, Observable, takeWhile } from "rxjs";
+import { map, type Observable, takeWhile } from "rxjs";
 import { z } from "zod";
 import { defineTool, ok, streamAgent, type AgentEvent } from "../../src/index.js";
 import { openai } from "../../src/providers/index.js";

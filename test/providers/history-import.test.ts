@@ -148,7 +148,9 @@ const conversation: fc.Arbitrary<Message[]> = fc
       out.push({ role: "user", content: first });
       ts.forEach(({ said, calls, user, errors }, t) => {
         out.push(calls.length > 0 ? { role: "assistant", content: said, toolCalls: calls } : { role: "assistant", content: said });
-        calls.forEach((c, j) => out.push({ role: "tool", toolCallId: c.id, name: c.name, content: `result ${j}`, isError: errors[j] ?? false } satisfies ToolMessage));
+        calls.forEach((c, j) => {
+          out.push({ role: "tool", toolCallId: c.id, name: c.name, content: `result ${j}`, isError: errors[j] ?? false } satisfies ToolMessage);
+        });
         // After a turn without calls the user must speak before the model does again.
         if (user !== undefined || (calls.length === 0 && t < ts.length - 1)) out.push({ role: "user", content: user ?? "go on" });
       });

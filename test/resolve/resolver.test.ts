@@ -1,7 +1,7 @@
 import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { askUser, composeRecipeReport, defineTool, EngineError, error, mergeResolvers, ok, runToolCalls, streamToolCalls, toolResolver, ToolError, type RecipePlan, type CallReport, type ResolveAnswer, type ToolCall, type ToolResolver } from "../../src/index.js";
+import { askUser, composeRecipeReport, defineTool, EngineError, error, mergeResolvers, ok, runToolCalls, streamToolCalls, toolResolver, type ToolError, type RecipePlan, type CallReport, type ResolveAnswer, type ToolCall, type ToolResolver } from "../../src/index.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, eventsOf } from "../support/helpers.js";
 
@@ -112,8 +112,8 @@ describe("dispatch recipes", () => {
     const order: string[] = [];
     const { resolver, seen } = tableResolver(
       {
-        search: (c) => (order.push(`search:${String(c.arguments.q)}`), answers.search(c)),
-        fetch: async (c) => (order.push(`fetch:${String(c.arguments.url)}`), answers.fetch(c)),
+        search: (c) => { order.push(`search:${String(c.arguments.q)}`); return answers.search(c); },
+        fetch: async (c) => { order.push(`fetch:${String(c.arguments.url)}`); return answers.fetch(c); },
       },
       {
         research: (args) => ({
@@ -253,7 +253,7 @@ describe("dispatch recipes", () => {
     const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
     const signals: AbortSignal[] = [];
     const { resolver, seen } = tableResolver(
-      { fetch: (_c, ctx) => (signals.push(ctx.signal), new Promise<ResolveAnswer>(() => {})) },
+      { fetch: (_c, ctx) => { signals.push(ctx.signal); return new Promise<ResolveAnswer>(() => {}); } },
       { research: () => ({ serial: [{ tool: "fetch", arguments: { url: "1" } }, { tool: "fetch", arguments: { url: "2" } }] }) },
     );
     const completed: unknown[] = [];

@@ -77,7 +77,7 @@ function toolsFor(scheduler: ManualScheduler, spec: Spec, running: Map<string, n
           case "async":
             return new Promise<HandlerResult>((resolve) => {
               for (let k = 1; k <= b.beats; k++) scheduler.schedule(() => ctx.progress({ progress: k, total: b.beats }), (b.ms * k) / (b.beats + 1));
-              scheduler.schedule(() => (release(), resolve(ok(i))), b.ms);
+              scheduler.schedule(() => { release(); resolve(ok(i)); }, b.ms);
             });
         }
       },

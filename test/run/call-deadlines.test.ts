@@ -152,6 +152,7 @@ describe("a handler returning a hostile promise", () => {
   it("answers handler_exit when the promise's own `then` throws", async () => {
     const events = await answerOf(() => {
       const p = Promise.resolve(ok(1));
+      // biome-ignore lint/suspicious/noThenProperty: the test replaces a promise's then with one that throws
       Object.defineProperty(p, "then", {
         value: () => {
           throw new Error("no then");

@@ -122,7 +122,7 @@ describe("a cancel source that errors", () => {
       name: "t",
       description: "",
       schema: anyArgs,
-      handler: (_args, ctx) => (signals.push(ctx.signal), new Promise<HandlerResult>(() => {})),
+      handler: (_args, ctx) => { signals.push(ctx.signal); return new Promise<HandlerResult>(() => {}); },
     });
     const done = runToolCalls([call("a", "t"), call("b", "t")], [tool], { cancel });
     await flushMicrotasks();

@@ -52,7 +52,7 @@ describe("cancel", () => {
       const terms: unknown[] = [];
       const done = runToolCalls([call("a", "slow")], [tool], {
         cancel,
-        onToolError: (_c, e) => (terms.push(e), { continue: "cancelled, ask again if needed" }),
+        onToolError: (_c, e) => { terms.push(e); return { continue: "cancelled, ask again if needed" }; },
       });
       await flushMicrotasks();
       cancel.next("a");

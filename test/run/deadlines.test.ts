@@ -137,7 +137,9 @@ describe("toolIdleTimeout", () => {
       schema: anyArgs,
       handler: (_args, ctx) => {
         const start = scheduler.now();
-        at.forEach((t, i) => scheduler.schedule(() => ctx.progress({ progress: i + 1, total: at.length }), t - (scheduler.now() - start)));
+        at.forEach((t, i) => {
+          scheduler.schedule(() => ctx.progress({ progress: i + 1, total: at.length }), t - (scheduler.now() - start));
+        });
         return new Promise<HandlerResult>(() => {});
       },
     });

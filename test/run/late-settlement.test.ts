@@ -13,7 +13,7 @@ describe("honest timeouts", () => {
     streamToolCalls([call("a", "t")], [tool], {
       scheduler,
       toolTimeout: 100,
-      onCallReport: (r) => (reports.push(r), order.push(r.type)),
+      onCallReport: (r) => { reports.push(r); order.push(r.type); },
     }).subscribe({ next: (e) => order.push(e.type), complete: () => order.push("complete") });
     await scheduler.advance(100);
     await scheduler.advance(250);

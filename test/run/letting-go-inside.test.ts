@@ -126,7 +126,7 @@ describe("a consumer reacting to a cancellation or an answer", () => {
     subscription = streamToolCalls([call("a", "slow"), call("b", "slow")], [tool], {
       cancel,
       maxConcurrency: 1,
-      onToolError: () => (policyCalls++, { continue: "answered" }),
+      onToolError: () => { policyCalls++; return { continue: "answered" }; },
     }).subscribe((e) => e.toolCallId === "b" && subscription?.unsubscribe());
     await flushMicrotasks();
     cancel.next("b");

@@ -7,6 +7,7 @@ import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { z } from "zod";
 import { manualScheduler } from "../support/manual-scheduler.js";
 import { anyArgs, call, countingController, countingScheduler, deferred, eventsOf, flushMicrotasks } from "../support/helpers.js";
+import { must } from "../support/must.js";
 
 /** A tool whose calls wait for the test to settle them, recording each one's ctx. */
 function controlledTool(name = "slow") {
@@ -201,7 +202,7 @@ describe("cancellation", () => {
     expect(scheduler.live).toBe(1);
     subscription.unsubscribe();
     expect(pending.map((p) => p.ctx.signal.aborted)).toEqual([true, true]);
-    expect((pending[0]?.ctx.signal.reason as DOMException).name).toBe("AbortError");
+    expect((must(pending[0]).ctx.signal.reason as DOMException).name).toBe("AbortError");
     expect(scheduler.live).toBe(0);
     pending[0]?.settle(ok(1));
     await flushMicrotasks();
@@ -264,7 +265,7 @@ describe("cancellation", () => {
 describe("the handler's context", () => {
   it("carries context, sessionId, requestId, the call and the engine", async () => {
     let seen: HandlerContext | undefined;
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_a, ctx) => ((seen = ctx), ok(1)) });
+    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_a, ctx) => { seen = ctx; return ok(1); } });
     const engine = { context: { tenant: "e" } };
     const c = call("c0", "t", { a: 1 });
     await runToolCalls([c], [tool], { engine, context: { tenant: "o" }, sessionId: "s1", requestId: "r1" });
@@ -327,7 +328,7 @@ describe("cancellation from inside a running handler", () => {
     });
     await expect(done).rejects.toThrow("stop");
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as Error).message).toBe("stop");
+    expect((must(signal).reason as Error).message).toBe("stop");
     expect(scheduler.live).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ const EXPECTED = 'expected { continue: value } or "halt"';
 
 /** A thenable that is a function: legal for Promises/A+, and still not a synchronous answer. */
 function thenableFunction(): unknown {
+  // biome-ignore lint/suspicious/noThenProperty: a thenable function is the case under test
   return Object.assign(function later() {}, { then: (resolve: (v: unknown) => void) => resolve({ continue: "late" }) });
 }
 
@@ -27,6 +28,7 @@ describe("onToolError answering", () => {
     ["a function with its own `continue`", () => Object.assign(() => "x", { continue: "fallback" }), `onToolError returned a function for tool t; ${EXPECTED}: a function`],
     [
       "an object whose `then` cannot be read",
+      // biome-ignore lint/suspicious/noThenProperty: a then that cannot be read is the case under test
       () => ({ continue: 1, get then() { throw new Error("then getter"); } }),
       `onToolError returned an object that cannot be read for tool t; ${EXPECTED}: {"continue":1,"then":"[unreadable]"}`,
     ],

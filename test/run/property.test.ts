@@ -259,7 +259,7 @@ class ListenerCount {
     add("abort", () => {
       for (let i = this.#entries.length - 1; i >= 0; i--) {
         const entry = this.#entries[i];
-        if (entry !== undefined && entry.once && entry.type === "abort") this.#entries.splice(i, 1);
+        if (entry?.once && entry.type === "abort") this.#entries.splice(i, 1);
       }
     });
     const capture = (options: boolean | EventListenerOptions | undefined) => (typeof options === "boolean" ? options : options?.capture === true);
@@ -342,7 +342,9 @@ class Harness {
       name: `t_${b.kind}`,
       arguments: b.kind === "badArgs" ? { n: "not a number" } : { n: i },
     }));
-    this.calls.forEach((c, i) => this.#indexOf.set(c.id, i));
+    this.calls.forEach((c, i) => {
+      this.#indexOf.set(c.id, i);
+    });
     this.handlers = spec.behaviours.map(() => []);
     this.policyCalls = spec.behaviours.map(() => []);
   }
@@ -679,7 +681,6 @@ type ToolErrorLike = { reason: ToolErrorReason; toolName?: string; toolCallId?: 
  */
 function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted, tail: ToolTailEvent): void {
   const b = h.spec.behaviours[i] as Behaviour;
-  const call = h.calls[i] as ToolCall;
   const where = `call ${i} (${describeBehaviour(b)}, policy ${policyName(h, i)})`;
   const records = h.handlers[i] ?? [];
   if (b.kind === "badArgs") expect(records, `${where}: invalid arguments never reach the handler`).toHaveLength(0);
@@ -691,10 +692,11 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
   // handler can see the event loop held past its deadline; its late result must then lose.
   const term = h.policyCalls[i]?.[0]?.error ?? (completed.result.type === "error" ? completed.result.reason : undefined);
   if (b.kind !== "badArgs" && isToolError(term) && term.reason === "timeout" && term.metadata.settled === true) {
-    return expectPolicy(h, i, completed, tail, where, {
+    expectPolicy(h, i, completed, tail, where, {
       toolError: "timeout",
-      check: (e) => expect(rec?.settledAt, `${where}: a late timeout is one whose handler settled`).toBeDefined(),
+      check: () => expect(rec?.settledAt, `${where}: a late timeout is one whose handler settled`).toBeDefined(),
     });
+    return;
   }
 
   const success = (content: string | undefined, tailType: ToolTailEvent["type"]): boolean => {
@@ -711,7 +713,8 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
         expect(tail, where).toStrictEqual({ ...baseOf(h, i), type: "tool_result_encoded", content: encodingOf(b.value), isError: false });
         return;
       }
-      return expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      return;
     }
     case "askUser":
       success("", "ask_user_requested");
@@ -731,43 +734,50 @@ function expectOutcome(h: Harness, i: number, completed: ToolExecutionCompleted,
         if (tail.type === "tool_halt") expect(tail.result, `${where}: the halt's result`).toBe(b.result);
         return;
       }
-      return expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      expectPolicy(h, i, completed, tail, where, { toolError: "encoding_failed", check: () => undefined });
+      return;
     }
     case "reservedHalt":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "invalid_return",
         check: (e) => {
           expect(e.metadata.reservedHaltReason, `${where}: metadata.reservedHaltReason`).toBe(b.reason);
           expect(e.message, `${where}: the message says "reserved"`).toMatch(/reserved/);
         },
       });
+      return;
     case "error":
-      return expectPolicy(h, i, completed, tail, where, { own: true });
+      expectPolicy(h, i, completed, tail, where, { own: true });
+      return;
     case "throw":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "handler_raised",
         check: (e) => {
           if (b.thrown instanceof Error) expect(e.cause, `${where}: cause is the thrown Error`).toBe(b.thrown);
           else expect(e.cause, `${where}: a non-Error throw is kept as { thrown }`).toStrictEqual({ thrown: b.thrown });
         },
       });
+      return;
     case "invalid":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "invalid_return",
         check: (e) => expect(e.cause, `${where}: cause is the offending value`).toBe(b.value),
       });
+      return;
     case "badArgs":
-      return expectPolicy(h, i, completed, tail, where, { invalidArguments: true });
+      expectPolicy(h, i, completed, tail, where, { invalidArguments: true });
+      return;
     case "slow":
     case "never":
     case "late":
-      return expectPolicy(h, i, completed, tail, where, {
+      expectPolicy(h, i, completed, tail, where, {
         toolError: "timeout",
         check: (e) => {
           expect(rec?.signal.aborted, `${where}: a deadline aborts ctx.signal`).toBe(true);
           expect(rec?.signal.reason, `${where}: ... with the timeout ToolError as its reason`).toBe(e);
         },
       });
+      return;
   }
 }
 
@@ -884,22 +894,26 @@ function expectPolicy(h: Harness, i: number, completed: ToolExecutionCompleted, 
       }
       const e = asToolError(tailResult, `${where}: an unencodable { continue: r } halts with encoding_failed`);
       expect(e.reason, `${where}: an unencodable { continue: r } halts with encoding_failed`).toBe("encoding_failed");
-      return haltWith(tailResult);
+      haltWith(tailResult);
+      return;
     }
     case "halt":
-      return haltWith(E);
+      haltWith(E);
+      return;
     case "throw": {
       const e = asToolError(tailResult, `${where}: a throwing policy halts with invalid_return`);
       expect(e.reason, `${where}: a throwing policy halts with invalid_return`).toBe("invalid_return");
       expect(e.metadata.onToolErrorThrew, `${where}: metadata.onToolErrorThrew`).toBe(true);
       expect(e.cause, `${where}: cause is what the policy threw`).toBe(d.thrown);
-      return haltWith(tailResult);
+      haltWith(tailResult);
+      return;
     }
     case "garbage": {
       const e = asToolError(tailResult, `${where}: a policy answering ${d.label} halts with invalid_return`);
       expect(e.reason, `${where}: a policy answering ${d.label} halts with invalid_return`).toBe("invalid_return");
       expect(e.metadata.onToolErrorThrew, where).not.toBe(true);
-      return haltWith(tailResult);
+      haltWith(tailResult);
+      return;
     }
   }
 }
@@ -981,7 +995,9 @@ function expectEventShape(h: Harness, events: readonly Stamped[], complete: bool
 /** Handlers: never more running than `maxConcurrency`; each called at most once. */
 function expectHandlerBounds(h: Harness): void {
   expect(h.peak, "peak number of running handlers").toBeLessThanOrEqual(h.spec.maxConcurrency);
-  h.handlers.forEach((records, i) => expect(records.length, `call ${i}: handler calls`).toBeLessThanOrEqual(1));
+  h.handlers.forEach((records, i) => {
+    expect(records.length, `call ${i}: handler calls`).toBeLessThanOrEqual(1);
+  });
 }
 
 function expectNothingLeft(h: Harness, when: string, timers = h.scheduler.live, listeners = h.listeners.live): void {

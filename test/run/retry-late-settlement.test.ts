@@ -51,7 +51,7 @@ describe("retries of one call", () => {
     const scheduler = manualScheduler();
     let asked = 0;
     let attempts = 0;
-    const tool = toolT(() => (attempts++, ok("fine")), { idempotent: true, retry: { attempts: 3, retryOn: () => (asked++, true) } });
+    const tool = toolT(() => { attempts++; return ok("fine"); }, { idempotent: true, retry: { attempts: 3, retryOn: () => { asked++; return true; } } });
     const r = run(scheduler, tool);
     await scheduler.advance(10_000);
     expect([attempts, asked]).toEqual([1, 0]);
@@ -79,7 +79,7 @@ describe("retries of one call", () => {
     const asked: unknown[] = [];
     const tool = toolT(() => new Promise<HandlerResult>(() => {}), {
       idempotent: true,
-      retry: { attempts: 3, delay: 10, jitter: false, totalTimeout: 150, retryOn: (e) => (asked.push((e as { metadata: { deadline: string } }).metadata.deadline), true) },
+      retry: { attempts: 3, delay: 10, jitter: false, totalTimeout: 150, retryOn: (e) => { asked.push((e as { metadata: { deadline: string } }).metadata.deadline); return true; } },
     });
     const r = run(scheduler, tool, { toolTimeout: 100 });
     await scheduler.advance(1_000);
@@ -164,6 +164,7 @@ describe("late settlement of abandoned attempts", () => {
     const tool = toolT(() => ok("unused"));
     const r = run(scheduler, tool, {
       toolTimeout: 100,
+      // biome-ignore lint/suspicious/noThenProperty: an executor answering a bare thenable is the case under test
       toolExecutor: { execute: () => ({ then: (onValue: (value: unknown) => void) => void callbacks.push(onValue) }) as never },
     });
     await scheduler.advance(100);
@@ -178,7 +179,7 @@ describe("a tool without a handler", () => {
   it("is answered not_found by the runner", async () => {
     const tool = defineTool({ name: "manual", description: "", schema: anyArgs });
     const errors: unknown[] = [];
-    await runToolCalls([call("c", "manual")], [tool], { onToolError: (_c, e) => (errors.push(e), { continue: "none" }) });
+    await runToolCalls([call("c", "manual")], [tool], { onToolError: (_c, e) => { errors.push(e); return { continue: "none" }; } });
     expect(errors).toEqual([expect.objectContaining({ reason: "not_found" })]);
   });
 });

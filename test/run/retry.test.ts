@@ -133,7 +133,7 @@ describe("retries", () => {
   it("retries what a predicate allows, such as a handler's own error", async () => {
     const scheduler = manualScheduler();
     const seen: unknown[] = [];
-    const { tool } = scripted(["own", "ok"], { idempotent: true, retry: { attempts: 2, jitter: false, retryOn: (e, n) => (seen.push([e, n]), true) } });
+    const { tool } = scripted(["own", "ok"], { idempotent: true, retry: { attempts: 2, jitter: false, retryOn: (e, n) => { seen.push([e, n]); return true; } } });
     const r = run(scheduler, tool);
     await scheduler.advance(10_000);
     expect(seen).toEqual([["the handler's own error", 1]]);

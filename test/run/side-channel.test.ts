@@ -59,7 +59,7 @@ describe("onCallReport", () => {
         name: "t",
         description: "",
         schema: anyArgs,
-        handler: (_args, ctx) => (ctx.progress({ progress: 0.5 }), ok(1)),
+        handler: (_args, ctx) => { ctx.progress({ progress: 0.5 }); return ok(1); },
       });
       const reports: CallReport[] = [];
       streamToolCalls(calls, [tool], { onCallReport: (r) => reports.push(r) }).subscribe();
@@ -72,7 +72,7 @@ describe("onCallReport", () => {
     });
 
     it("costs nothing to call without a listener", async () => {
-      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => (ctx.progress({ progress: 1 }), ok(1)) });
+      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress({ progress: 1 }); return ok(1); } });
       expect((await runToolCalls([call("a", "t")], [tool])).messages[0]?.content).toBe("1");
     });
 
@@ -82,7 +82,7 @@ describe("onCallReport", () => {
       config.onUnhandledError = (e) => reported.push(e);
       try {
         const reports: unknown[] = [];
-        const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => (ctx.progress(50 as never), ok(1)) });
+        const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress(50 as never); return ok(1); } });
         const { messages } = await runToolCalls([call("a", "t")], [tool], { onCallReport: (r) => reports.push(r) });
         expect(messages[0]?.content).toBe("1");
         expect(reports).toEqual([]);
@@ -100,7 +100,7 @@ describe("onCallReport", () => {
 
     it("still answers every call, and rethrows the listener's error on its own", async () => {
       vi.useFakeTimers({ toFake: ["setTimeout"] });
-      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => (ctx.progress({ progress: 1 }), ok(1)) });
+      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress({ progress: 1 }); return ok(1); } });
       const boom = new Error("listener bug");
       const { messages } = await runToolCalls([call("a", "t"), call("b", "t")], [tool], {
         onCallReport: () => {

@@ -1,6 +1,6 @@
 import { Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { defineTool, ok, streamToolCalls, ToolError, type HandlerResult, type ToolCall, type ToolEvent } from "../../src/index.js";
+import { defineTool, ok, streamToolCalls, type ToolError, type HandlerResult, type ToolCall, type ToolEvent } from "../../src/index.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "../support/helpers.js";
 
 const echo = defineTool({ name: "echo", description: "", schema: anyArgs, handler: (args) => ok(args) });

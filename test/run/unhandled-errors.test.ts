@@ -20,7 +20,7 @@ describe("a throwing onCallReport listener", () => {
     const reported: unknown[] = [];
     config.onUnhandledError = (e) => reported.push(e);
     const bug = new Error("listener bug");
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => (ctx.progress({ progress: 1 }), ok(1)) });
+    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress({ progress: 1 }); return ok(1); } });
     const { messages } = await runToolCalls([call("a", "t"), call("b", "t")], [tool], {
       onCallReport: () => {
         throw bug;

@@ -21,7 +21,7 @@ import { Validator, type SchemaDraft } from "@cfworker/json-schema";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defineTool, ok, runToolCalls, type ToolCall } from "../../src/index.js";
+import { defineTool, ok, runToolCalls, type Tool, type ToolCall } from "../../src/index.js";
 
 /** Where Debian's libtest-json-schema-acceptance-perl installs the suite, and its license text. */
 const DEBIAN_SUITE = "/usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance";
@@ -65,7 +65,10 @@ function needsRemote(schema: unknown): boolean {
   let customDialect = false;
   const strip = (url: string) => url.replace(/#.*$/, "");
   const walk = (node: unknown, base: string) => {
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, base));
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, base);
+      return;
+    }
     if (!isObject(node)) return;
     let here = base;
     if (typeof node.$id === "string") {
@@ -104,7 +107,7 @@ async function scoreToolrx(groups: SuiteGroup[], $schema: string): Promise<Score
   const score: Score = { right: 0, total: 0, refused: 0, refusedWithValidInstance: [], wrong: [] };
   for (const group of groups) {
     const schema = isObject(group.schema) && group.schema.$schema === undefined ? { $schema, ...group.schema } : group.schema;
-    let tool;
+    let tool: Tool;
     try {
       tool = defineTool({ name: "t", description: "", schema: schema as never, handler: () => ok("valid") });
     } catch {

@@ -8,7 +8,7 @@ async function check(schema: object, args: Record<string, unknown>) {
   const tool = defineTool({ name: "t", description: "", schema, handler } as never);
   let reason: unknown;
   await runToolCalls([call("c1", "t", args)], [tool], {
-    onToolError: (_c, e) => ((reason = e), { continue: null }),
+    onToolError: (_c, e) => { reason = e; return { continue: null }; },
   });
   return { handled: handler.mock.calls[0]?.[0], issues: reason instanceof InvalidArgumentsError ? reason.issues : undefined, reason };
 }
@@ -49,6 +49,7 @@ describe("JSON Schema validation", () => {
       const card = { type: "object", dependentRequired: { card: ["cvc"] } } as const;
       expect((await check(card, { card: "4111" })).issues?.[0]).toMatchObject({ path: ["cvc"] });
       expect(await valid({ not: { required: ["admin"] } }, { admin: true })).toBe(false);
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword here, not a thenable
       const ifThen = { if: { properties: { unit: { const: "f" } } }, then: { properties: { t: { maximum: 200 } } }, else: { properties: { t: { maximum: 100 } } } } as const;
       expect(await valid(ifThen, { unit: "f", t: 150 })).toBe(true);
       expect(await valid(ifThen, { unit: "c", t: 150 })).toBe(false);

@@ -19,7 +19,7 @@ describe("optional fields named like Object.prototype members", () => {
 
   it.each(kinds)("%s: a call that leaves them out is valid, and one that sends them is checked", async (_, schema) => {
     const seen: unknown[] = [];
-    const tool = defineTool({ name: "find", description: "", schema: schema as never, handler: (args: Record<string, unknown>) => (seen.push(args), ok("found")) });
+    const tool = defineTool({ name: "find", description: "", schema: schema as never, handler: (args: Record<string, unknown>) => { seen.push(args); return ok("found"); } });
     const { messages } = await runToolCalls(
       [call("c1", "find", { q: "rx" }), call("c2", "find", { q: "rx", constructor: "Map", valueOf: 2 }), call("c3", "find", { q: "rx", toString: 5 })],
       [tool],
@@ -37,7 +37,7 @@ describe("optional fields named like Object.prototype members", () => {
   it("zod: also in nested objects, and fields zod passes through come back ordinary", async () => {
     const schema = z.object({ opts: z.object({ hasOwnProperty: z.boolean().optional() }), meta: z.unknown() });
     let meta: unknown;
-    const tool = defineTool({ name: "n", description: "", schema, handler: (args) => ((meta = args.meta), ok("ok")) });
+    const tool = defineTool({ name: "n", description: "", schema, handler: (args) => { meta = args.meta; return ok("ok"); } });
     const { messages } = await runToolCalls([call("c1", "n", { opts: {}, meta: { tag: { a: 1 } } })], [tool]);
     expect(messages[0]?.isError).toBe(false);
     expect(meta).toEqual({ tag: { a: 1 } });

@@ -51,7 +51,7 @@ describe("defineTool with a Standard Schema", () => {
       const tool = defineTool({ name: "weather", description: "", schema, handler });
       let reason: unknown;
       const { messages } = await runToolCalls([call("c1", "weather", { city: "Oslo" }), call("c2", "weather", { unit: "k" })], [tool], {
-        onToolError: (_c, e) => ((reason = e), { continue: "see reason" }),
+        onToolError: (_c, e) => { reason = e; return { continue: "see reason" }; },
       });
       expect(handler.mock.calls[0]?.[0]).toEqual({ city: "Oslo", unit: "c" });
       expect(messages[0]?.content).toBe('{"city":"Oslo","unit":"c"}');

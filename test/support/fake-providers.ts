@@ -130,21 +130,43 @@ function route(request: RecordedRequest, res: ServerResponse, stream: Streamer):
   const endpoint = `${request.method} ${request.path.split("?")[0]}`;
   const body = (request.body ?? {}) as RequestBody;
   const key = endpoint === "POST /v1/messages" ? KEYS.anthropic : KEYS.openai;
-  if (!carriesKey(request.headers, key)) return fail(res, 401, "authentication_error", "the request does not carry the fake API key");
+  if (!carriesKey(request.headers, key)) {
+    fail(res, 401, "authentication_error", "the request does not carry the fake API key");
+    return;
+  }
   switch (endpoint) {
     case "POST /v1/chat/completions":
-      if (body.stream === true) return stream("chat", res, () => chatWeatherTurn(body));
-      return send(res, 200, chatCompletion(body));
+      if (body.stream === true) {
+        stream("chat", res, () => chatWeatherTurn(body));
+        return;
+      }
+      send(res, 200, chatCompletion(body));
+      return;
     case "POST /v1/responses":
-      if (body.stream === true) return stream("responses", res, () => responsesWeatherTurn(body));
-      if (body.previous_response_id === undefined) return send(res, 200, functionCallResponse(body));
-      if (body.previous_response_id === FAKE_IDS.response) return send(res, 200, messageResponse(body));
-      return fail(res, 400, "invalid_request_error", `unknown previous_response_id ${body.previous_response_id}`);
+      if (body.stream === true) {
+        stream("responses", res, () => responsesWeatherTurn(body));
+        return;
+      }
+      if (body.previous_response_id === undefined) {
+        send(res, 200, functionCallResponse(body));
+        return;
+      }
+      if (body.previous_response_id === FAKE_IDS.response) {
+        send(res, 200, messageResponse(body));
+        return;
+      }
+      fail(res, 400, "invalid_request_error", `unknown previous_response_id ${body.previous_response_id}`);
+      return;
     case "POST /v1/messages":
-      if (body.stream === true) return stream("anthropic", res, () => anthropicWeatherTurn(body));
-      return send(res, 200, toolUseMessage(body));
+      if (body.stream === true) {
+        stream("anthropic", res, () => anthropicWeatherTurn(body));
+        return;
+      }
+      send(res, 200, toolUseMessage(body));
+      return;
     default:
-      return fail(res, 404, "not_found_error", `the fake provider has no ${endpoint}`);
+      fail(res, 404, "not_found_error", `the fake provider has no ${endpoint}`);
+      return;
   }
 }
 

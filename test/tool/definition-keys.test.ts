@@ -55,7 +55,7 @@ describe("defineTool", () => {
 
     it("refuses it on a tool written as a plain object too, before any call runs", async () => {
       let ran = false;
-      const tool = { ...defineTool(base), name: "pay", control: { concurency: 1 }, handler: () => ((ran = true), ok(1)) } as unknown as Tool;
+      const tool = { ...defineTool(base), name: "pay", control: { concurency: 1 }, handler: () => { ran = true; return ok(1); } } as unknown as Tool;
       await expect(runToolCalls([call("c1", "pay")], [tool])).rejects.toThrow(/^Unknown key `concurency` in `control` of tool "pay"/);
       expect(ran).toBe(false);
     });

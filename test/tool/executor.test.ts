@@ -35,7 +35,7 @@ describe("defaultExecutor", () => {
     const c = call("c1", "t", { x: 1 });
     const ctx = contextFor(c);
     let seen: unknown[] = [];
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (args, context) => ((seen = [args, context]), ok(1)) });
+    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (args, context) => { seen = [args, context]; return ok(1); } });
     await defaultExecutor.execute(tool, c.arguments, ctx);
     expect(seen[0]).toEqual({ x: 1 });
     expect(seen[1]).toBe(ctx);

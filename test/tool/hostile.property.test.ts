@@ -23,8 +23,11 @@ const HOSTILE: Record<string, () => unknown> = {
     return proxy;
   },
   throwingTraps: () => new Proxy({}, { get() { throw traced; }, has() { throw traced; }, ownKeys() { throw traced; }, getPrototypeOf() { throw traced; } }),
+  // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
   thenThrows: () => ({ then() { throw traced; } }),
+  // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
   thenGetterThrows: () => ({ get then() { throw traced; } }),
+  // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
   thenCallsBoth: () => ({ then(res: (v: unknown) => void, rej: (e: unknown) => void) { res(ok(1)); rej(traced); res(ok(2)); } }),
   cyclic: () => {
     const o: Record<string, unknown> = { name: "cycle" };

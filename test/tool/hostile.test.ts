@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultExecutor, defineTool, error, jsonEncoder, ok, runToolCalls, streamToolCalls, type HandlerResult, type ToolCall, type ToolEvent, type ToolExecutor, type ToolResultEncoder } from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import { anyArgs, call, contextFor, flushMicrotasks } from "../support/helpers.js";
+import { must } from "../support/must.js";
 
 /** An Error whose `message` getter throws. */
 function errorWithThrowingMessage(): Error {
@@ -109,15 +110,17 @@ describe("hostile values from user code (issue 9)", () => {
     });
 
     it("returned by defaultExecutor's handler: converted to invalid_return, never thrown", () => {
-      const tool = tools(make)[0]!;
+      const tool = must(tools(make)[0]);
       const result = defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")));
       expect(result).toMatchObject({ type: "error", reason: { reason: "invalid_return" } });
     });
 
     it("thrown by defaultExecutor's handler: converted to handler_raised, never thrown", () => {
-      const tool = tools(() => {
-        throw make();
-      })[0]!;
+      const tool = must(
+        tools(() => {
+          throw make();
+        })[0],
+      );
       const result = defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")));
       expect(result).toMatchObject({ type: "error", reason: { reason: "handler_raised" } });
     });
@@ -131,6 +134,7 @@ describe("hostile values from user code (issue 9)", () => {
   describe("a policy answer that throws when read", () => {
     const answers: [string, () => unknown][] = [
       ["a `continue` getter that throws", () => ({ get continue() { throw new Error("getter"); } })],
+      // biome-ignore lint/suspicious/noThenProperty: a then that cannot be read is the case under test
       ["a `then` getter that throws", () => ({ continue: 1, get then() { throw new Error("getter"); } })],
       ["a Proxy whose traps throw", trapsThrow],
     ];
@@ -147,6 +151,7 @@ describe("hostile values from user code (issue 9)", () => {
       const executor: ToolExecutor = {
         execute(tool, args, ctx) {
           if (tool.name !== "t") return defaultExecutor.execute(tool, args, ctx);
+          // biome-ignore lint/suspicious/noThenProperty: a thenable whose then throws is the case under test
           return { then: () => { throw new Error("then threw"); } } as unknown as Promise<HandlerResult>;
         },
       };
@@ -157,7 +162,8 @@ describe("hostile values from user code (issue 9)", () => {
 
   describe("defaultExecutor with a handler returning { get then() { throw } }", () => {
     it("converts it to invalid_return instead of throwing", () => {
-      const tool = tools(() => ({ get then() { throw new Error("then getter"); } }))[0]!;
+      // biome-ignore lint/suspicious/noThenProperty: a then getter that throws is the case under test
+      const tool = must(tools(() => ({ get then() { throw new Error("then getter"); } }))[0]);
       expect(defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")))).toMatchObject({
         type: "error",
         reason: { reason: "invalid_return" },
@@ -218,8 +224,8 @@ describe("the calls array (issue 9)", () => {
   });
 
   it("a hole is a TypeError naming its index, at call time", () => {
-    // eslint-disable-next-line no-sparse-arrays
-    const calls = [call("c0", "t"), , call("c2", "t")] as ToolCall[];
+    const calls: ToolCall[] = [call("c0", "t")];
+    calls[2] = call("c2", "t"); // index 1 stays a hole
     expect(() => streamToolCalls(calls, [echo])).toThrow(new TypeError("Expected tool call at index 1 to be an object, got undefined"));
   });
 });

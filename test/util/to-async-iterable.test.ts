@@ -25,7 +25,7 @@ describe("toAsyncIterable", () => {
       const failure = new Error("boom");
       const values: number[] = [];
       await expect(async () => {
-        for await (const value of toAsyncIterable(new Observable<number>((s) => (s.next(1), s.next(2), s.error(failure))))) values.push(value);
+        for await (const value of toAsyncIterable(new Observable<number>((s) => { s.next(1); s.next(2); s.error(failure); }))) values.push(value);
       }).rejects.toBe(failure);
       expect(values).toEqual([1, 2]);
     });
@@ -77,7 +77,7 @@ describe("toAsyncIterable", () => {
   describe("subscription", () => {
     it("does nothing until the loop asks for the first value", async () => {
       let subscribed = 0;
-      const iterable = toAsyncIterable(defer(() => (subscribed++, of(1))));
+      const iterable = toAsyncIterable(defer(() => { subscribed++; return of(1); }));
       const iterator = iterable[Symbol.asyncIterator]();
       expect(subscribed).toBe(0);
       await iterator.next();

@@ -35,9 +35,11 @@ export function checkAnthropic(messages: readonly unknown[], options: CheckConve
     previousRole = role;
     const answered = new Set<string>();
     waiting = content(message, i, i === messages.length - 1, asked, answered, issues);
-    for (const use of asked?.uses ?? []) {
-      if (answered.has(use.id)) continue;
-      issues.add("missing_tool_result", [asked!.at, "content", use.index], `tool_use "${use.id}" (${use.name}) of message ${asked!.at} has no tool_result in the next message (${i})`);
+    if (asked !== undefined) {
+      for (const use of asked.uses) {
+        if (answered.has(use.id)) continue;
+        issues.add("missing_tool_result", [asked.at, "content", use.index], `tool_use "${use.id}" (${use.name}) of message ${asked.at} has no tool_result in the next message (${i})`);
+      }
     }
   });
   if (waiting !== undefined && !options.pendingCalls) {

@@ -100,7 +100,8 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
     }
     if (call === undefined) {
       for (const earlier of this.calls) if (earlier.index < delta.index) this.hand(earlier, events);
-      this.calls.push((call = { index: delta.index, id: "", name: "", text: "", done: false, announced: false, closer: new ObjectCloser() }));
+      call = { index: delta.index, id: "", name: "", text: "", done: false, announced: false, closer: new ObjectCloser() };
+      this.calls.push(call);
       this.open.set(delta.index, call);
     }
     if (call.done) return;

@@ -51,7 +51,8 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
       }
       const call = functionCall(item as { call_id: string; name: string; arguments: string; id?: string });
       names.set(call.id, call.name);
-      (turn ??= { content: "", calls: [] }).calls.push(call);
+      turn ??= { content: "", calls: [] };
+      turn.calls.push(call);
       return;
     }
     if (type === "function_call_output") {
