@@ -1,4 +1,4 @@
-import { from, type Subscription } from "rxjs";
+import { from, type Observable, type Subscription } from "rxjs";
 import type { HaltMetadata } from "../run/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
 import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
@@ -98,7 +98,8 @@ export class Turn {
   }
 
   #settle(open: OpenTurn, verdicts: ReadonlyMap<string, Verdict> | undefined): void {
-    const batch = (this.#batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), verdicts, this.#batchSink(() => this.#resumed(batch, open))));
+    const batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), verdicts, this.#batchSink(() => this.#resumed(batch, open)));
+    this.#batch = batch;
     for (const call of open.calls) batch.add(call);
     batch.close();
   }
@@ -177,8 +178,9 @@ export class Turn {
       signal: env.signal,
     };
     if (modelOptions !== undefined) (request as { options?: Readonly<Record<string, unknown>> }).options = modelOptions;
-    const batch = (this.#batch = new CallBatch(env, this.#turn, conversation, undefined, this.#batchSink(() => this.#modelTurnDone(batch))));
-    let events;
+    const batch = new CallBatch(env, this.#turn, conversation, undefined, this.#batchSink(() => this.#modelTurnDone(batch)));
+    this.#batch = batch;
+    let events: Observable<ModelEvent>;
     try {
       events = from(this.#env.agent.model(request));
     } catch (e) {
@@ -229,7 +231,8 @@ export class Turn {
       case "tool_input_started":
       case "tool_input_delta": {
         if (this.#env.quiet) return;
-        const live = (this.#live ??= new LiveInput(this.#turn));
+        this.#live ??= new LiveInput(this.#turn);
+        const live = this.#live;
         const e = event as { id?: unknown; name?: unknown; delta?: unknown };
         const shown = event.type === "tool_input_started" ? live.started(e.id, e.name) : live.delta(e.id, e.delta);
         if (shown !== undefined) this.#sink.emit(shown);

@@ -139,7 +139,8 @@ export class Pool implements CallSink<CallRun> {
         this.#start(call, index, tool, undefined);
         continue;
       }
-      const lanes = (this.#lanes ??= new Lanes());
+      this.#lanes ??= new Lanes();
+      const lanes = this.#lanes;
       const lane = lanes.of(tool);
       if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
     }
@@ -185,7 +186,8 @@ export class Pool implements CallSink<CallRun> {
    */
   startClock(): number {
     if (!this.#draining) return this.deadlines.now();
-    return (this.#passNow ??= this.deadlines.now());
+    this.#passNow ??= this.deadlines.now();
+    return this.#passNow;
   }
 
   /** When a handler returned or settled: always read, and kept for the next start in this pass. */
@@ -232,7 +234,8 @@ export class Pool implements CallSink<CallRun> {
   }
 
   watch(run: CallRun, abandoned: Abandoned): Unsubscribable {
-    const watched = (this.#watched ??= new Set());
+    this.#watched ??= new Set();
+    const watched = this.#watched;
     watched.add(abandoned);
     const grace = this.#env.scheduler.schedule(onGrace, this.#env.settleGrace, { run, abandoned, watched });
     return {
@@ -269,7 +272,8 @@ export class Pool implements CallSink<CallRun> {
     for (let i = this.#head; i < this.#queue.length; i++) {
       const call = this.#queue[i] as ToolCall;
       if (call.id === id && !this.#skip?.has(this.#base + i)) {
-        (this.#skip ??= new Set()).add(this.#base + i);
+        this.#skip ??= new Set();
+        this.#skip.add(this.#base + i);
         this.#answerCancelled(call, this.#base + i, this.#source.lookup(call.name), reason);
       }
     }

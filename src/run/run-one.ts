@@ -7,7 +7,6 @@ import { error, isThenable } from "../tool/results.js";
 import { settle } from "../util/safe.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
-import { ToolError } from "../tool/tool-error.js";
 import { deadlineError, exitResult, validationTimeout, type Deadline } from "./run-errors.js";
 import { CallContext, type ReportBody, type ReportTarget } from "./call-context.js";
 import { deliver, type CallReportBase } from "./call-report.js";
@@ -269,7 +268,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
 
   #attempt(tool: Tool, args: Record<string, unknown>): void {
     const attempt = this.#ctx === undefined ? 1 : this.#ctx.attempt + 1;
-    const ctx = (this.#ctx = new CallContext(this.call, this.env, this, attempt));
+    const ctx = new CallContext(this.call, this.env, this, attempt);
+    this.#ctx = ctx;
     this.#phase = RUNNING;
     if (this.#retry !== undefined) this.#args = args;
     if (this.#clocked) {
@@ -479,7 +479,8 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   #abandon(ctx: CallContext, why: "timeout" | "cancelled"): void {
     if (this.env.onReport === undefined) return;
     const abandoned: Abandoned = { ctx, at: this.sink.deadlines.now(), why, grace: undefined, reported: false };
-    (this.#abandoned ??= []).push(abandoned);
+    this.#abandoned ??= [];
+    this.#abandoned.push(abandoned);
     abandoned.grace = this.sink.watch(this, abandoned);
   }
 
