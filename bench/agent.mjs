@@ -39,7 +39,14 @@ function script(calls) {
 const scripts = { [CALLS]: script(CALLS), 1: script(1) };
 
 let handled = 0;
-const counting = defineTool({ ...echo, name: "echo", handler: ({ n }) => { handled++; return ok({ n }); } });
+const counting = defineTool({
+  ...echo,
+  name: "echo",
+  handler: ({ n }) => {
+    handled++;
+    return ok({ n });
+  },
+});
 
 async function loop(calls) {
   const model = scriptedModel(scripts[calls]);
@@ -117,7 +124,10 @@ function collected(calls) {
       const turnCalls = [];
       const calls$ = from(modelEvents).pipe(
         filter((e) => e.type === "tool_call"),
-        map((e) => { turnCalls.push(e.call); return e.call; }),
+        map((e) => {
+          turnCalls.push(e.call);
+          return e.call;
+        }),
       );
       const collector = new RunResultCollector();
       streamToolCalls(calls$, [counting]).subscribe({
@@ -152,8 +162,26 @@ const median = (xs) => {
 // Warm up both paths at both sizes.
 for (let i = 0; i < 5; i++) for (const calls of [CALLS, 1]) for (const fn of [loop, alone, collected, watched]) await cpu(fn, calls);
 
-const names = new Map([[loop, "loop"], [alone, "alone"], [collected, "collected"], [watched, "watched"]]);
-const rows = { loop10: [], alone10: [], collected10: [], watched10: [], loop1: [], alone1: [], ratio: [], ratioCollected: [], perCallLoop: [], perCallAlone: [], perCallCollected: [], perTurn: [] };
+const names = new Map([
+  [loop, "loop"],
+  [alone, "alone"],
+  [collected, "collected"],
+  [watched, "watched"],
+]);
+const rows = {
+  loop10: [],
+  alone10: [],
+  collected10: [],
+  watched10: [],
+  loop1: [],
+  alone1: [],
+  ratio: [],
+  ratioCollected: [],
+  perCallLoop: [],
+  perCallAlone: [],
+  perCallCollected: [],
+  perTurn: [],
+};
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? [loop, alone, collected, watched] : [watched, collected, alone, loop];
   const t = {};

@@ -76,7 +76,11 @@ async function row(url, info, workerCount, inFlight, calls) {
     },
   };
   // Warm up connections and code paths.
-  await runToolCalls(Array.from({ length: 50 }, (_, i) => ({ id: `w${i}`, name: "noop", arguments: { i } })), [noop], { toolExecutor: timed, maxConcurrency: inFlight });
+  await runToolCalls(
+    Array.from({ length: 50 }, (_, i) => ({ id: `w${i}`, name: "noop", arguments: { i } })),
+    [noop],
+    { toolExecutor: timed, maxConcurrency: inFlight },
+  );
   latencies.length = 0;
   const batch = Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, name: "noop", arguments: { i } }));
   const cpu0 = process.cpuUsage();
@@ -108,7 +112,9 @@ async function row(url, info, workerCount, inFlight, calls) {
 
 function startWorker(url, queue, concurrency) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--worker", url, queue, String(concurrency)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--worker", url, queue, String(concurrency)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     child.stdout.once("data", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`bench worker exited with ${code}`)));
   });

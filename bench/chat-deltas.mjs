@@ -31,7 +31,16 @@ const textTurn = [...pieces.map((p) => chunk({ content: p })), chunk({}, "stop")
 const modelOf = (chunks) =>
   openai.chatModel({
     model: "m",
-    client: { chat: { completions: { create: async () => (async function* () { yield* chunks; })() } } },
+    client: {
+      chat: {
+        completions: {
+          create: async () =>
+            (async function* () {
+              yield* chunks;
+            })(),
+        },
+      },
+    },
   });
 const request = { messages: [{ role: "user", content: "go" }], tools: [], turn: 0, signal: new AbortController().signal };
 

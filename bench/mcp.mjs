@@ -134,7 +134,14 @@ async function ownWork() {
     callTool: async () => answer,
   };
   const [tool] = await mcpTools(stub);
-  const ctxOf = (i) => ({ context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: { id: `c${i}`, name: "add", arguments: {} }, signal: new AbortController().signal });
+  const ctxOf = (i) => ({
+    context: {},
+    sessionId: undefined,
+    requestId: undefined,
+    engine: undefined,
+    toolCall: { id: `c${i}`, name: "add", arguments: {} },
+    signal: new AbortController().signal,
+  });
   const sides = {
     direct: (i) => stub.callTool({ name: "add", arguments: { a: i, b: 1 } }, undefined, wired()),
     adapter: (i) => tool.handler({ a: i, b: 1 }, ctxOf(i)),
@@ -159,12 +166,16 @@ async function ownWork() {
 const rows = [await bench("v1 (@modelcontextprotocol/sdk)", connectV1), await bench("v2 (@modelcontextprotocol/client)", connectV2)];
 const verdict = (ratio) => `${ratio.toFixed(3)}× (${ratio <= TARGET ? "met" : "missed"})`;
 console.log(`MCP call to an in-memory server: CPU µs per call, median of ${ROUNDS} paired rounds of ${CALLS} sequential calls (Node ${process.version})`);
-console.log("| SDK line | callTool bare | callTool + signal + progress | through toolrx | toolrx ÷ bare (target ≤ 1.05) | toolrx ÷ signal + progress (target ≤ 1.05) |");
+console.log(
+  "| SDK line | callTool bare | callTool + signal + progress | through toolrx | toolrx ÷ bare (target ≤ 1.05) | toolrx ÷ signal + progress (target ≤ 1.05) |",
+);
 console.log("|---|---:|---:|---:|---|---|");
 for (const r of rows) {
   console.log(`| ${r.line} | ${r.bare.toFixed(1)} | ${r.wired.toFixed(1)} | ${r.rx.toFixed(1)} | ${verdict(r.vsBare)} | ${verdict(r.vsWired)} |`);
 }
 const own = await ownWork();
-console.log(`toolrx's own work per call (client stubbed to answer at once): ${own.whole.toFixed(1)} µs, ` +
-  `${((own.whole / rows[0].bare) * 100).toFixed(0)}% of a bare v1 call, ${((own.whole / rows[1].bare) * 100).toFixed(0)}% of a bare v2 call; ` +
-  `of which the MCP adapter ${own.adapter.toFixed(1)} µs, the rest the runner (validation, deadline, events, the message)`);
+console.log(
+  `toolrx's own work per call (client stubbed to answer at once): ${own.whole.toFixed(1)} µs, ` +
+    `${((own.whole / rows[0].bare) * 100).toFixed(0)}% of a bare v1 call, ${((own.whole / rows[1].bare) * 100).toFixed(0)}% of a bare v2 call; ` +
+    `of which the MCP adapter ${own.adapter.toFixed(1)} µs, the rest the runner (validation, deadline, events, the message)`,
+);

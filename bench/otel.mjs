@@ -36,7 +36,9 @@ if (process.argv[2] === "--child") {
   await child(process.argv[3]);
 } else {
   const file = fileURLToPath(import.meta.url);
-  console.log(`toolrx/otel bench (${quick ? "quick" : "full"}) on ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, Node ${process.versions.node}, ${process.platform} ${process.arch}`);
+  console.log(
+    `toolrx/otel bench (${quick ? "quick" : "full"}) on ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}, Node ${process.versions.node}, ${process.platform} ${process.arch}`,
+  );
   const results = {};
   for (const phase of ["no-sdk", "sdk"]) {
     const out = execFileSync(process.execPath, [file, "--child", phase, ...(quick ? ["--quick"] : [])], { encoding: "utf8" });
@@ -52,7 +54,9 @@ if (process.argv[2] === "--child") {
   const sdk = results["sdk/traced"].delta;
   const floor = results["sdk/SDK floor"].delta;
   console.log(`\ntarget: toolrx/otel's own cost below ${TARGET_US} µs per call (no SDK): ${own < TARGET_US ? "met" : "missed"} (${own.toFixed(3)} µs)`);
-  console.log(`with a recording SDK: ${sdk.toFixed(3)} µs per call, against ${floor.toFixed(3)} µs for the SDK floor (a span and a histogram record by hand): ${(sdk - floor).toFixed(3)} µs above it`);
+  console.log(
+    `with a recording SDK: ${sdk.toFixed(3)} µs per call, against ${floor.toFixed(3)} µs for the SDK floor (a span and a histogram record by hand): ${(sdk - floor).toFixed(3)} µs above it`,
+  );
 }
 
 async function child(phase) {

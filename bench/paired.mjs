@@ -72,7 +72,9 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   }
   const line = builds.map((b, i) => `${b.dir}: ${median(per[i]).toFixed(3)} µs/call`).join("   ");
   const ratios = per[0].map((b, r) => per[1][r] / b);
-  console.log(`${name.padEnd(17)} ${line}   after/before median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`);
+  console.log(
+    `${name.padEnd(17)} ${line}   after/before median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
+  );
 }
 
 const after = builds.at(-1).lib;
@@ -84,15 +86,22 @@ const hasProgress = await new Promise((res) =>
 if (hasProgress) {
   let seen = 0;
   const onCallReport = () => seen++;
-  for (const [label, extra] of [["listener", { onCallReport }], ["listener + toolIdleTimeout", { onCallReport, toolIdleTimeout: 60_000 }]]) {
+  for (const [label, extra] of [
+    ["listener", { onCallReport }],
+    ["listener + toolIdleTimeout", { onCallReport, toolIdleTimeout: 60_000 }],
+  ]) {
     const withReports = [];
     const without = [];
     for (let r = 0; r < rounds + 3; r++) {
       const a = await measure(() =>
-        run(after, (_args, ctx) => {
-          for (let k = 0; k < reports; k++) ctx.progress({ progress: k, total: reports });
-          return after.ok(1);
-        }, extra),
+        run(
+          after,
+          (_args, ctx) => {
+            for (let k = 0; k < reports; k++) ctx.progress({ progress: k, total: reports });
+            return after.ok(1);
+          },
+          extra,
+        ),
       );
       const b = await measure(() => run(after, () => after.ok(1), extra));
       if (r >= 3) {

@@ -67,7 +67,10 @@ for (const [id, count] of counts) {
 const sampled = profile.samples.filter((id) => byId.get(id).callFrame.functionName !== "(idle)").length;
 const perFile = new Map();
 for (const [key, count] of self) {
-  const file = key.split("  ")[1].replace(/:\d+$/, "").replace(/^.*node_modules\/([^/]+)\/.*$/, "$1 (node_modules)");
+  const file = key
+    .split("  ")[1]
+    .replace(/:\d+$/, "")
+    .replace(/^.*node_modules\/([^/]+)\/.*$/, "$1 (node_modules)");
   perFile.set(file, (perFile.get(file) ?? 0) + count);
 }
 const pct = (count) => `${((100 * count) / sampled).toFixed(1).padStart(5)}%`;

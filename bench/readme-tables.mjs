@@ -56,12 +56,15 @@ for (const s of sync) {
 }
 
 console.log("\n| target | | this run |\n|---|---|---|");
-for (const t of targets) console.log(`| ${t.target.replace(/(streamToolCalls|runToolCalls)/, "`$1`")} | ${t.met === null ? "n/a" : t.met ? "met" : "**missed**"} | ${t.figure} |`);
+for (const t of targets)
+  console.log(`| ${t.target.replace(/(streamToolCalls|runToolCalls)/, "`$1`")} | ${t.met === null ? "n/a" : t.met ? "met" : "**missed**"} | ${t.figure} |`);
 
 // Memory: the 100,000 and 1,000,000 call runs side by side.
 const scaling = of("scaling");
 const sizes = [100_000, 1_000_000];
-console.log("\n| system | 100,000 calls: CPU µs/call | heap mid-run | held after, per call | 1,000,000 calls: CPU µs/call | heap mid-run | held after, per call |");
+console.log(
+  "\n| system | 100,000 calls: CPU µs/call | heap mid-run | held after, per call | 1,000,000 calls: CPU µs/call | heap mid-run | held after, per call |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 const memorySystems = ["floor", "limit-stream", "toolrx-stream", "limit-batch", "toolrx-batch", "p-limit"];
 for (const system of memorySystems) {
@@ -76,7 +79,10 @@ for (const system of memorySystems) {
 console.log("\n| system | queued sync calls | outcome |\n|---|---:|---|");
 for (const r of of("queued")) {
   const system = r.system === "floor" ? "bare `mergeMap`" : label(r.system);
-  let outcome = r.outcome === "hung" ? `**hung**: ${r.note.replace(/^stood still for 2 s: no handler started, no CPU used, /, "stood still 2 s with ")}` : `completed, ${r.note}`;
+  let outcome =
+    r.outcome === "hung"
+      ? `**hung**: ${r.note.replace(/^stood still for 2 s: no handler started, no CPU used, /, "stood still 2 s with ")}`
+      : `completed, ${r.note}`;
   // Per-call CPU means something only once the 20 ms of the slow calls is spread over many.
   if (r.outcome === "ok" && r.n >= 1_000_000) outcome += `, ${num(r.cpuUsPerCall)} µs/call CPU`;
   console.log(`| ${system} | ${r.n.toLocaleString("en-US")} | ${outcome} |`);

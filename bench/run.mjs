@@ -71,7 +71,15 @@ async function main(argv) {
       for (const n of mode.scalingSizes) {
         for (const system of loaded(mode.scalingSystems)) {
           if (n <= maxCalls(system, mode)) rows.push(await inChild({ job: "scaling", system: system.name, n, mode: mode.name }));
-          else rows.push(notRun("scaling", system.name, n, `not run: more than the ${maxCalls(system, mode).toLocaleString("en-US")} calls it runs in reasonable time in ${mode.name} mode`));
+          else
+            rows.push(
+              notRun(
+                "scaling",
+                system.name,
+                n,
+                `not run: more than the ${maxCalls(system, mode).toLocaleString("en-US")} calls it runs in reasonable time in ${mode.name} mode`,
+              ),
+            );
         }
       }
     } else {
@@ -133,7 +141,14 @@ function aloneRatios(alone, systems) {
   };
   return alone.map((row) => {
     const system = systems.find((s) => s.name === row.system);
-    return { ...row, system: `${row.system}-alone`, xFloor: versus(row, "floor"), xContract: versus(row, contractOf(system)), xLimit: versus(row, limitOf(system)), note: "alone in a process of its own" };
+    return {
+      ...row,
+      system: `${row.system}-alone`,
+      xFloor: versus(row, "floor"),
+      xContract: versus(row, contractOf(system)),
+      xLimit: versus(row, limitOf(system)),
+      note: "alone in a process of its own",
+    };
   });
 }
 

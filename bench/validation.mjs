@@ -44,7 +44,12 @@ const jsonSchema = {
 const zodSchema = z.object({ city: z.string().min(1), unit: z.enum(["c", "f"]), days: z.number().int().min(1).max(14), tags: z.array(z.string()) });
 const arkSchema = type({ city: "string > 0", unit: "'c' | 'f'", days: "1 <= number.integer <= 14", tags: "string[]" });
 const valibotSchema = toStandardJsonSchema(
-  v.object({ city: v.pipe(v.string(), v.minLength(1)), unit: v.picklist(["c", "f"]), days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(14)), tags: v.array(v.string()) }),
+  v.object({
+    city: v.pipe(v.string(), v.minLength(1)),
+    unit: v.picklist(["c", "f"]),
+    days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(14)),
+    tags: v.array(v.string()),
+  }),
 );
 const cfworker = new Validator(structuredClone(jsonSchema), "2020-12");
 
@@ -60,10 +65,38 @@ let kept;
 
 /** What each kind's validator does alone, called the way toolrx calls it, its output kept. */
 const KINDS = [
-  { name: "zod", schema: zodSchema, alone: (args) => { kept = zodSchema.safeParse(args); return kept.success; } },
-  { name: "JSON Schema (cfworker)", schema: jsonSchema, alone: (args) => { kept = cfworker.validate(args); return kept.valid; } },
-  { name: "ArkType (Standard Schema)", schema: arkSchema, alone: (args) => { kept = arkStandard.validate(args); return kept.issues === undefined; } },
-  { name: "Valibot (Standard Schema)", schema: valibotSchema, alone: (args) => { kept = valibotStandard.validate(args); return kept.issues === undefined; } },
+  {
+    name: "zod",
+    schema: zodSchema,
+    alone: (args) => {
+      kept = zodSchema.safeParse(args);
+      return kept.success;
+    },
+  },
+  {
+    name: "JSON Schema (cfworker)",
+    schema: jsonSchema,
+    alone: (args) => {
+      kept = cfworker.validate(args);
+      return kept.valid;
+    },
+  },
+  {
+    name: "ArkType (Standard Schema)",
+    schema: arkSchema,
+    alone: (args) => {
+      kept = arkStandard.validate(args);
+      return kept.issues === undefined;
+    },
+  },
+  {
+    name: "Valibot (Standard Schema)",
+    schema: valibotSchema,
+    alone: (args) => {
+      kept = valibotStandard.validate(args);
+      return kept.issues === undefined;
+    },
+  },
 ];
 
 const argsList = Array.from({ length: CALLS }, (_, i) => ({ city: `city ${i}`, unit: i % 2 ? "c" : "f", days: 1 + (i % 14), tags: ["a", "b"] }));
@@ -134,10 +167,14 @@ const rows = KINDS.map((kind) =>
 );
 
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`Argument validation, CPU time per valid call (median of ${ROUNDS} paired rounds of ${CALLS.toLocaleString("en")} calls, Node ${process.versions.node})\n`);
+console.log(
+  `Argument validation, CPU time per valid call (median of ${ROUNDS} paired rounds of ${CALLS.toLocaleString("en")} calls, Node ${process.versions.node})\n`,
+);
 console.log(`${pad("schema", 28)}${pad("validator alone", 18)}${pad("in toolrx", 14)}wrapper adds`);
 for (const row of rows) {
   const sign = row.overhead >= 0 ? "+" : "";
-  console.log(`${pad(row.kind, 28)}${pad(`${row.aloneNs.toFixed(0)} ns`, 18)}${pad(`${row.inToolrxNs.toFixed(0)} ns`, 14)}${sign}${(row.overhead * 100).toFixed(1)}%`);
+  console.log(
+    `${pad(row.kind, 28)}${pad(`${row.aloneNs.toFixed(0)} ns`, 18)}${pad(`${row.inToolrxNs.toFixed(0)} ns`, 14)}${sign}${(row.overhead * 100).toFixed(1)}%`,
+  );
 }
 console.log("\ntarget: the wrapper adds at most +10% to the validator alone");

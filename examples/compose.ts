@@ -60,7 +60,11 @@ const describeTool = (e: ToolEvent): string => {
 };
 
 merge(
-  model$.pipe(map((e) => (e.type === "text_delta" ? `model  ${JSON.stringify(e.text)}` : e.type === "done" ? "model  (turn done)" : `model  calls ${e.call.name} #${e.call.id}`))),
+  model$.pipe(
+    map((e) =>
+      e.type === "text_delta" ? `model  ${JSON.stringify(e.text)}` : e.type === "done" ? "model  (turn done)" : `model  calls ${e.call.name} #${e.call.id}`,
+    ),
+  ),
   streamToolCalls(calls$, [weather]).pipe(map((e) => `tool   ${e.toolName} #${e.toolCallId} ${describeTool(e)}`)),
 ).subscribe({
   next: (line) => console.log(`${at()} ${line}`),

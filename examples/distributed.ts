@@ -68,7 +68,10 @@ async function main(): Promise<void> {
     const calls: ModelEvent[] = cities.map((city, i) => ({ type: "tool_call", call: { id: `call_${i}`, name: "forecast", arguments: { city } } }));
     const model = scriptedModel([
       [...calls, { type: "finish", reason: "tool_calls" }],
-      [{ type: "text_delta", text: "Five forecasts are in." }, { type: "finish", reason: "stop" }],
+      [
+        { type: "text_delta", text: "Five forecasts are in." },
+        { type: "finish", reason: "stop" },
+      ],
     ]);
     const result = await runAgent({
       model,
@@ -84,7 +87,9 @@ async function main(): Promise<void> {
       }
     }
     console.log(`agent: ${result.haltedReason}`);
-    const ran = new Set(result.messages.filter((m) => m.role === "tool").map((m) => (JSON.parse((m as { content: string }).content) as { worker: string }).worker));
+    const ran = new Set(
+      result.messages.filter((m) => m.role === "tool").map((m) => (JSON.parse((m as { content: string }).content) as { worker: string }).worker),
+    );
     if (result.haltedReason !== "completed" || ran.size === 0) throw new Error("example: the calls did not run on the workers");
   } finally {
     await executor.close();

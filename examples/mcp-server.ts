@@ -33,8 +33,7 @@ const packingList = defineTool({
   name: "packing_list",
   description: "What to pack for a given sky and temperature",
   schema: z.object({ sky: z.enum(["rain", "sun", "clouds"]), tempC: z.number() }),
-  handler: ({ sky, tempC }) =>
-    ok([tempC < 10 ? "warm coat" : "light jacket", sky === "rain" ? "umbrella" : sky === "sun" ? "sunglasses" : "scarf"]),
+  handler: ({ sky, tempC }) => ok([tempC < 10 ? "warm coat" : "light jacket", sky === "rain" ? "umbrella" : sky === "sun" ? "sunglasses" : "scarf"]),
 });
 
 const server = new Server({ name: "toolrx-weather", version: "1.0.0" });

@@ -81,7 +81,13 @@ try {
       tools,
       messages: [{ role: "user", content: "I'm going to Oslo or Atlantis tomorrow. What should I pack?" }],
       toolTimeout: 5_000,
-    }).subscribe({ next: (e) => { show(e); if (e.type === "agent_halted") resolve(e); }, error: reject });
+    }).subscribe({
+      next: (e) => {
+        show(e);
+        if (e.type === "agent_halted") resolve(e);
+      },
+      error: reject,
+    });
   });
   console.log(`\nThe conversation (${result.messages.length} messages):`);
   for (const m of result.messages) console.log(`  ${m.role.padEnd(9)} ${"content" in m ? m.content : ""}`);

@@ -9,7 +9,6 @@ import { z } from "zod";
 import { defineTool, error, ok, runToolCalls, toolResolver, type CallReport } from "../src/index.js";
 import { sleep } from "./sleep.js";
 
-
 const search = defineTool({
   name: "search",
   description: "Search the knowledge base",
@@ -59,11 +58,11 @@ const onCallReport = (e: CallReport) => {
   console.log(`${stamp()} ${e.phase.padEnd(8)} ${e.label.padEnd(22)} ${what}`);
 };
 
-const { messages } = await runToolCalls(
-  [{ id: "call_1", name: "research", arguments: { topic: "rxjs operators" } }],
-  resolver,
-  { onCallReport, maxConcurrency: 2, toolTimeout: 5_000 },
-);
+const { messages } = await runToolCalls([{ id: "call_1", name: "research", arguments: { topic: "rxjs operators" } }], resolver, {
+  onCallReport,
+  maxConcurrency: 2,
+  toolTimeout: 5_000,
+});
 
 console.log(`\n${stamp()} tool message for ${messages[0]?.toolCallId} (isError: ${messages[0]?.isError}):\n`);
 console.log(messages[0]?.content);

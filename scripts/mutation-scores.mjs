@@ -21,7 +21,9 @@ for (const [path, { mutants, source }] of Object.entries(report.files)) {
     const lines = source.split("\n");
     for (const m of mutants.filter((x) => x.status === "Survived" || x.status === "NoCoverage")) {
       const at = m.location.start;
-      console.log(`    ${m.status} ${path}:${at.line}:${at.column} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? "")} in ${lines[at.line - 1]?.trim().slice(0, 100)}`);
+      console.log(
+        `    ${m.status} ${path}:${at.line}:${at.column} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? "")} in ${lines[at.line - 1]?.trim().slice(0, 100)}`,
+      );
     }
   }
 }

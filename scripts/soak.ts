@@ -30,9 +30,17 @@ function revoked(): object {
 }
 const hostileValues: (() => unknown)[] = [
   revoked,
-  () => ({ get type() { throw traced; } }),
-  // biome-ignore lint/suspicious/noThenProperty: a hostile thenable the handlers return on purpose
-  () => ({ then() { throw traced; } }),
+  () => ({
+    get type() {
+      throw traced;
+    },
+  }),
+  () => ({
+    // biome-ignore lint/suspicious/noThenProperty: a hostile thenable the handlers return on purpose
+    then() {
+      throw traced;
+    },
+  }),
   () => ({ name: "Error", message: "db down", stack: traced.stack }),
   () => {
     const o: Record<string, unknown> = {};
@@ -116,7 +124,16 @@ clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
 console.log(
   JSON.stringify(
-    { calls: sent, batches, lost, duplicated, misordered, unhandledRejections: unhandled, peakRssMB: Math.round(peakRss / 2 ** 20), seconds: Math.round(seconds) },
+    {
+      calls: sent,
+      batches,
+      lost,
+      duplicated,
+      misordered,
+      unhandledRejections: unhandled,
+      peakRssMB: Math.round(peakRss / 2 ** 20),
+      seconds: Math.round(seconds),
+    },
     null,
     1,
   ),

@@ -26,7 +26,16 @@ export type { OnToolError, ToolErrorDecision } from "./run/policy.js";
 export type { CallCancellation, EngineLike, RunOptions } from "./run/run-options.js";
 export { CallCancelledError } from "./run/call-cancelled-error.js";
 export { reportFate, type ExecutorFate } from "./run/executor-fate.js";
-export type { AttemptFailedReport, CallReport, CallReportBase, LateSettlementReport, NestedEventReport, ProgressReport, RecipeStepFields, RecipeStepReport } from "./run/call-report.js";
+export type {
+  AttemptFailedReport,
+  CallReport,
+  CallReportBase,
+  LateSettlementReport,
+  NestedEventReport,
+  ProgressReport,
+  RecipeStepFields,
+  RecipeStepReport,
+} from "./run/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
 export type { ToolControl } from "./tool/tool-control.js";

@@ -4,7 +4,9 @@ import { measuredRun } from "./rounds.mjs";
 import { median, round } from "./stats.mjs";
 
 export async function concurrencyScenario(systems, mode) {
-  const n = 64, concurrency = 8, sleepMs = 20;
+  const n = 64,
+    concurrency = 8,
+    sleepMs = 20;
   const ideal = Math.ceil(n / concurrency) * sleepMs;
   const { handler, probe } = instrumented("sleep", { sleepMs });
   const rows = [];

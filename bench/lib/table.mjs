@@ -60,8 +60,19 @@ export function printTable(rows, targets) {
     const cells = group.map((r) => columns.map(([, get]) => String(get(r))));
     const widths = columns.map(([title], c) => Math.max(title.length, ...cells.map((row) => row[c].length)));
     console.log(`\n${TITLES[scenario] ?? scenario}`);
-    console.log(columns.map(([title], c) => title.padEnd(widths[c])).join("  ").trimEnd());
-    for (const row of cells) console.log(row.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd());
+    console.log(
+      columns
+        .map(([title], c) => title.padEnd(widths[c]))
+        .join("  ")
+        .trimEnd(),
+    );
+    for (const row of cells)
+      console.log(
+        row
+          .map((cell, c) => cell.padEnd(widths[c]))
+          .join("  ")
+          .trimEnd(),
+      );
   }
   if (targets.length === 0) return;
   console.log("\ntargets");

@@ -21,10 +21,42 @@ function ratioTarget(id, text, scenario, system, key, reference, max) {
 }
 
 const TARGETS = [
-  ratioTarget("stream-sync-contract", "streamToolCalls, sync handlers: ≤ 1.2× the contract's limit", "sync", "toolrx-stream", "xContract", "contract-stream", 1.2),
-  ratioTarget("stream-async-contract", "streamToolCalls, async handlers, 30 s deadline on: ≤ 1.2× the contract's limit", "async", "toolrx-stream", "xContract", "contract-stream", 1.2),
-  ratioTarget("batch-sync-contract", "runToolCalls, sync: ≤ 1.2× the contract's limit with ordered messages", "sync", "toolrx-batch", "xContract", "contract-batch", 1.2),
-  ratioTarget("batch-async-contract", "runToolCalls, async: ≤ 1.2× the contract's limit with ordered messages", "async", "toolrx-batch", "xContract", "contract-batch", 1.2),
+  ratioTarget(
+    "stream-sync-contract",
+    "streamToolCalls, sync handlers: ≤ 1.2× the contract's limit",
+    "sync",
+    "toolrx-stream",
+    "xContract",
+    "contract-stream",
+    1.2,
+  ),
+  ratioTarget(
+    "stream-async-contract",
+    "streamToolCalls, async handlers, 30 s deadline on: ≤ 1.2× the contract's limit",
+    "async",
+    "toolrx-stream",
+    "xContract",
+    "contract-stream",
+    1.2,
+  ),
+  ratioTarget(
+    "batch-sync-contract",
+    "runToolCalls, sync: ≤ 1.2× the contract's limit with ordered messages",
+    "sync",
+    "toolrx-batch",
+    "xContract",
+    "contract-batch",
+    1.2,
+  ),
+  ratioTarget(
+    "batch-async-contract",
+    "runToolCalls, async: ≤ 1.2× the contract's limit with ordered messages",
+    "async",
+    "toolrx-batch",
+    "xContract",
+    "contract-batch",
+    1.2,
+  ),
   (rows) => {
     const row = find(rows, "deadline", "toolrx-stream");
     const measured = typeof row?.lateMedianMs === "number";

@@ -68,9 +68,7 @@ export const system = {
       }),
     };
 
-    const onToolCallFinish = onSettled
-      ? (event) => onSettled(event.toolCall.input.i)
-      : undefined;
+    const onToolCallFinish = onSettled ? (event) => onSettled(event.toolCall.input.i) : undefined;
 
     return {
       /** @param {import("../lib/system.mjs").Call[]} calls */

@@ -41,13 +41,29 @@ function pool({ handler, concurrency, deadlineMs = 30_000 }, calls, emit, done, 
         emit({ type: "tool_result_encoded", index: i, toolCallId: call.id, toolName: call.name, content: JSON.stringify(result.value), isError: false });
         break;
       case "error":
-        emit({ type: "tool_result_encoded", index: i, toolCallId: call.id, toolName: call.name, content: JSON.stringify({ error: String(result.reason) }), isError: true });
+        emit({
+          type: "tool_result_encoded",
+          index: i,
+          toolCallId: call.id,
+          toolName: call.name,
+          content: JSON.stringify({ error: String(result.reason) }),
+          isError: true,
+        });
         break;
       case "ask_user":
         emit({ type: "ask_user_requested", index: i, toolCallId: call.id, toolName: call.name, question: result.question, opts: result.opts ?? {} });
         break;
       case "halt":
-        emit({ type: "tool_halt", index: i, toolCallId: call.id, toolName: call.name, reason: result.reason, result: result.result, content: JSON.stringify(result.result), isError: false });
+        emit({
+          type: "tool_halt",
+          index: i,
+          toolCallId: call.id,
+          toolName: call.name,
+          reason: result.reason,
+          result: result.result,
+          content: JSON.stringify(result.result),
+          isError: false,
+        });
         break;
       default:
         emit({ type: "tool_result_encoded", index: i, toolCallId: call.id, toolName: call.name, content: '{"error":"invalid_return"}', isError: true });

@@ -52,7 +52,10 @@ export async function startServer(port = 0): Promise<{ url: string; server: Serv
       return void res.writeHead(204).end();
     }
     if (url.pathname === "/answer") {
-      readText(req).then((answer) => resume(session, answer, res), () => res.writeHead(400).end());
+      readText(req).then(
+        (answer) => resume(session, answer, res),
+        () => res.writeHead(400).end(),
+      );
       return;
     }
     res.writeHead(404).end();

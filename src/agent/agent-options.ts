@@ -63,10 +63,11 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   }
   assertMessages(messages);
   if ((options as { approvals?: unknown }).approvals !== undefined) {
-    throw new TypeError("Expected no `approvals` option in the agent loop: append each decision to `messages` as `{ role: \"approval\", ... }`");
+    throw new TypeError('Expected no `approvals` option in the agent loop: append each decision to `messages` as `{ role: "approval", ... }`');
   }
   if (!(Number.isInteger(maxTurns) && maxTurns > 0)) throw new TypeError(`Expected \`maxTurns\` to be a positive integer, got ${describe(maxTurns)}`);
-  if (haltWhen !== undefined && typeof haltWhen !== "function") throw new TypeError(`Expected \`haltWhen\` to be a function (turn) => boolean, got ${describe(haltWhen)}`);
+  if (haltWhen !== undefined && typeof haltWhen !== "function")
+    throw new TypeError(`Expected \`haltWhen\` to be a function (turn) => boolean, got ${describe(haltWhen)}`);
   if (options.prepareTurn !== undefined && typeof options.prepareTurn !== "function") {
     throw new TypeError(`Expected \`prepareTurn\` to be a function (turn) => plan, got ${describe(options.prepareTurn)}`);
   }

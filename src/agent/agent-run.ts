@@ -114,7 +114,8 @@ export class AgentRun {
     // Read where the host put each decision before the answers move.
     const open = continuation ?? (turn === 0 ? openTurnOf(this.#conversation) : undefined);
     // Answers the host appended after its own words go next to their calls before anything else.
-    if (turn === 0 && continuation === undefined) this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, lastTurnAt(this.#conversation)));
+    if (turn === 0 && continuation === undefined)
+      this.#conversation.splice(0, this.#conversation.length, ...withAnswersInPlace(this.#conversation, lastTurnAt(this.#conversation)));
     if (continuation?.lead !== undefined) this.#conversation.push(continuation.lead);
     const run = new Turn(this.#batchEnv as BatchEnv, turn, this.#conversation, open, {
       emit: (event) => this.#emit(event),
@@ -149,7 +150,8 @@ export class AgentRun {
   #endWithTokens(halt: AgentHalt, secret: NonNullable<AgentEnv["approvalSecret"]>): void {
     const pending = halt.metadata.pendingApprovals as readonly PendingApproval[];
     Promise.all(pending.map((p) => approvalToken(secret, { id: p.toolCallId, name: p.toolName, arguments: p.arguments }))).then(
-      (tokens) => this.#end({ haltedReason: halt.haltedReason, metadata: { ...halt.metadata, pendingApprovals: pending.map((p, i) => ({ ...p, token: tokens[i] })) } }),
+      (tokens) =>
+        this.#end({ haltedReason: halt.haltedReason, metadata: { ...halt.metadata, pendingApprovals: pending.map((p, i) => ({ ...p, token: tokens[i] })) } }),
       (e: unknown) => this.#end({ haltedReason: "error", metadata: { error: e } }),
     );
   }
@@ -184,7 +186,12 @@ export class AgentRun {
     this.#release();
     this.#turn?.cancel();
     // The loop writes each reason's metadata in halt-order.ts; the ending's type names those shapes.
-    const event: Record<string, unknown> = { type: "agent_halted", haltedReason: halt.haltedReason, metadata: halt.metadata, messages: this.#conversation.slice() };
+    const event: Record<string, unknown> = {
+      type: "agent_halted",
+      haltedReason: halt.haltedReason,
+      metadata: halt.metadata,
+      messages: this.#conversation.slice(),
+    };
     if (this.#usage !== undefined) event.usage = { ...this.#usage };
     this.#subscriber.next(event as unknown as AgentEvent);
     this.#subscriber.complete();

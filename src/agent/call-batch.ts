@@ -224,7 +224,6 @@ export class CallBatch {
   }
 }
 
-
 /**
  * The runner's input: calls go straight to the one observer the runner attaches, without a
  * Subject's bookkeeping on every call.

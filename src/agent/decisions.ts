@@ -33,8 +33,18 @@ export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversatio
       .slice(0, k)
       .filter((d) => d.message.toolCallId === id && d.message.approved && d.message.arguments !== undefined)
       .map((d) => d.message.arguments as Record<string, unknown>);
-    const approvalContext = { toolCall: call, messages: conversation, context: agent.context, sessionId: agent.sessionId, requestId: agent.requestId, signal: env.signal };
-    verdicts.set(id, await judgeDecision(message, call, env.lookup(call.name), { secret: agent.approvalSecret, validate: agent.validate, reissued, at, approvalContext }));
+    const approvalContext = {
+      toolCall: call,
+      messages: conversation,
+      context: agent.context,
+      sessionId: agent.sessionId,
+      requestId: agent.requestId,
+      signal: env.signal,
+    };
+    verdicts.set(
+      id,
+      await judgeDecision(message, call, env.lookup(call.name), { secret: agent.approvalSecret, validate: agent.validate, reissued, at, approvalContext }),
+    );
   }
   const ledger = agent.approvalLedger;
   if (ledger !== undefined) {

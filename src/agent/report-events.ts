@@ -6,11 +6,7 @@ import type { AgentEvent } from "./types.js";
  * report as an agent event (`call_report`), and a subagent's events (`nested_event` reports) as
  * `subagent_event`s nested under their call. The host's listener still sees every report.
  */
-export function reportsTo(
-  own: ((report: CallReport) => void) | undefined,
-  emit: (event: AgentEvent) => void,
-  turn: number,
-): (report: CallReport) => void {
+export function reportsTo(own: ((report: CallReport) => void) | undefined, emit: (event: AgentEvent) => void, turn: number): (report: CallReport) => void {
   return (report) => {
     // A listener that throws is dealt with as the runner deals with it: it must not break the call.
     if (own !== undefined) deliver(own, report);

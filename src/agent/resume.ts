@@ -45,7 +45,8 @@ export function openTurnOf(messages: readonly Message[]): OpenTurn | undefined {
     const m = messages[j] as Message;
     if (m.role === "tool") answered.set(m.toolCallId, j);
     else if (m.role === "approval") decisions.push({ message: m, at: j });
-    else if (m.role === "user") questions.length = 0; // the user's words answer every question before them
+    else if (m.role === "user")
+      questions.length = 0; // the user's words answer every question before them
     else if (m.role === "assistant") questions.push(...questionsOf(m));
   }
   const calls = all.filter((call) => !answered.has(call.id));

@@ -21,19 +21,24 @@ export interface PlannedTurn {
  */
 export function planned(env: BatchEnv, plan: unknown): PlannedTurn {
   if (plan === undefined) return { env, messages: undefined, modelOptions: undefined };
-  if (typeof plan !== "object" || plan === null || Array.isArray(plan)) throw new TypeError(`Expected \`prepareTurn\` to answer a plan { tools?, messages?, modelOptions? } or nothing, got ${describe(plan)}`);
+  if (typeof plan !== "object" || plan === null || Array.isArray(plan))
+    throw new TypeError(`Expected \`prepareTurn\` to answer a plan { tools?, messages?, modelOptions? } or nothing, got ${describe(plan)}`);
   const { tools, messages, modelOptions, ...rest } = plan as TurnPlan;
   const extra = Object.keys(rest)[0];
-  if (extra !== undefined) throw new TypeError(`Unknown key \`${extra}\` in the plan \`prepareTurn\` answered; a plan has \`tools\`, \`messages\`, \`modelOptions\``);
-  if (messages !== undefined && !Array.isArray(messages)) throw new TypeError(`Expected \`messages\` of the turn plan to be an array of messages, got ${describe(messages)}`);
+  if (extra !== undefined)
+    throw new TypeError(`Unknown key \`${extra}\` in the plan \`prepareTurn\` answered; a plan has \`tools\`, \`messages\`, \`modelOptions\``);
+  if (messages !== undefined && !Array.isArray(messages))
+    throw new TypeError(`Expected \`messages\` of the turn plan to be an array of messages, got ${describe(messages)}`);
   if (modelOptions !== undefined && (typeof modelOptions !== "object" || modelOptions === null || Array.isArray(modelOptions))) {
     throw new TypeError(`Expected \`modelOptions\` of the turn plan to be an object, got ${describe(modelOptions)}`);
   }
   if (tools === undefined) return { env, messages, modelOptions };
-  if (!Array.isArray(tools) || tools.some((name) => typeof name !== "string")) throw new TypeError(`Expected \`tools\` of the turn plan to be an array of tool names, got ${describe(tools)}`);
+  if (!Array.isArray(tools) || tools.some((name) => typeof name !== "string"))
+    throw new TypeError(`Expected \`tools\` of the turn plan to be an array of tool names, got ${describe(tools)}`);
   const offered = new Set(tools);
   for (const name of offered) {
-    if (env.lookup(name) === undefined) throw new TypeError(`The turn plan offers tool "${name}", which is not in \`tools\`; the tools are ${env.tools.map((t) => `"${t.name}"`).join(", ")}`);
+    if (env.lookup(name) === undefined)
+      throw new TypeError(`The turn plan offers tool "${name}", which is not in \`tools\`; the tools are ${env.tools.map((t) => `"${t.name}"`).join(", ")}`);
   }
   const list = env.tools.filter((tool) => offered.has(tool.name));
   const lookup = (name: string) => (offered.has(name) ? env.lookup(name) : undefined);

@@ -98,7 +98,13 @@ export class Turn {
   }
 
   #settle(open: OpenTurn, verdicts: ReadonlyMap<string, Verdict> | undefined): void {
-    const batch = new CallBatch(this.#env, this.#turn, this.#conversation.slice(), verdicts, this.#batchSink(() => this.#resumed(batch, open)));
+    const batch = new CallBatch(
+      this.#env,
+      this.#turn,
+      this.#conversation.slice(),
+      verdicts,
+      this.#batchSink(() => this.#resumed(batch, open)),
+    );
     this.#batch = batch;
     for (const call of open.calls) batch.add(call);
     batch.close();
@@ -178,7 +184,13 @@ export class Turn {
       signal: env.signal,
     };
     if (modelOptions !== undefined) (request as { options?: Readonly<Record<string, unknown>> }).options = modelOptions;
-    const batch = new CallBatch(env, this.#turn, conversation, undefined, this.#batchSink(() => this.#modelTurnDone(batch)));
+    const batch = new CallBatch(
+      env,
+      this.#turn,
+      conversation,
+      undefined,
+      this.#batchSink(() => this.#modelTurnDone(batch)),
+    );
     this.#batch = batch;
     let events: Observable<ModelEvent>;
     try {

@@ -68,7 +68,8 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   const settleGrace = checkMs("settleGrace", options.settleGrace, 5_000);
   const leaseTtl = checkMs("leaseTtl", options.leaseTtl, 30_000);
   const { tools, toolExecutor, validateArguments = true, context = {} } = options;
-  if (typeof tools !== "object" || tools === null) throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describeValue(tools)}`);
+  if (typeof tools !== "object" || tools === null)
+    throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describeValue(tools)}`);
   if (toolExecutor !== undefined && typeof toolExecutor?.execute !== "function") {
     throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describeValue(toolExecutor)}`);
   }

@@ -25,10 +25,11 @@ export function redisClient(connection: RedisConnection, kind: "failFast" | "blo
 /** Connect a lazy client and wait until it is ready (commands fail fast afterwards). */
 export async function connected(client: Redis): Promise<Redis> {
   if (client.status === "wait") await client.connect();
-  else if (client.status !== "ready") await new Promise<void>((resolve, reject) => {
-    client.once("ready", resolve);
-    client.once("end", () => reject(new Error("Redis connection ended before it was ready")));
-  });
+  else if (client.status !== "ready")
+    await new Promise<void>((resolve, reject) => {
+      client.once("ready", resolve);
+      client.once("end", () => reject(new Error("Redis connection ended before it was ready")));
+    });
   return client;
 }
 

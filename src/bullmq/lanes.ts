@@ -52,7 +52,11 @@ export class RedisLanes {
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(redis: Redis, keyOf: (lane: string) => string, ttl: number) {
-    for (const [name, lua] of [["toolrxLaneAcquire", ACQUIRE], ["toolrxLaneRenew", RENEW], ["toolrxLaneRelease", RELEASE]] as const) {
+    for (const [name, lua] of [
+      ["toolrxLaneAcquire", ACQUIRE],
+      ["toolrxLaneRenew", RENEW],
+      ["toolrxLaneRelease", RELEASE],
+    ] as const) {
       if (typeof (redis as unknown as Record<string, unknown>)[name] !== "function") redis.defineCommand(name, { lua });
     }
     this.#redis = redis as Redis & LaneCommands;
@@ -85,7 +89,10 @@ export class RedisLanes {
   /** Keep renewing `member`'s leases (a worker that took over a producer's job). */
   hold(member: string, lanes: readonly LaneLimit[]): void {
     if (lanes.length === 0) return;
-    this.#held.set(member, lanes.map((l) => this.#keyOf(l.lane)));
+    this.#held.set(
+      member,
+      lanes.map((l) => this.#keyOf(l.lane)),
+    );
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.#renewAll(), Math.max(50, Math.floor(this.#ttl / 3)));
       this.#timer.unref?.();

@@ -85,7 +85,8 @@ export class PendingCalls {
     // Redis gone: answer now rather than at each call's deadline; a result that arrives later is dropped.
     const lost = (): void => {
       if (this.#closing) return;
-      for (const w of [...this.#waiters.values()]) this.settle(w, remoteExit(w.sent ? "unknown" : "not_started", "the connection to Redis was lost", w), "forget");
+      for (const w of [...this.#waiters.values()])
+        this.settle(w, remoteExit(w.sent ? "unknown" : "not_started", "the connection to Redis was lost", w), "forget");
     };
     client.on("close", lost);
     commands.on("close", lost);

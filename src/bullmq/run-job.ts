@@ -1,5 +1,14 @@
 import { firstValueFrom, filter, type Observable } from "rxjs";
-import { defaultExecutor, streamToolCalls, type ToolEvent, type ToolExecutor, type ToolExecutionCompleted, type ToolResolver, type Tool, type ToolResultEncoder } from "../index.js";
+import {
+  defaultExecutor,
+  streamToolCalls,
+  type ToolEvent,
+  type ToolExecutor,
+  type ToolExecutionCompleted,
+  type ToolResolver,
+  type Tool,
+  type ToolResultEncoder,
+} from "../index.js";
 import type { CallJobData, CallJobReturn } from "./protocol.js";
 import { remoteContextExecutor } from "./remote-context.js";
 import { encodeJobResult } from "./result-codec.js";
@@ -46,7 +55,9 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
   });
   let completed: ToolExecutionCompleted;
   try {
-    completed = (await firstValueFrom(events.pipe(filter((e): e is ToolExecutionCompleted => e.type === "tool_execution_completed")))) as ToolExecutionCompleted;
+    completed = (await firstValueFrom(
+      events.pipe(filter((e): e is ToolExecutionCompleted => e.type === "tool_execution_completed")),
+    )) as ToolExecutionCompleted;
   } catch (reason) {
     await settledWithin(tracked.settled(), env.settleGrace);
     return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };

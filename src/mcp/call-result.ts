@@ -142,9 +142,7 @@ export function rejectedResult(cause: unknown, rc: ResultContext): HandlerResult
   const { code, issues, message } = cause as { code?: unknown; issues?: unknown; message?: unknown };
   const text = typeof message === "string" ? message : "";
   const refused =
-    code === "INVALID_RESULT" ||
-    (Array.isArray(issues) && typeof code !== "number") ||
-    (code === -32602 && text.includes("Invalid tools/call result"));
+    code === "INVALID_RESULT" || (Array.isArray(issues) && typeof code !== "number") || (code === -32602 && text.includes("Invalid tools/call result"));
   if (!refused) return undefined;
   return notAResult(cause, rc, issueText(Array.isArray(issues) ? issues : issuesIn(text)) ?? text);
 }
@@ -185,7 +183,9 @@ export interface McpInputRequest {
 
 function inputRequired(result: Record<string, unknown>, rc: ResultContext): HandlerResult {
   const inputRequests = isPlainRecord(result.inputRequests) ? result.inputRequests : {};
-  const questions = Object.values(inputRequests).map(questionOf).filter((q) => q !== "");
+  const questions = Object.values(inputRequests)
+    .map(questionOf)
+    .filter((q) => q !== "");
   const mcp: McpInputRequest = { server: rc.server, tool: rc.mcpName, toolName: rc.toolName, arguments: rc.arguments, inputRequests };
   if (typeof result.requestState === "string") mcp.requestState = result.requestState;
   return askUser(questions.length > 0 ? questions.join("\n") : `MCP tool ${rc.mcpName} needs more input`, { mcp });

@@ -1,11 +1,5 @@
 /** Why an MCP server's tools could not become toolrx tools. */
-export type McpToolsErrorReason =
-  | "list_failed"
-  | "list_timeout"
-  | "malformed_list"
-  | "cursor_loop"
-  | "invalid_schema"
-  | "duplicate_name";
+export type McpToolsErrorReason = "list_failed" | "list_timeout" | "malformed_list" | "cursor_loop" | "invalid_schema" | "duplicate_name";
 
 /** Fields of an {@link McpToolsError}. */
 export interface McpToolsErrorOptions {

@@ -61,10 +61,7 @@ export interface McpToolMetadata {
  * tools.map((t) => t.name); // ["github__search_issues", "fs__read_file", ...]
  * await runToolCalls(calls, [...localTools, ...tools]);
  */
-export async function mcpTools(
-  servers: McpClientLike | Readonly<Record<string, McpClientLike>>,
-  options: McpToolsOptions = {},
-): Promise<Tool[]> {
+export async function mcpTools(servers: McpClientLike | Readonly<Record<string, McpClientLike>>, options: McpToolsOptions = {}): Promise<Tool[]> {
   const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool } = checkOptions(options);
   let entries: [server: string, prefix: string, client: McpClientLike][];
   if (isMcpClient(servers)) {
@@ -82,7 +79,10 @@ export async function mcpTools(
   // Servers are listed at once; names are assigned afterwards in the order given, so the result
   // does not depend on which server answers first. The first failure stops the others: their
   // tools would be thrown away anyway.
-  const listings = await listEvery(entries.map(([server, , client]) => [server, client]), { timeout: listTimeout, signal, onInvalidTool });
+  const listings = await listEvery(
+    entries.map(([server, , client]) => [server, client]),
+    { timeout: listTimeout, signal, onInvalidTool },
+  );
   const namer = new ToolNamer(rename);
   const tools: Tool[] = [];
   entries.forEach(([server, serverPrefix, client], i) => {
@@ -195,7 +195,11 @@ function checkOptions(options: McpToolsOptions): McpToolsOptions {
   if (rename !== undefined && typeof rename !== "function") {
     throw new TypeError(`Expected \`rename\` to be a function, got ${describe(rename)}`);
   }
-  if (maxResultChars !== undefined && maxResultChars !== Infinity && !(typeof maxResultChars === "number" && Number.isInteger(maxResultChars) && maxResultChars > 0)) {
+  if (
+    maxResultChars !== undefined &&
+    maxResultChars !== Infinity &&
+    !(typeof maxResultChars === "number" && Number.isInteger(maxResultChars) && maxResultChars > 0)
+  ) {
     throw new TypeError(`Expected \`maxResultChars\` to be a positive integer or Infinity, got ${describe(maxResultChars)}`);
   }
   if (listTimeout !== undefined && !(typeof listTimeout === "number" && listTimeout > 0 && listTimeout <= SDK_TIMEOUT_OFF)) {

@@ -32,7 +32,10 @@ export async function askApproval(tool: Tool, pending: PendingApproval, rctx: Mc
     const answer = rctx.inputResponses?.[APPROVAL_KEY];
     if (answer !== undefined) return decided(answer, name);
     if (!canElicit(rctx.clientCapabilities())) return cannotAsk(name);
-    return { run: false, inputRequired: { resultType: "input_required", inputRequests: { [APPROVAL_KEY]: { method: "elicitation/create", params: question } } } };
+    return {
+      run: false,
+      inputRequired: { resultType: "input_required", inputRequests: { [APPROVAL_KEY]: { method: "elicitation/create", params: question } } },
+    };
   }
   if (!canElicit(rctx.clientCapabilities())) return cannotAsk(name);
   try {
@@ -80,7 +83,9 @@ function canElicit(capabilities: unknown): boolean {
 }
 
 function cannotAsk(name: string): ApprovalOutcome {
-  return refuse(`The tool ${name} needs the user's approval, and this client cannot ask for it (it does not support MCP form elicitation); the call was not run`);
+  return refuse(
+    `The tool ${name} needs the user's approval, and this client cannot ask for it (it does not support MCP form elicitation); the call was not run`,
+  );
 }
 
 function refuse(text: string): ApprovalOutcome {

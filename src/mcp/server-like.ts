@@ -53,7 +53,11 @@ interface V2Context {
 interface V1Extra {
   signal: AbortSignal;
   sendNotification: McpRequestContext["notify"];
-  sendRequest(request: { method: string; params: Record<string, unknown> }, schema: unknown, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
+  sendRequest(
+    request: { method: string; params: Record<string, unknown> },
+    schema: unknown,
+    options: { signal: AbortSignal; timeout: number },
+  ): Promise<unknown>;
 }
 
 type Handler = (request: McpRequest, ctx: McpRequestContext) => Promise<Record<string, unknown>>;

@@ -47,9 +47,7 @@ export class ToolNamer {
     if (this.#rename !== undefined) {
       chosen = this.#rename({ server, name, defaultName }) as unknown as string;
       if (typeof chosen !== "string" || !PROVIDER_NAME.test(chosen)) {
-        throw new TypeError(
-          `Expected \`rename\` to return a name of 1 to 64 letters, digits, "_" or "-" for tool "${name}", got ${describe(chosen)}`,
-        );
+        throw new TypeError(`Expected \`rename\` to return a name of 1 to 64 letters, digits, "_" or "-" for tool "${name}", got ${describe(chosen)}`);
       }
     }
     const holder = this.#taken.get(chosen);

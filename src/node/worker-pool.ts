@@ -160,7 +160,8 @@ class Pool implements WorkerPool, ThreadOwner {
     this.#free(job);
     const decoded = decodeResult(message.result);
     if (decoded.ok) job.settle(decoded.value);
-    else job.settle(error(new ToolError("invalid_return", { toolName: job.tool.name, toolCallId: job.ctx.toolCall.id, metadata: { crossing: decoded.problem } })));
+    else
+      job.settle(error(new ToolError("invalid_return", { toolName: job.tool.name, toolCallId: job.ctx.toolCall.id, metadata: { crossing: decoded.problem } })));
     thread.idle();
     this.#idle.push(thread);
     this.#pump();
@@ -245,7 +246,18 @@ class Pool implements WorkerPool, ThreadOwner {
     try {
       const context = handler.context === undefined ? ctx.context : handler.context(ctx.context);
       const { sessionId, requestId, toolCall } = ctx;
-      thread.send({ type: "call", id: job.id, module: handler.module, export: handler.export, toolName: tool.name, args: job.args, toolCall, context, sessionId, requestId });
+      thread.send({
+        type: "call",
+        id: job.id,
+        module: handler.module,
+        export: handler.export,
+        toolName: tool.name,
+        args: job.args,
+        toolCall,
+        context,
+        sessionId,
+        requestId,
+      });
     } catch (cause) {
       this.#free(job);
       job.exit("its arguments or context cannot be sent to a worker thread", cause);

@@ -88,7 +88,14 @@ async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerR
         throw new TypeError(`Expected \`ctx.progress\` to get { progress: number, total?, message?, data? }, got ${update === null ? "null" : typeof update}`);
       }
       const { progress, total, message, data } = update;
-      post({ type: "progress", id: call.id, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }), data: encodeThrown(data) });
+      post({
+        type: "progress",
+        id: call.id,
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+        data: encodeThrown(data),
+      });
     },
   };
   return defaultExecutor.execute(tool, call.args, ctx);

@@ -17,7 +17,11 @@ export function recordReport(record: CallRecord | undefined, report: CallReport,
   if (report.type === "late_settlement") {
     // Reported for every abandoned handler only when the user watches for them (onCallReport).
     if (watched) {
-      instruments.lateSettlements.add(1, { "gen_ai.tool.name": report.toolName, "toolrx.late.settled": report.settled, "toolrx.late.abandoned": report.abandoned });
+      instruments.lateSettlements.add(1, {
+        "gen_ai.tool.name": report.toolName,
+        "toolrx.late.settled": report.settled,
+        "toolrx.late.abandoned": report.abandoned,
+      });
     }
     return;
   }
@@ -62,7 +66,8 @@ function recordStep(record: CallRecord, report: RecipeStepReport, config: Teleme
       "toolrx.recipe.step": report.step,
       "toolrx.recipe.label": report.label,
     };
-    if (report.type === "recipe_step_started" && config.maxContent > 0) attributes["gen_ai.tool.call.arguments"] = contentText(report.arguments, config.maxContent);
+    if (report.type === "recipe_step_started" && config.maxContent > 0)
+      attributes["gen_ai.tool.call.arguments"] = contentText(report.arguments, config.maxContent);
     step = config.tracer.startSpan(`execute_tool ${report.tool}`, { kind: SpanKind.INTERNAL, attributes }, parent);
     steps.set(report.stepCallId, step);
   }

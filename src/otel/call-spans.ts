@@ -221,7 +221,6 @@ export class CallSpans {
       recordException(span, term.cause, epochOf(now));
     }
   }
-
 }
 
 /** The SDK reads the error's fields, which may be getters that throw. */

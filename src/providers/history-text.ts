@@ -16,7 +16,8 @@ export function historyText(content: unknown, textTypes: ReadonlySet<string>, wh
       throw new TypeError(`Expected part ${j} of ${where} to be text (${[...textTypes].join(", ")}), got ${got}: toolrx's conversation holds text only`);
     }
     const value = type === "refusal" ? part.refusal : part.text;
-    if (typeof value !== "string") throw new TypeError(`Expected part ${j} of ${where} to have a string \`${type === "refusal" ? "refusal" : "text"}\`, got ${kindOf(value)}`);
+    if (typeof value !== "string")
+      throw new TypeError(`Expected part ${j} of ${where} to have a string \`${type === "refusal" ? "refusal" : "text"}\`, got ${kindOf(value)}`);
     text += value;
   });
   return text;
@@ -25,6 +26,7 @@ export function historyText(content: unknown, textTypes: ReadonlySet<string>, wh
 /** The name of the call `id` answers, from the calls made before it; a `TypeError` when none made it. */
 export function calledName(names: ReadonlyMap<string, string>, id: string, where: string): string {
   const name = names.get(id);
-  if (name === undefined) throw new TypeError(`Expected ${where} to answer a tool call made before it, got an answer to "${id}", which no earlier message called`);
+  if (name === undefined)
+    throw new TypeError(`Expected ${where} to answer a tool call made before it, got an answer to "${id}", which no earlier message called`);
   return name;
 }

@@ -17,7 +17,9 @@ export function toolJsonSchemaOf(tool: Tool): JsonSchema {
   if (typeof schema === "object" && schema !== null && "_zod" in schema) {
     const convert = (schema as { toJSONSchema?: unknown }).toJSONSchema;
     if (typeof convert !== "function") {
-      throw new TypeError(`Expected tool "${tool.name}" to come from \`defineTool\`: its zod schema has no \`toJSONSchema\` method to describe it to the model`);
+      throw new TypeError(
+        `Expected tool "${tool.name}" to come from \`defineTool\`: its zod schema has no \`toJSONSchema\` method to describe it to the model`,
+      );
     }
     const { $schema: _draft, ...rest } = convert.call(schema, { io: "input" }) as JsonSchema;
     return rest;

@@ -193,9 +193,7 @@ function planProblem(plan: unknown): string | undefined {
 export function composeRecipeReport(results: RecipeResults): string {
   const sections: string[] = [];
   if (results.serialResults.length > 0) {
-    sections.push(
-      ["## Sequential Results", ...results.serialResults.map((r, i) => `### Step ${i + 1}: ${r.label}\n${r.content}`)].join("\n\n"),
-    );
+    sections.push(["## Sequential Results", ...results.serialResults.map((r, i) => `### Step ${i + 1}: ${r.label}\n${r.content}`)].join("\n\n"));
   }
   if (results.parallelResults.length > 0) {
     sections.push(["## Additional Results", ...results.parallelResults.map((r) => `### ${r.label}\n${r.content}`)].join("\n\n"));

@@ -31,7 +31,14 @@ export function gatedExecutor(inner: ToolExecutor, env: RunEnv): ToolExecutor {
 
 async function gate(inner: ToolExecutor, tool: Tool, args: Record<string, unknown>, ctx: HandlerContext, env: RunEnv): Promise<HandlerResult> {
   const call = ctx.toolCall;
-  const approval: ApprovalContext = { toolCall: call, messages: [], context: env.context, sessionId: env.sessionId, requestId: env.requestId, signal: ctx.signal };
+  const approval: ApprovalContext = {
+    toolCall: call,
+    messages: [],
+    context: env.context,
+    sessionId: env.sessionId,
+    requestId: env.requestId,
+    signal: ctx.signal,
+  };
   const decision = env.approvals?.get(call.id);
   if (decision === undefined) {
     // The runner validated the arguments already: the rule gets them as the handler would.

@@ -22,11 +22,7 @@ import { describe } from "../tool/tool-error.js";
  * // messages: [{ role: "tool", toolCallId: "c1", name: "weather", content: '{"tempC":21}', isError: false }]
  * // halt: undefined
  */
-export function runToolCalls(
-  calls: readonly ToolCall[],
-  tools: readonly Tool[] | ToolResolver,
-  options?: RunOptions,
-): Promise<RunResult> {
+export function runToolCalls(calls: readonly ToolCall[], tools: readonly Tool[] | ToolResolver, options?: RunOptions): Promise<RunResult> {
   return collectToolCalls(streamToolCalls, calls, tools, options);
 }
 

@@ -41,7 +41,11 @@ export function hookedAttempt(
     } catch (thrown) {
       return hookFailed(tool, ctx, "before", i, thrown);
     }
-    if (isThenable(answer)) return Promise.resolve(answer).then((a) => answered(i, args, a), (thrown: unknown) => hookFailed(tool, ctx, "before", i, thrown));
+    if (isThenable(answer))
+      return Promise.resolve(answer).then(
+        (a) => answered(i, args, a),
+        (thrown: unknown) => hookFailed(tool, ctx, "before", i, thrown),
+      );
     return answered(i, args, answer);
   };
 

@@ -28,5 +28,15 @@ export function stillRunning(base: CallReportBase, abandoned: Abandoned, grace: 
 /** The report on an abandoned attempt whose executor said what became of it, `now - at` ms after it was abandoned. */
 export function fated(base: CallReportBase, abandoned: Abandoned, fate: ExecutorFate, now: number): LateSettlementReport {
   const { index, toolCallId, toolName } = base;
-  return { type: "late_settlement", index, toolCallId, toolName, attempt: abandoned.ctx.attempt, abandoned: abandoned.why, settled: false, grace: now - abandoned.at, fate };
+  return {
+    type: "late_settlement",
+    index,
+    toolCallId,
+    toolName,
+    attempt: abandoned.ctx.attempt,
+    abandoned: abandoned.why,
+    settled: false,
+    grace: now - abandoned.at,
+    fate,
+  };
 }

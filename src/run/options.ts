@@ -64,7 +64,8 @@ export interface RunEnv {
  */
 export function resolveOptions(options: RunOptions | undefined, callCount: number | undefined, extraKeys?: ReadonlySet<string>): RunEnv {
   if (options === undefined) options = {};
-  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
   // A renamed option is said as such, before it would be called unknown.
   if ((options as { onRecipeStep?: unknown }).onRecipeStep !== undefined) {
     throw new TypeError("`onRecipeStep` was replaced by `onCallReport`: recipe sub-steps are its `recipe_step_*` reports");
@@ -88,9 +89,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   }
   const encoder = options.toolResultEncoder ?? engine?.toolResultEncoder ?? jsonEncoder;
   if (typeof encoder?.encode !== "function" || typeof encoder.encodeError !== "function") {
-    throw new TypeError(
-      `Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`,
-    );
+    throw new TypeError(`Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`);
   }
   if (!isTimeout(toolTimeout)) throw new TypeError(`Expected \`toolTimeout\` ${TIMEOUT_RULE}, got ${describe(toolTimeout)}`);
   const { maxConcurrency } = options;
@@ -116,7 +115,6 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   if (typeof scheduler?.schedule !== "function" || typeof scheduler.now !== "function") {
     throw new TypeError(`Expected \`scheduler\` to be an RxJS SchedulerLike, got ${describe(scheduler)}`);
   }
-
 
   const { toolIdleTimeout = Infinity, onCallReport, cancel, settleGrace = 5_000 } = options;
   if (!isTimeout(toolIdleTimeout)) throw new TypeError(`Expected \`toolIdleTimeout\` ${TIMEOUT_RULE}, got ${describe(toolIdleTimeout)}`);

@@ -467,7 +467,11 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
   /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
   #expire(fired: Deadline, settled: boolean): void {
     const ctx = this.#ctx as CallContext;
-    const facts = { toolTimeout: this.#limits.timeout, toolIdleTimeout: this.#limits.idleTimeout, totalTimeout: this.#retry === undefined ? Infinity : this.#total };
+    const facts = {
+      toolTimeout: this.#limits.timeout,
+      toolIdleTimeout: this.#limits.idleTimeout,
+      totalTimeout: this.#retry === undefined ? Infinity : this.#total,
+    };
     const timeout = deadlineError(this, fired, facts, settled);
     // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
     if (!settled) this.#abandon(ctx, "timeout");

@@ -99,7 +99,11 @@ function issueOf(unit: OutputUnit, path: PropertyKey[], schema: unknown, lookup:
         : { code: "too_big", path, message: `Too big: expected number to be ${strict ? "<" : "<="}${bound}` };
     }
     case "multipleOf":
-      return { code: "not_multiple_of", path, message: `Invalid number: must be a multiple of ${String(valueAt(unit, schema, lookup) ?? last(/multiple of (.*)\.$/))}` };
+      return {
+        code: "not_multiple_of",
+        path,
+        message: `Invalid number: must be a multiple of ${String(valueAt(unit, schema, lookup) ?? last(/multiple of (.*)\.$/))}`,
+      };
     case "minLength":
     case "maxLength":
     case "minItems":
@@ -176,9 +180,7 @@ function schemaAt(schema: unknown, location: string, lookup: SchemaLookup): unkn
 
 function propertySchema(parent: unknown, key: string): unknown {
   const properties = (parent as { properties?: unknown } | undefined)?.properties;
-  return typeof properties === "object" && properties !== null && Object.hasOwn(properties, key)
-    ? (properties as Record<string, unknown>)[key]
-    : undefined;
+  return typeof properties === "object" && properties !== null && Object.hasOwn(properties, key) ? (properties as Record<string, unknown>)[key] : undefined;
 }
 
 /** What a property's schema expects, in a word, for "expected string, received undefined". */

@@ -70,7 +70,10 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledSc
  * validator refuses to look at. They are judged as the JSON they would be sent as; the handler
  * still receives them as they are.
  */
-function problemsAsJson(args: Record<string, unknown>, problems: (args: Record<string, unknown>) => ArgumentIssue[] | undefined): readonly ArgumentIssue[] | undefined {
+function problemsAsJson(
+  args: Record<string, unknown>,
+  problems: (args: Record<string, unknown>) => ArgumentIssue[] | undefined,
+): readonly ArgumentIssue[] | undefined {
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;

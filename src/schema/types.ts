@@ -29,9 +29,7 @@ export interface StandardToolSchema<Input = unknown, Output = Input> {
 }
 
 /** What a Standard Schema's `validate` returns. */
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardIssue> };
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
 
 /** One problem a Standard Schema reports. */
 export interface StandardIssue {
@@ -63,9 +61,7 @@ export type InferArguments<S> = S extends ZodSchema
       : Record<string, unknown>;
 
 /** Outcome of checking arguments against a schema. */
-export type Validation =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
+export type Validation = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
 
 /** A schema prepared once per tool: its validator and its provider-facing JSON Schema. */
 export interface CompiledSchema {

@@ -46,5 +46,7 @@ function isSchema(value: unknown): value is SchemaNode {
 
 /** The same syntactic test zod's own compiler uses. */
 function isAsyncFunction(fn: unknown): boolean {
-  return typeof fn === "function" && (fn.constructor?.name === "AsyncFunction" || (fn as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "AsyncFunction");
+  return (
+    typeof fn === "function" && (fn.constructor?.name === "AsyncFunction" || (fn as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "AsyncFunction")
+  );
 }

@@ -74,8 +74,7 @@ function zodParser(schema: ZodSchema): (args: unknown) => Validation | Promise<V
 function isZodAsyncError(e: unknown): boolean {
   return (
     e instanceof core.$ZodAsyncError ||
-    (e instanceof Error &&
-      (e.constructor.name === "$ZodAsyncError" || e.message.startsWith("Encountered Promise during synchronous parse")))
+    (e instanceof Error && (e.constructor.name === "$ZodAsyncError" || e.message.startsWith("Encountered Promise during synchronous parse")))
   );
 }
 

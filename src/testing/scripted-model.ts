@@ -40,10 +40,7 @@ export interface ScriptedModel extends Model {
  * // { haltedReason: "completed", metadata: { finishReason: "stop" }, messages: [...] }
  * model.requests.length; // 2
  */
-export function scriptedModel(
-  turns: readonly (ScriptedTurn | ((request: ModelRequest) => ScriptedTurn))[],
-  options: ScriptedModelOptions = {},
-): ScriptedModel {
+export function scriptedModel(turns: readonly (ScriptedTurn | ((request: ModelRequest) => ScriptedTurn))[], options: ScriptedModelOptions = {}): ScriptedModel {
   const { delay = 0, scheduler } = options;
   if (!Array.isArray(turns)) throw new TypeError(`Expected \`turns\` to be an array of scripted turns, got ${typeof turns}`);
   if (!(typeof delay === "number" && delay >= 0 && Number.isFinite(delay))) {

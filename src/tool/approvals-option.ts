@@ -17,12 +17,14 @@ export function checkApprovals(approvals: unknown): ReadonlyMap<string, Approval
     const at = `approvals[${i}]`;
     if (!isPlainRecord(d)) throw new TypeError(`Expected \`${at}\` to be a decision object, got ${describe(d)}`);
     if (d.role !== undefined && d.role !== "approval") throw new TypeError(`Expected \`${at}.role\` to be "approval" or absent, got ${describe(d.role)}`);
-    if (typeof d.toolCallId !== "string" || d.toolCallId === "") throw new TypeError(`Expected \`${at}.toolCallId\` to be a non-empty string, got ${describe(d.toolCallId)}`);
+    if (typeof d.toolCallId !== "string" || d.toolCallId === "")
+      throw new TypeError(`Expected \`${at}.toolCallId\` to be a non-empty string, got ${describe(d.toolCallId)}`);
     if (typeof d.approved !== "boolean") throw new TypeError(`Expected \`${at}.approved\` to be a boolean, got ${describe(d.approved)}`);
     for (const key of ["reason", "token"] as const) {
       if (d[key] !== undefined && typeof d[key] !== "string") throw new TypeError(`Expected \`${at}.${key}\` to be a string, got ${describe(d[key])}`);
     }
-    if (d.arguments !== undefined && !isPlainRecord(d.arguments)) throw new TypeError(`Expected \`${at}.arguments\` to be an object, got ${describe(d.arguments)}`);
+    if (d.arguments !== undefined && !isPlainRecord(d.arguments))
+      throw new TypeError(`Expected \`${at}.arguments\` to be an object, got ${describe(d.arguments)}`);
     byId.set(d.toolCallId, { ...(d as object), role: "approval" } as ApprovalMessage);
   });
   return byId;

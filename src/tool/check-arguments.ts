@@ -4,9 +4,7 @@ import { compiledSchemaOf, type Tool } from "./tool.js";
 import { isPlainRecord, type ToolCall } from "./tool-call.js";
 
 /** Valid arguments (the schema's output), or the error to answer the model with. */
-export type CheckedArguments =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly error: InvalidArgumentsError };
+export type CheckedArguments = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly error: InvalidArgumentsError };
 
 /**
  * Check a call's arguments against its tool's schema, exactly as the runner does before the

@@ -18,9 +18,7 @@ export interface ApprovalContext {
  * A tool's approval rule: `true`, or a function of the validated arguments. Written as a method
  * so a typed tool still fits in a plain `Tool[]` (method parameters are bivariant).
  */
-export type NeedsApproval<Args = Record<string, unknown>> =
-  | boolean
-  | { check(args: Args, ctx: ApprovalContext): boolean | PromiseLike<boolean> }["check"];
+export type NeedsApproval<Args = Record<string, unknown>> = boolean | { check(args: Args, ctx: ApprovalContext): boolean | PromiseLike<boolean> }["check"];
 
 /** A call the loop did not run because it needs the host's approval. */
 export interface PendingApproval {

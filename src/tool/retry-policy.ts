@@ -86,7 +86,11 @@ export function checkRetryPolicy(policy: unknown, where: string, owner = ""): Re
   if (!Number.isInteger(attempts) || attempts < 1) {
     throw new TypeError(`Expected \`${where}.attempts\`${owner} to be a positive integer, got ${describe(attempts)}`);
   }
-  for (const [name, value, min] of [["delay", delay, 0], ["factor", factor, 1], ["maxDelay", maxDelay, 0]] as const) {
+  for (const [name, value, min] of [
+    ["delay", delay, 0],
+    ["factor", factor, 1],
+    ["maxDelay", maxDelay, 0],
+  ] as const) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
       throw new TypeError(`Expected \`${where}.${name}\`${owner} to be a finite number of at least ${min}, got ${describe(value)}`);
     }

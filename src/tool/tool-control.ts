@@ -100,7 +100,10 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
   if (typeof idempotent !== "boolean") {
     throw new TypeError(`Expected \`control.idempotent\` of tool "${toolName}" to be a boolean, got ${describe(idempotent)}`);
   }
-  for (const [key, value] of [["timeout", timeout], ["idleTimeout", idleTimeout]] as const) {
+  for (const [key, value] of [
+    ["timeout", timeout],
+    ["idleTimeout", idleTimeout],
+  ] as const) {
     if (value !== undefined && !isTimeout(value)) {
       throw new TypeError(`Expected \`control.${key}\` of tool "${toolName}" ${TIMEOUT_RULE}, got ${describe(value)}`);
     }

@@ -11,14 +11,7 @@ import { describe, isError, read } from "../util/safe.js";
  * - `encoding_failed`: the result encoder threw or returned a non-string.
  * - `not_found`: the tool has no handler, or a streamed call names no known tool.
  */
-export const TOOL_ERROR_REASONS = Object.freeze([
-  "handler_raised",
-  "handler_exit",
-  "timeout",
-  "invalid_return",
-  "encoding_failed",
-  "not_found",
-] as const);
+export const TOOL_ERROR_REASONS = Object.freeze(["handler_raised", "handler_exit", "timeout", "invalid_return", "encoding_failed", "not_found"] as const);
 
 /** One of {@link TOOL_ERROR_REASONS}. */
 export type ToolErrorReason = (typeof TOOL_ERROR_REASONS)[number];
@@ -55,14 +48,10 @@ export class ToolError extends Error {
 
   constructor(reason: ToolErrorReason, options: ToolErrorOptions = {}) {
     if (!reasons.has(reason)) {
-      throw new TypeError(
-        `Expected \`reason\` to be one of ${TOOL_ERROR_REASONS.join(", ")}, got ${describe(reason)}`,
-      );
+      throw new TypeError(`Expected \`reason\` to be one of ${TOOL_ERROR_REASONS.join(", ")}, got ${describe(reason)}`);
     }
     const { message, toolName, toolCallId, metadata = {} } = options;
-    super(
-      message ?? (toolName === undefined ? `tool error: ${reason}` : `tool error (${toolName}): ${reason}`),
-    );
+    super(message ?? (toolName === undefined ? `tool error: ${reason}` : `tool error (${toolName}): ${reason}`));
     this.reason = reason;
     if (toolName !== undefined) this.toolName = toolName;
     if (toolCallId !== undefined) this.toolCallId = toolCallId;

@@ -149,9 +149,7 @@ export function defineTool<const S extends ToolSchema>(definition: ToolDefinitio
     throw new TypeError(`Expected \`handler\` of tool "${name}" to be a function, got ${describe(handler)}`);
   }
   if (handler !== undefined && handler.length > 2) {
-    throw new TypeError(
-      `Expected \`handler\` of tool "${name}" to take at most 2 parameters (args, ctx), got ${handler.length}`,
-    );
+    throw new TypeError(`Expected \`handler\` of tool "${name}" to take at most 2 parameters (args, ctx), got ${handler.length}`);
   }
   if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
     throw new TypeError(`Expected \`needsApproval\` of tool "${name}" to be a boolean or a function, got ${describe(needsApproval)}`);

@@ -1,7 +1,18 @@
 import type { Observable, OperatorFunction } from "rxjs";
 import { expectTypeOf, test } from "vitest";
 import { z } from "zod";
-import { defineTool, executeToolCalls, ok, runAgent, streamAgent, type AgentEvent, type AgentResult, type Tool, type ToolCall, type ToolEvent } from "../../src/index.js";
+import {
+  defineTool,
+  executeToolCalls,
+  ok,
+  runAgent,
+  streamAgent,
+  type AgentEvent,
+  type AgentResult,
+  type Tool,
+  type ToolCall,
+  type ToolEvent,
+} from "../../src/index.js";
 import type { ApprovalContext } from "../../src/tool/needs-approval.js";
 import { scriptedModel, type ScriptedModel } from "../../src/testing/index.js";
 

@@ -96,7 +96,10 @@ describe("a turn", () => {
     const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
     const timeline: string[] = [];
     scheduler.run(() => {
-      const model = scriptedModel([[toolCall("c1", "echo", { text: "a" }), { wait: 10 }, text("still talking"), { wait: 10 }, finish("tool_calls")], [finish("stop")]]);
+      const model = scriptedModel([
+        [toolCall("c1", "echo", { text: "a" }), { wait: 10 }, text("still talking"), { wait: 10 }, finish("tool_calls")],
+        [finish("stop")],
+      ]);
       streamAgent({ model, tools: [echo], messages: question }).subscribe((e) => {
         timeline.push(`${scheduler.now()} ${shapeOf([e])[0]}`);
       });
@@ -209,4 +212,3 @@ describe("a turn", () => {
     expect(second.filter((e) => e.type === "turn_started").map((e) => (e as { turn: number }).turn)).toEqual([0]);
   });
 });
-

@@ -46,7 +46,12 @@ describe("with approvalSecret", () => {
   it("each pending approval carries the token for its call id, tool name and arguments", async () => {
     const first = await setup().start();
     const pending = pendingOf(first);
-    expect(pending).toEqual({ toolCallId: "t1", toolName: "transfer", arguments: { to: "Ana", eur: 250 }, token: await approvalToken(secret, { id: "t1", name: "transfer", arguments: { eur: 250, to: "Ana" } }) });
+    expect(pending).toEqual({
+      toolCallId: "t1",
+      toolName: "transfer",
+      arguments: { to: "Ana", eur: 250 },
+      token: await approvalToken(secret, { id: "t1", name: "transfer", arguments: { eur: 250, to: "Ana" } }),
+    });
   });
 
   it("an approval that gives the token back runs the call once", async () => {
@@ -63,7 +68,10 @@ describe("with approvalSecret", () => {
     ["a token of another secret", (m, p) => [...m, { ...approve(p), token: `v1.x${(p.token as string).slice(4)}` }], "token_invalid"],
     [
       "the call's arguments edited in the history",
-      (m, p) => [...m.map((x) => (x.role === "assistant" ? { ...x, toolCalls: [{ id: "t1", name: "transfer", arguments: { to: "Eve", eur: 250 } }] } : x)), { role: "approval", toolCallId: p.toolCallId, approved: true, token: p.token } as Message],
+      (m, p) => [
+        ...m.map((x) => (x.role === "assistant" ? { ...x, toolCalls: [{ id: "t1", name: "transfer", arguments: { to: "Eve", eur: 250 } }] } : x)),
+        { role: "approval", toolCallId: p.toolCallId, approved: true, token: p.token } as Message,
+      ],
       "token_invalid",
     ],
   ];
@@ -82,7 +90,12 @@ describe("with approvalSecret", () => {
     const first = await start();
     await resume([...first.messages, deny(pendingOf(first), "over the limit")]);
     expect(handler).not.toHaveBeenCalled();
-    expect(model.requests[1]?.messages[2]).toMatchObject({ role: "tool", toolCallId: "t1", content: '{"error":"The user denied this call to transfer: over the limit"}', isError: true });
+    expect(model.requests[1]?.messages[2]).toMatchObject({
+      role: "tool",
+      toolCallId: "t1",
+      content: '{"error":"The user denied this call to transfer: over the limit"}',
+      isError: true,
+    });
   });
 
   it("the mismatch reasons are a closed, exported set", () => {

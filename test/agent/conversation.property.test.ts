@@ -90,15 +90,82 @@ function setup(s: Parameters<Parameters<typeof fc.asyncProperty<[typeof scenario
   const count = (ctx: HandlerContext) => runs.set(ctx.toolCall.id, (runs.get(ctx.toolCall.id) ?? 0) + 1);
   const schema = z.object({ n: z.number() });
   const tools = [
-    defineTool({ name: "ok", description: "", schema, handler: ({ n }, ctx) => { count(ctx); return ok({ n }); } }),
-    defineTool({ name: "fail", description: "", schema, handler: (_a, ctx) => { count(ctx); return error("down"); } }),
-    defineTool({ name: "throws", description: "", schema, handler: (_a, ctx) => { count(ctx); throw new Error("bug"); } }),
-    defineTool({ name: "ask", description: "", schema, handler: ({ n }, ctx) => { count(ctx); return askUser(`Question ${n}?`); } }),
-    defineTool({ name: "approve", description: "", schema, needsApproval: true, handler: ({ n }, ctx) => { count(ctx); return ok(n); } }),
-    defineTool({ name: "approve_big", description: "", schema, needsApproval: ({ n }) => n > 4, handler: ({ n }, ctx) => { count(ctx); return ok(n); } }),
+    defineTool({
+      name: "ok",
+      description: "",
+      schema,
+      handler: ({ n }, ctx) => {
+        count(ctx);
+        return ok({ n });
+      },
+    }),
+    defineTool({
+      name: "fail",
+      description: "",
+      schema,
+      handler: (_a, ctx) => {
+        count(ctx);
+        return error("down");
+      },
+    }),
+    defineTool({
+      name: "throws",
+      description: "",
+      schema,
+      handler: (_a, ctx) => {
+        count(ctx);
+        throw new Error("bug");
+      },
+    }),
+    defineTool({
+      name: "ask",
+      description: "",
+      schema,
+      handler: ({ n }, ctx) => {
+        count(ctx);
+        return askUser(`Question ${n}?`);
+      },
+    }),
+    defineTool({
+      name: "approve",
+      description: "",
+      schema,
+      needsApproval: true,
+      handler: ({ n }, ctx) => {
+        count(ctx);
+        return ok(n);
+      },
+    }),
+    defineTool({
+      name: "approve_big",
+      description: "",
+      schema,
+      needsApproval: ({ n }) => n > 4,
+      handler: ({ n }, ctx) => {
+        count(ctx);
+        return ok(n);
+      },
+    }),
     defineTool({ name: "manual", description: "", schema, manual: true }),
-    defineTool({ name: "halt", description: "", schema, handler: ({ n }, ctx) => { count(ctx); return halt("stop", n); } }),
-    defineTool({ name: "slow", description: "", schema, handler: async ({ n }, ctx) => { count(ctx); await Promise.resolve(); return ok(n); } }),
+    defineTool({
+      name: "halt",
+      description: "",
+      schema,
+      handler: ({ n }, ctx) => {
+        count(ctx);
+        return halt("stop", n);
+      },
+    }),
+    defineTool({
+      name: "slow",
+      description: "",
+      schema,
+      handler: async ({ n }, ctx) => {
+        count(ctx);
+        await Promise.resolve();
+        return ok(n);
+      },
+    }),
   ];
   let next = 0;
   let ids = 0;
@@ -131,8 +198,11 @@ function setup(s: Parameters<Parameters<typeof fc.asyncProperty<[typeof scenario
 function resumeInput(r: AgentResult<"stop">, rand: () => number): Message[] {
   const parts: Message[][] = [];
   const m = r.metadata as { pendingQuestions?: unknown[]; pendingApprovals?: PendingApproval[]; manualToolCalls?: ToolCall[] };
-  const decisions = (m.pendingApprovals ?? []).map((p): Message =>
-    rand() < 0.7 ? { role: "approval", toolCallId: p.toolCallId, approved: true, ...(p.token === undefined ? {} : { token: p.token }) } : { role: "approval", toolCallId: p.toolCallId, approved: false, reason: "no" },
+  const decisions = (m.pendingApprovals ?? []).map(
+    (p): Message =>
+      rand() < 0.7
+        ? { role: "approval", toolCallId: p.toolCallId, approved: true, ...(p.token === undefined ? {} : { token: p.token }) }
+        : { role: "approval", toolCallId: p.toolCallId, approved: false, reason: "no" },
   );
   const manual = (m.manualToolCalls ?? []).map((c): Message => ({ role: "tool", toolCallId: c.id, name: c.name, content: `done ${c.id}`, isError: false }));
   // Some hosts answer only part of it; the next run halts again with the rest.

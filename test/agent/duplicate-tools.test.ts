@@ -24,7 +24,9 @@ describe("the agent loop, given two tools with one name", () => {
     const resolver = { ...toolResolver([local("search")]), availableTools: () => [local("search"), local("other"), local("search")] };
     const result = await runAgent({ model, tools: resolver, messages: [user("go")] });
     expect(result.haltedReason).toBe("error");
-    expect(String((result.metadata as { error?: unknown }).error)).toMatch(/^TypeError: Two tools are named "search": availableTools\(\)\[0\] and availableTools\(\)\[2\]/);
+    expect(String((result.metadata as { error?: unknown }).error)).toMatch(
+      /^TypeError: Two tools are named "search": availableTools\(\)\[0\] and availableTools\(\)\[2\]/,
+    );
     expect(model).not.toHaveBeenCalled();
   });
 });

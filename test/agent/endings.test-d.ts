@@ -63,7 +63,8 @@ test("a handler's own reasons, named as the type argument, get their own branch"
 test("agent_halted narrows the same way", () => {
   expectTypeOf(streamAgent<"budget">({ model: scriptedModel([]), tools: [], messages: [] })).toEqualTypeOf<Observable<AgentEvent<"budget">>>();
   const on = (e: AgentEvent) => {
-    if (e.type === "agent_halted" && e.haltedReason === "approval_required") expectTypeOf(e.metadata.pendingApprovals).toEqualTypeOf<readonly PendingApproval[]>();
+    if (e.type === "agent_halted" && e.haltedReason === "approval_required")
+      expectTypeOf(e.metadata.pendingApprovals).toEqualTypeOf<readonly PendingApproval[]>();
   };
   expectTypeOf(on).toBeFunction();
 });

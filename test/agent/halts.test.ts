@@ -206,7 +206,10 @@ describe("after each turn, the first reason that applies ends the loop", () => {
         messages: question,
         haltWhen: (() => "yes") as never,
       });
-      expect(odd).toMatchObject({ haltedReason: "error", metadata: { error: expect.objectContaining({ message: expect.stringMatching(/Expected `haltWhen` to return a boolean, got "yes"/) }) } });
+      expect(odd).toMatchObject({
+        haltedReason: "error",
+        metadata: { error: expect.objectContaining({ message: expect.stringMatching(/Expected `haltWhen` to return a boolean, got "yes"/) }) },
+      });
     });
   });
 

@@ -85,7 +85,12 @@ describe("cancellation with opts.signal", () => {
 
   it("leaves no listener on the caller's signal, whether the run completes, is cancelled or unsubscribed", async () => {
     const completes = countingController();
-    await runAgent({ model: scriptedModel([[toolCall("c1", "echo", { text: "a" })], [finish("stop")]]), tools: [echo], messages: question, signal: completes.controller.signal });
+    await runAgent({
+      model: scriptedModel([[toolCall("c1", "echo", { text: "a" })], [finish("stop")]]),
+      tools: [echo],
+      messages: question,
+      signal: completes.controller.signal,
+    });
     expect(completes.listeners).toBe(0);
 
     const cancels = countingController();
@@ -97,7 +102,12 @@ describe("cancellation with opts.signal", () => {
 
     const leaves = countingController();
     const { tool } = hangingTool();
-    const subscription = streamAgent({ model: scriptedModel([[toolCall("c1", "hang")]]), tools: [tool], messages: question, signal: leaves.controller.signal }).subscribe();
+    const subscription = streamAgent({
+      model: scriptedModel([[toolCall("c1", "hang")]]),
+      tools: [tool],
+      messages: question,
+      signal: leaves.controller.signal,
+    }).subscribe();
     await flushMicrotasks();
     subscription.unsubscribe();
     expect(leaves.listeners).toBe(0);
@@ -152,7 +162,11 @@ describe("unsubscribing", () => {
       expect(live).toBeGreaterThan(0); // the model's abort listener, and the runner's on the run's signal
       subscription.unsubscribe();
       expect(live).toBe(0);
-      const done = await runAgent({ model: scriptedModel([[toolCall("c1", "echo", { text: "a" })], [finish("stop")]], { delay: 1 }), tools: [echo], messages: question });
+      const done = await runAgent({
+        model: scriptedModel([[toolCall("c1", "echo", { text: "a" })], [finish("stop")]], { delay: 1 }),
+        tools: [echo],
+        messages: question,
+      });
       expect(done.haltedReason).toBe("completed");
       expect(live).toBe(0);
     } finally {
@@ -176,7 +190,13 @@ describe("time", () => {
   it("runs a slow scripted model in virtual time", () => {
     const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
     scheduler.run(({ expectObservable }) => {
-      const model = scriptedModel([[text("a"), toolCall("c1", "echo", { text: "x" }), finish("tool_calls")], [text("b"), finish("stop")]], { delay: 100 });
+      const model = scriptedModel(
+        [
+          [text("a"), toolCall("c1", "echo", { text: "x" }), finish("tool_calls")],
+          [text("b"), finish("stop")],
+        ],
+        { delay: 100 },
+      );
       const types = new Observable<string>((s) =>
         streamAgent({ model, tools: [echo], messages: question }).subscribe({
           next: (e) => {

@@ -3,7 +3,16 @@ import { lastValueFrom, toArray } from "rxjs";
 import { z } from "zod";
 import { defineTool, ok, streamAgent, type AgentEvent, type Model, type ModelEvent } from "../../src/index.js";
 import { anthropic, openai } from "../../src/providers/index.js";
-import { anthropicEvents as e, anthropicTextTurn, CHAT_DONE, chatChunk, chatTextTurn, chatToolDelta, responses, responsesTextTurn } from "../support/fake-streams.js";
+import {
+  anthropicEvents as e,
+  anthropicTextTurn,
+  CHAT_DONE,
+  chatChunk,
+  chatTextTurn,
+  chatToolDelta,
+  responses,
+  responsesTextTurn,
+} from "../support/fake-streams.js";
 import { startFake, type Fake } from "../support/model-harness.js";
 import { finish, user } from "../support/agent-helpers.js";
 
@@ -92,13 +101,28 @@ describe("live tool input as agent events", () => {
   it("the host's own onCallReport still gets every report", async () => {
     const reports: string[] = [];
     let turn = 0;
-    const model: Model = () => (turn++ === 0 ? [{ type: "tool_call", call: { id: "c1", name: "weather", arguments: { city: "Oslo" } } }, finish("tool_calls")] : [finish("stop")]);
+    const model: Model = () =>
+      turn++ === 0 ? [{ type: "tool_call", call: { id: "c1", name: "weather", arguments: { city: "Oslo" } } }, finish("tool_calls")] : [finish("stop")];
     const events = await lastValueFrom(
       streamAgent({ model, tools: [weather], messages: [user("?")], onCallReport: (r) => reports.push(r.type) }).pipe(toArray()),
     );
     expect(reports).toEqual(["progress"]);
     expect(events.filter((ev) => ev.type === "call_report")).toEqual([
-      { type: "call_report", turn: 0, report: { type: "progress", index: 0, toolCallId: "c1", toolName: "weather", attempt: 1, progress: 1, total: 2, message: "asking about Oslo", data: undefined } },
+      {
+        type: "call_report",
+        turn: 0,
+        report: {
+          type: "progress",
+          index: 0,
+          toolCallId: "c1",
+          toolName: "weather",
+          attempt: 1,
+          progress: 1,
+          total: 2,
+          message: "asking about Oslo",
+          data: undefined,
+        },
+      },
     ]);
   });
 });

@@ -24,7 +24,10 @@ const shape = (messages: readonly Message[]) => messages.map((m) => (m.role === 
 describe("finding 1: a question and an approval in one turn", () => {
   it("the approved call's answer goes right after the turn's other answers, before the question and the user's reply", async () => {
     const { handler, email } = emailTool();
-    const model = scriptedModel([[toolCall("q1", "ask", { q: "Friday?" }), toolCall("e1", "email")], [text("Done."), finish("stop")]]);
+    const model = scriptedModel([
+      [toolCall("q1", "ask", { q: "Friday?" }), toolCall("e1", "email")],
+      [text("Done."), finish("stop")],
+    ]);
     const first = await runAgent({ model, tools: [ask, email], messages: question });
     expect(first).toMatchObject({
       haltedReason: "ask_user",
@@ -57,7 +60,10 @@ describe("finding 2: every pending item of a turn reaches the host", () => {
   });
 
   it("one reply answers both questions: the model is asked again with it", async () => {
-    const model = scriptedModel([[toolCall("q1", "ask", { q: "Which day?" }), toolCall("q2", "ask", { q: "How many?" })], [text("Booked."), finish("stop")]]);
+    const model = scriptedModel([
+      [toolCall("q1", "ask", { q: "Which day?" }), toolCall("q2", "ask", { q: "How many?" })],
+      [text("Booked."), finish("stop")],
+    ]);
     const first = await runAgent({ model, tools: [ask], messages: question });
     const second = await runAgent({ model, tools: [ask], messages: [...first.messages, user("Friday, two")] });
     expect(second.haltedReason).toBe("completed");
@@ -82,7 +88,10 @@ describe("finding 2: every pending item of a turn reaches the host", () => {
 
   it("answers the host appends after the user's new message are put next to their calls", async () => {
     const { handler, email } = emailTool();
-    const model = scriptedModel([[toolCall("h1", "budget"), toolCall("e1", "email"), toolCall("m1", "pay")], [text("OK."), finish("stop")]]);
+    const model = scriptedModel([
+      [toolCall("h1", "budget"), toolCall("e1", "email"), toolCall("m1", "pay")],
+      [text("OK."), finish("stop")],
+    ]);
     const first = await runAgent({ model, tools: [budget, email, pay], messages: question });
     const paid: Message = { role: "tool", toolCallId: "m1", name: "pay", content: "paid", isError: false };
     const resumed: Message[] = [...first.messages, user("go on"), { role: "approval", toolCallId: "e1", approved: true }, paid];

@@ -35,7 +35,11 @@ describe("the agent loop on openai.chatModel", () => {
 
     expect(result.haltedReason).toBe("completed");
     const turn0: Message[] = [
-      { role: "assistant", content: "Checking.", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] },
+      {
+        role: "assistant",
+        content: "Checking.",
+        toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }],
+      },
       { role: "tool", toolCallId: "call_1", name: "weather", content: '{"city":"Paris","tempC":21}', isError: false },
     ];
     expect(result.messages).toEqual([...ASK, ...turn0, { role: "assistant", content: "21 °C in Paris." }]);

@@ -161,9 +161,14 @@ describe("approval", () => {
       },
       handler,
     });
-    const model = scriptedModel([[toolCall("small", "transfer", { eur: 5 }), toolCall("big", "transfer", { eur: 500 }), toolCall("bad", "transfer", { eur: "x" })]]);
+    const model = scriptedModel([
+      [toolCall("small", "transfer", { eur: 5 }), toolCall("big", "transfer", { eur: 500 }), toolCall("bad", "transfer", { eur: "x" })],
+    ]);
     const result = await runAgent({ model, tools: [tool], messages: question, context: { user: "u1" } });
-    expect(seen.map(([args]) => args)).toEqual([{ eur: 5, currency: "EUR" }, { eur: 500, currency: "EUR" }]);
+    expect(seen.map(([args]) => args)).toEqual([
+      { eur: 5, currency: "EUR" },
+      { eur: 500, currency: "EUR" },
+    ]);
     expect(seen[0]?.[1]).toMatchObject({ toolCall: callOf("small", "transfer", { eur: 5 }), context: { user: "u1" }, messages: question });
     expect(handler).toHaveBeenCalledTimes(1);
     expect(result).toMatchObject({ haltedReason: "approval_required", metadata: { pendingApprovals: [{ toolCallId: "big" }] } });

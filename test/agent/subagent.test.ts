@@ -25,7 +25,10 @@ describe("agentTool: a subagent as a tool", () => {
         [toolCall("s1", "lookup", { q: "otters" }), finish("tool_calls")],
         [text("Otters hold hands."), finish("stop")],
       ]);
-      const parent = scriptedModel([[toolCall("p1", "research", { topic: "otters" }), finish("tool_calls")], [text("Done."), finish("stop")]]);
+      const parent = scriptedModel([
+        [toolCall("p1", "research", { topic: "otters" }), finish("tool_calls")],
+        [text("Done."), finish("stop")],
+      ]);
       const events = await agentEvents({ model: parent, tools: [researcher(sub)], messages: [user("Tell me about otters")] });
 
       const nested = events.filter((e): e is Extract<AgentEvent, { type: "subagent_event" }> => e.type === "subagent_event");
@@ -42,7 +45,11 @@ describe("agentTool: a subagent as a tool", () => {
         "agent_halted",
       ]);
       const halted = events.at(-1);
-      expect(halted?.type === "agent_halted" && halted.messages.find((m) => m.role === "tool")).toMatchObject({ toolCallId: "p1", content: "Otters hold hands.", isError: false });
+      expect(halted?.type === "agent_halted" && halted.messages.find((m) => m.role === "tool")).toMatchObject({
+        toolCallId: "p1",
+        content: "Otters hold hands.",
+        isError: false,
+      });
       // Everything the subagent told came before the call's own completion.
       const completedAt = events.findIndex((e) => e.type === "tool_event" && e.event.type === "tool_execution_completed");
       expect(events.map((e) => e.type).lastIndexOf("subagent_event")).toBeLessThan(completedAt);
@@ -51,11 +58,16 @@ describe("agentTool: a subagent as a tool", () => {
     it("a subagent's subagent arrives nested twice", async () => {
       const inner = scriptedModel([[text("deep"), finish("stop")]]);
       const deep = agentTool({ name: "deep", description: "", schema: z.object({}), agent: () => ({ model: inner, tools: [], messages: [user("go")] }) });
-      const middle = scriptedModel([[toolCall("m1", "deep"), finish("tool_calls")], [text("middle done"), finish("stop")]]);
+      const middle = scriptedModel([
+        [toolCall("m1", "deep"), finish("tool_calls")],
+        [text("middle done"), finish("stop")],
+      ]);
       const mid = agentTool({ name: "mid", description: "", schema: z.object({}), agent: () => ({ model: middle, tools: [deep], messages: [user("go")] }) });
       const parent = scriptedModel([[toolCall("p1", "mid"), finish("tool_calls")], [finish("stop")]]);
       const events = await agentEvents({ model: parent, tools: [mid], messages: [user("go")] });
-      const twice = events.flatMap((e) => (e.type === "subagent_event" && e.event.type === "subagent_event" ? [[e.toolCallId, e.event.toolCallId, e.event.event.type]] : []));
+      const twice = events.flatMap((e) =>
+        e.type === "subagent_event" && e.event.type === "subagent_event" ? [[e.toolCallId, e.event.toolCallId, e.event.event.type]] : [],
+      );
       expect(twice).toContainEqual(["p1", "m1", "text_delta"]);
     });
   });
@@ -129,7 +141,12 @@ describe("agentTool: a subagent as a tool", () => {
       expect(second.haltedReason).toBe("completed");
       const added = second.messages.slice(first.messages.length + 1);
       expect(added).toEqual([
-        { role: "assistant", content: "", toolCalls: [{ id: "p1-resume1", name: "research", arguments: { topic: "otters" } }], metadata: { subagentContinuation: "p1" } },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "p1-resume1", name: "research", arguments: { topic: "otters" } }],
+          metadata: { subagentContinuation: "p1" },
+        },
         { role: "tool", toolCallId: "p1-resume1", name: "research", content: "River otters hold hands.", isError: false },
         { role: "assistant", content: "River otters hold hands, it says." },
       ]);
@@ -143,15 +160,32 @@ describe("agentTool: a subagent as a tool", () => {
   describe("when a call of the subagent needs approval", () => {
     it("the host's decision appended to the parent's conversation reaches the subagent", async () => {
       const ran: string[] = [];
-      const pay = defineTool({ name: "pay", description: "", schema: z.object({ amount: z.number() }), needsApproval: true, handler: ({ amount }) => { ran.push(`paid ${amount}`); return ok("paid"); } });
-      const sub = scriptedModel([[toolCall("s1", "pay", { amount: 5 }), finish("tool_calls")], [text("Paid 5."), finish("stop")]]);
+      const pay = defineTool({
+        name: "pay",
+        description: "",
+        schema: z.object({ amount: z.number() }),
+        needsApproval: true,
+        handler: ({ amount }) => {
+          ran.push(`paid ${amount}`);
+          return ok("paid");
+        },
+      });
+      const sub = scriptedModel([
+        [toolCall("s1", "pay", { amount: 5 }), finish("tool_calls")],
+        [text("Paid 5."), finish("stop")],
+      ]);
       const payer = agentTool({ name: "payer", description: "", schema: z.object({}), agent: () => ({ model: sub, tools: [pay], messages: [user("pay 5")] }) });
-      const parent = scriptedModel([[toolCall("p1", "payer"), finish("tool_calls")], [text("ok"), finish("stop")]]);
+      const parent = scriptedModel([
+        [toolCall("p1", "payer"), finish("tool_calls")],
+        [text("ok"), finish("stop")],
+      ]);
       const first = await runAgent({ model: parent, tools: [payer], messages: [user("pay")] });
       expect(first.haltedReason).toBe("ask_user");
       expect(first.metadata).toMatchObject({
         pendingQuestion: "Approval required for pay",
-        askUserOpts: { subagent: { haltedReason: "approval_required", metadata: { pendingApprovals: [{ toolCallId: "s1", toolName: "pay", arguments: { amount: 5 } }] } } },
+        askUserOpts: {
+          subagent: { haltedReason: "approval_required", metadata: { pendingApprovals: [{ toolCallId: "s1", toolName: "pay", arguments: { amount: 5 } }] } },
+        },
       });
       expect(ran).toEqual([]);
       const decision: Message = { role: "approval", toolCallId: "s1", approved: true };

@@ -8,7 +8,16 @@ import { startFake } from "../support/model-harness.js";
 import { finish, text, toolCall, user } from "../support/agent-helpers.js";
 
 const ran: string[] = [];
-const tool = (name: string) => defineTool({ name, description: name, schema: z.object({}), handler: () => { ran.push(name); return ok(`${name} ran`); } });
+const tool = (name: string) =>
+  defineTool({
+    name,
+    description: name,
+    schema: z.object({}),
+    handler: () => {
+      ran.push(name);
+      return ok(`${name} ran`);
+    },
+  });
 const tools = [tool("search"), tool("delete_all"), tool("summarise")];
 
 describe("prepareTurn: per-turn tool sets and request amendment", () => {
@@ -16,8 +25,14 @@ describe("prepareTurn: per-turn tool sets and request amendment", () => {
     ran.length = 0;
     const seen: string[][] = [];
     const model = scriptedModel([
-      (r: ModelRequest) => { seen.push(r.tools.map((t) => t.name)); return [toolCall("c1", "search"), toolCall("c2", "delete_all"), finish("tool_calls")]; },
-      (r: ModelRequest) => { seen.push(r.tools.map((t) => t.name)); return [text("done"), finish("stop")]; },
+      (r: ModelRequest) => {
+        seen.push(r.tools.map((t) => t.name));
+        return [toolCall("c1", "search"), toolCall("c2", "delete_all"), finish("tool_calls")];
+      },
+      (r: ModelRequest) => {
+        seen.push(r.tools.map((t) => t.name));
+        return [text("done"), finish("stop")];
+      },
     ]);
     const result = await runAgent({
       model,
@@ -43,7 +58,12 @@ describe("prepareTurn: per-turn tool sets and request amendment", () => {
 
   it("amends the request's messages for that turn only; the conversation stays as it was", async () => {
     const asked: (readonly Message[])[] = [];
-    const model = scriptedModel([(r: ModelRequest) => { asked.push(r.messages); return [text("hi"), finish("stop")]; }]);
+    const model = scriptedModel([
+      (r: ModelRequest) => {
+        asked.push(r.messages);
+        return [text("hi"), finish("stop")];
+      },
+    ]);
     const result = await runAgent({
       model,
       tools,

@@ -5,7 +5,10 @@ import { finish, text, toolCall, user } from "../support/agent-helpers.js";
 import { anyArgs } from "../support/helpers.js";
 
 const echo = defineTool({ name: "echo", description: "", schema: anyArgs, handler: () => ok("hi") });
-const usage = (inputTokens: number, outputTokens: number, extra: object = {}): ModelEvent => ({ type: "usage", usage: { inputTokens, outputTokens, ...extra } });
+const usage = (inputTokens: number, outputTokens: number, extra: object = {}): ModelEvent => ({
+  type: "usage",
+  usage: { inputTokens, outputTokens, ...extra },
+});
 
 describe("AgentResult.usage", () => {
   it("sums what every model call of the run reported", async () => {

@@ -66,7 +66,10 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       let seen: unknown;
       await runToolCalls([{ id: "g", name: "boom", arguments: {} }], tools(queue, "p"), {
         toolExecutor: executor,
-        onToolError: (_call, e) => { seen = e; return { continue: "ok" }; },
+        onToolError: (_call, e) => {
+          seen = e;
+          return { continue: "ok" };
+        },
       });
       expect(isToolError(seen)).toBe(true);
       expect(seen).toMatchObject({ reason: "handler_raised", toolName: "boom", toolCallId: "g", cause: { message: "kaput" } });
@@ -134,7 +137,12 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       const counts = await runCounts(client, queue);
       expect([counts.l1, counts.l2, counts.l3]).toEqual([1, 1, undefined]);
       const aborted = await client.lrange(`${queue}:aborted`, 0, -1);
-      expect(aborted.filter((line) => line.startsWith("l")).map((line) => line.split(" ")[0]).sort()).toEqual(["l1", "l2"]);
+      expect(
+        aborted
+          .filter((line) => line.startsWith("l"))
+          .map((line) => line.split(" ")[0])
+          .sort(),
+      ).toEqual(["l1", "l2"]);
     });
   });
 });

@@ -16,35 +16,39 @@ afterAll(async () => {
 
 describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq when Redis goes away", () => {
   describe("when Redis stops mid-batch", () => {
-    it.skipIf(process.env.REDIS_URL !== undefined)("answers every call handler_exit at once, not at its deadline", async () => {
-      assertBuilt();
-      const own = await startRedis();
-      try {
-        const queue = freshQueue("down");
-        const child = await startWorker(own.url, queue, "w", 4);
-        children.push(child);
-        const executor = bullmqExecutor({ connection: own.url, queue, key: "k" });
-        const calls = Array.from({ length: 8 }, (_, i) => slow(`d${i}`, 30_000));
-        const run = runToolCalls(calls, tools(queue, "p"), { toolExecutor: executor, toolTimeout: 60_000 });
-        const probe = inspector(own.url);
-        await until(async () => (await probe.llen(`${queue}:started`)) === 4);
-        probe.disconnect();
-        const stopped = Date.now();
-        await own.stop();
-        const { messages } = await run;
-        expect(Date.now() - stopped).toBeLessThan(5_000);
-        expect(messages.map((m) => m.isError)).toEqual(calls.map(() => true));
-        expect(messages.every((m) => m.content.includes("handler_exit"))).toBe(true);
-        // Calls made while Redis is down answer at once too.
-        const t = Date.now();
-        const later = await runToolCalls([slow("d9", 10)], tools(queue, "p"), { toolExecutor: executor, toolTimeout: 60_000 });
-        expect(must(later.messages[0]).content).toContain("handler_exit");
-        expect(Date.now() - t).toBeLessThan(5_000);
-        await executor.close();
-        await child.kill();
-      } finally {
-        await own.stop();
-      }
-    }, 90_000); // wide: starting Redis and a worker process on a loaded 2-core machine; the promise is the 5 s above
+    it.skipIf(process.env.REDIS_URL !== undefined)(
+      "answers every call handler_exit at once, not at its deadline",
+      async () => {
+        assertBuilt();
+        const own = await startRedis();
+        try {
+          const queue = freshQueue("down");
+          const child = await startWorker(own.url, queue, "w", 4);
+          children.push(child);
+          const executor = bullmqExecutor({ connection: own.url, queue, key: "k" });
+          const calls = Array.from({ length: 8 }, (_, i) => slow(`d${i}`, 30_000));
+          const run = runToolCalls(calls, tools(queue, "p"), { toolExecutor: executor, toolTimeout: 60_000 });
+          const probe = inspector(own.url);
+          await until(async () => (await probe.llen(`${queue}:started`)) === 4);
+          probe.disconnect();
+          const stopped = Date.now();
+          await own.stop();
+          const { messages } = await run;
+          expect(Date.now() - stopped).toBeLessThan(5_000);
+          expect(messages.map((m) => m.isError)).toEqual(calls.map(() => true));
+          expect(messages.every((m) => m.content.includes("handler_exit"))).toBe(true);
+          // Calls made while Redis is down answer at once too.
+          const t = Date.now();
+          const later = await runToolCalls([slow("d9", 10)], tools(queue, "p"), { toolExecutor: executor, toolTimeout: 60_000 });
+          expect(must(later.messages[0]).content).toContain("handler_exit");
+          expect(Date.now() - t).toBeLessThan(5_000);
+          await executor.close();
+          await child.kill();
+        } finally {
+          await own.stop();
+        }
+      },
+      90_000,
+    ); // wide: starting Redis and a worker process on a loaded 2-core machine; the promise is the 5 s above
   });
 });

@@ -64,7 +64,11 @@ describe("examples/agent-openai.ts", () => {
       expect(stdout).toContain('halted: ask_user {"pendingQuestion":"Book this trip? OSL→LIS, 2 adults"');
       expect(stdout).toContain('halted: completed {"finishReason":"stop"}');
       const bodies = fake.requests.map((r) => r.body as { model: string; stream: boolean; tools: { function: { name: string } }[]; messages: SentMessage[] });
-      expect(bodies.map((b) => [b.model, b.stream])).toEqual([["gpt-fake", true], ["gpt-fake", true], ["gpt-fake", true]]);
+      expect(bodies.map((b) => [b.model, b.stream])).toEqual([
+        ["gpt-fake", true],
+        ["gpt-fake", true],
+        ["gpt-fake", true],
+      ]);
       expect(bodies[0]?.tools.map((t) => t.function.name)).toEqual(["weather", "search_flights", "convert_currency", "book_hotel", "confirm_trip"]);
       // The last request carries the whole conversation: every tool call answered, then the user's "yes".
       const sent = bodies[2]?.messages ?? [];

@@ -64,7 +64,7 @@ describe("mistakes a new user makes (issue 9)", () => {
       expect(result.halt).toEqual({ haltedReason: "tool_error", haltToolCallId: "c1" });
     });
 
-    it("onUnknownTool must be \"fail\" or \"answer\"", () => {
+    it('onUnknownTool must be "fail" or "answer"', () => {
       expect(() => streamToolCalls(calls, [weather], { onUnknownTool: "skip" as never })).toThrow(
         new TypeError('Expected `onUnknownTool` to be "fail" or "answer", got "skip"'),
       );

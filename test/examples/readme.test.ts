@@ -20,7 +20,13 @@ import { redisUnavailable, startRedis, type TestRedis } from "../bullmq/redis.js
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The README and every guide under docs/, each with its text. */
-const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)].map((path) => ({
+const documents = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+].map((path) => ({
   path,
   text: readFileSync(join(root, path), "utf8"),
 }));
@@ -87,17 +93,19 @@ function headingBefore(text: string, offset: number): string {
 function topLevelBindings(code: string): string[] {
   const source = ts.createSourceFile("block.ts", code, ts.ScriptTarget.Latest);
   return source.statements.flatMap((statement) =>
-    ts.isVariableStatement(statement)
-      ? statement.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []))
-      : [],
+    ts.isVariableStatement(statement) ? statement.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : [])) : [],
   );
 }
 
 /** `toolrx` and its subpaths (`toolrx/providers`, `toolrx/providers/openai`, `toolrx/testing`, `toolrx/otel`, `toolrx/mcp`, …) resolve to the source, as they would to the built package. */
 function mapImports(code: string): string {
-  const toSrc = (entry: string) => relative(dir, join(root, "src", entry)).split("\\").join("/");
-  return code.replace(/(["'])toolrx(?:\/([a-z/]+))?\1/g, (_m, quote: string, subpath: string | undefined) =>
-    `${quote}${toSrc(subpath ? `${subpath}/index.js` : "index.js")}${quote}`,
+  const toSrc = (entry: string) =>
+    relative(dir, join(root, "src", entry))
+      .split("\\")
+      .join("/");
+  return code.replace(
+    /(["'])toolrx(?:\/([a-z/]+))?\1/g,
+    (_m, quote: string, subpath: string | undefined) => `${quote}${toSrc(subpath ? `${subpath}/index.js` : "index.js")}${quote}`,
   );
 }
 
@@ -304,7 +312,11 @@ describe("README.md provider blocks", () => {
       expect(forOpenAI).toEqual([
         { role: "system", content: "Be brief." },
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: null, tool_calls: [{ id: FAKE_IDS.chatToolCall, type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: FAKE_IDS.chatToolCall, type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }],
+        },
         { role: "tool", tool_call_id: FAKE_IDS.chatToolCall, content: weatherResult },
       ]);
       expect(forAnthropic).toEqual({

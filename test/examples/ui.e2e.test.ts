@@ -87,9 +87,7 @@ describe("the UI example in a real browser", () => {
       "In Lisbon: fado night, tram 28 tour.",
     ]);
     // The arguments showed as the model wrote them: half, then whole, then the complete call.
-    expect(await page.getAttribute("tr[data-call-id='call_8']", "data-argument-steps")).toBe(
-      '{"hotel":"Ol|{"hotel":"Old Town Inn"}|{"hotel":"Old Town Inn"}',
-    );
+    expect(await page.getAttribute("tr[data-call-id='call_8']", "data-argument-steps")).toBe('{"hotel":"Ol|{"hotel":"Old Town Inn"}|{"hotel":"Old Town Inn"}');
     expect(await page.textContent("#said")).toBe("Booking Old Town Inn. Done: Old Town Inn is booked for 3 nights.");
     expect(await page.isHidden("#ask")).toBe(true);
     expect(await page.textContent("#state")).toMatch(/^run completed at \d+ ms$/);

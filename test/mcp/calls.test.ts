@@ -19,7 +19,11 @@ const call = (name: string, args: Record<string, unknown> = {}, id = `c-${name}`
 describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
   it("answers with the text of the result's content", async () => {
     const { client } = await serve(line, [
-      { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, handler: ({ a, b }) => text(String(Number(a) + Number(b))) },
+      {
+        name: "add",
+        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+        handler: ({ a, b }) => text(String(Number(a) + Number(b))),
+      },
     ]);
     const result = await runToolCalls([call("add", { a: 2, b: 3 })], await mcpTools(client));
     expect(result.messages).toEqual([{ role: "tool", toolCallId: "c-add", name: "add", content: "5", isError: false }]);
@@ -27,9 +31,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
 
   it("validates arguments against the server's inputSchema before calling the server", async () => {
     const handler = vi.fn(() => text("ran"));
-    const { client } = await serve(line, [
-      { name: "find", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, handler },
-    ]);
+    const { client } = await serve(line, [{ name: "find", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, handler }]);
     const result = await runToolCalls([call("find", { q: 1 })], await mcpTools(client));
     expect(must(result.messages[0]).isError).toBe(true);
     expect(must(result.messages[0]).content).toContain("q");
@@ -38,9 +40,7 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
 
   describe("when the result has isError: true", () => {
     it("is an error through onToolError, not a success", async () => {
-      const { client } = await serve(line, [
-        { name: "fail", handler: () => ({ content: [{ type: "text", text: "no such city" }], isError: true }) },
-      ]);
+      const { client } = await serve(line, [{ name: "fail", handler: () => ({ content: [{ type: "text", text: "no such city" }], isError: true }) }]);
       const onToolError = vi.fn(() => "halt" as const);
       const result = await runToolCalls([call("fail")], await mcpTools(client), { onToolError });
       expect(onToolError).toHaveBeenCalledWith(call("fail"), "no such city");
@@ -51,7 +51,14 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
 
   describe("when the server answers with a protocol error", () => {
     it("is handler_raised, carrying the server's error", async () => {
-      const { client } = await serve(line, [{ name: "boom", handler: () => { throw new Error("database is down"); } }]);
+      const { client } = await serve(line, [
+        {
+          name: "boom",
+          handler: () => {
+            throw new Error("database is down");
+          },
+        },
+      ]);
       const onToolError = vi.fn((_c: ToolCall, _e: unknown) => ({ continue: "fallback" }));
       await runToolCalls([call("boom")], await mcpTools(client), { onToolError });
       const reason = must(onToolError.mock.calls[0])[1] as ToolError;
@@ -64,7 +71,13 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
   describe("signals and deadlines", () => {
     it("a deadline aborts the server's handler (notifications/cancelled) and answers `timeout`, not an SDK error", async () => {
       const { client, cancelled } = await serve(line, [
-        { name: "slow", handler: async (_a, ctx) => { await sleep(10_000, ctx.signal); return text("late"); } },
+        {
+          name: "slow",
+          handler: async (_a, ctx) => {
+            await sleep(10_000, ctx.signal);
+            return text("late");
+          },
+        },
         { name: "fast", handler: () => text("fast") },
       ]);
       const onToolError = vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
@@ -132,7 +145,10 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
           onCallReport: (r) => {
             if (r.type === "progress") seen.push(`progress ${r.progress}/${r.total ?? "?"}${r.message ? ` ${r.message}` : ""}`);
           },
-        }).pipe(tap((e) => seen.push(e.type)), toArray()),
+        }).pipe(
+          tap((e) => seen.push(e.type)),
+          toArray(),
+        ),
       );
       expect(seen).toEqual(["tool_execution_started", "progress 1/3 one", "progress 2/3", "tool_execution_completed", "tool_result_encoded"]);
     });
@@ -199,7 +215,11 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
             ],
           }),
         },
-        { name: "structured", outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, handler: () => ({ content: [], structuredContent: { n: 7 } }) },
+        {
+          name: "structured",
+          outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+          handler: () => ({ content: [], structuredContent: { n: 7 } }),
+        },
       ]);
       const result = await runToolCalls([call("mixed"), call("structured")], await mcpTools(client));
       expect(must(result.messages[0]).content).toBe(
@@ -217,7 +237,11 @@ describe.each(LINES)("an MCP tool's call (SDK %s)", (line) => {
 
     it("structuredContent that breaks the tool's outputSchema is an error", async () => {
       const { client } = await serve(line, [
-        { name: "liar", outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, handler: () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { n: "seven" } }) },
+        {
+          name: "liar",
+          outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+          handler: () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { n: "seven" } }),
+        },
       ]);
       const result = await runToolCalls([call("liar")], await mcpTools(client));
       expect(must(result.messages[0]).isError).toBe(true);

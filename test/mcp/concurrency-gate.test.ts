@@ -7,8 +7,14 @@ describe("ConcurrencyGate (serveTools' bound across requests)", () => {
     const never = new AbortController().signal;
     const order: string[] = [];
     const first = await gate.acquire(never);
-    const b = gate.acquire(never).then((release) => { order.push("b"); return release; });
-    const c = gate.acquire(never).then((release) => { order.push("c"); return release; });
+    const b = gate.acquire(never).then((release) => {
+      order.push("b");
+      return release;
+    });
+    const c = gate.acquire(never).then((release) => {
+      order.push("c");
+      return release;
+    });
     first();
     (await b)();
     (await c)();

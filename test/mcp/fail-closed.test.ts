@@ -63,7 +63,18 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
         },
         required: ["q"],
       };
-      const { client } = await server(line, { tools: [{ name: "search", inputSchema, handler: (args) => { seen.push(args); return text("found"); } }] });
+      const { client } = await server(line, {
+        tools: [
+          {
+            name: "search",
+            inputSchema,
+            handler: (args) => {
+              seen.push(args);
+              return text("found");
+            },
+          },
+        ],
+      });
       const result = await runToolCalls([call("search", { q: "toolrx", options: {} })], await mcpTools(client));
       expect(result.messages[0]).toMatchObject({ content: "found", isError: false });
       expect(seen).toEqual([{ q: "toolrx", options: {} }]);
@@ -83,7 +94,9 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       const reason = must(onToolError.mock.calls[0])[1] as ToolError;
       expect(reason).toBeInstanceOf(ToolError);
       expect(reason.reason).toBe("invalid_return");
-      expect(reason.message).toBe("MCP server answered tool weird with something that is not a CallToolResult: content: Invalid input: expected array, received string");
+      expect(reason.message).toBe(
+        "MCP server answered tool weird with something that is not a CallToolResult: content: Invalid input: expected array, received string",
+      );
       expect(calls).toBe(1);
     });
 
@@ -101,12 +114,26 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
     it("reports what is known, cancel sent and the remote state unknown, not a settlement", async () => {
       const { client, cancelled } = await server(line, { tools: [{ name: "slow", handler: () => sleep(600).then(() => text("late")) }] });
       const reports: CallReport[] = [];
-      const result = await runToolCalls([call("slow")], await mcpTools(client), { toolTimeout: 100, settleGrace: 2_000, onCallReport: (r) => void reports.push(r) });
+      const result = await runToolCalls([call("slow")], await mcpTools(client), {
+        toolTimeout: 100,
+        settleGrace: 2_000,
+        onCallReport: (r) => void reports.push(r),
+      });
       expect(must(result.messages[0]).content).toContain("timeout");
       await vi.waitFor(() => expect(cancelled).toEqual(["slow"]));
       await sleep(800); // the server finished meanwhile; toolrx never saw its answer
       expect(reports).toEqual([
-        { type: "late_settlement", index: 0, toolCallId: "c-slow", toolName: "slow", attempt: 1, abandoned: "timeout", settled: false, grace: expect.any(Number), fate: "cancel_sent" },
+        {
+          type: "late_settlement",
+          index: 0,
+          toolCallId: "c-slow",
+          toolName: "slow",
+          attempt: 1,
+          abandoned: "timeout",
+          settled: false,
+          grace: expect.any(Number),
+          fate: "cancel_sent",
+        },
       ]);
     });
   });
@@ -116,7 +143,10 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
       const down = await server(line, { tools: [] });
       await down.close();
       let asked = 0;
-      const hangs = await raw(line, () => { asked++; return new Promise(() => {}); });
+      const hangs = await raw(line, () => {
+        asked++;
+        return new Promise(() => {});
+      });
       const started = performance.now();
       const e = await mcpTools({ down: down.client, hangs: hangs.client }, { listTimeout: 20_000 }).catch((x: unknown) => x);
       expect(e).toMatchObject({ reason: "list_failed", server: "down" });
@@ -145,7 +175,9 @@ describe.each(LINES)("MCP tools fail closed (SDK %s)", (line: SdkLine) => {
         ["invalid_schema", "s", "also_bad"],
       ]);
       await expect(mcpTools({ s: client })).rejects.toMatchObject({ reason: "invalid_schema", toolName: "bad" });
-      await expect(mcpTools({ s: client }, { onInvalidTool: "skip" as never })).rejects.toThrow(new TypeError('Expected `onInvalidTool` to be a function, got "skip"'));
+      await expect(mcpTools({ s: client }, { onInvalidTool: "skip" as never })).rejects.toThrow(
+        new TypeError('Expected `onInvalidTool` to be a function, got "skip"'),
+      );
     });
   });
 

@@ -30,7 +30,11 @@ async function modernServer(seen: { state?: string; answers?: unknown }[]): Prom
           inputRequests: {
             when: {
               method: "elicitation/create",
-              params: { mode: "form", message: "Which date?", requestedSchema: { type: "object", properties: { date: { type: "string" } }, required: ["date"] } },
+              params: {
+                mode: "form",
+                message: "Which date?",
+                requestedSchema: { type: "object", properties: { date: { type: "string" } }, required: ["date"] },
+              },
             },
           },
           requestState: "state-1",
@@ -47,7 +51,10 @@ async function modernServer(seen: { state?: string; answers?: unknown }[]): Prom
   );
   const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
   await client.connect(new StreamableHTTPClientTransport(new URL("http://booking.test/mcp"), { fetch }));
-  closers.push(() => client.close(), () => handler.close());
+  closers.push(
+    () => client.close(),
+    () => handler.close(),
+  );
   return client;
 }
 
@@ -81,8 +88,14 @@ describe("an MCP server's input_required result (SDK v2, revision 2026-07-28)", 
     const seen: { state?: string; answers?: unknown }[] = [];
     const tools = await mcpTools({ booking: await modernServer(seen) });
     const model = scriptedModel([
-      [{ type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }],
-      [{ type: "text_delta", text: "Booked." }, { type: "finish", reason: "stop" }],
+      [
+        { type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } },
+        { type: "finish", reason: "tool_calls" },
+      ],
+      [
+        { type: "text_delta", text: "Booked." },
+        { type: "finish", reason: "stop" },
+      ],
     ]);
     const user = { role: "user" as const, content: "Book Oslo" };
     const halted = await runAgent({ model, tools, messages: [user] });

@@ -44,7 +44,10 @@ async function twoRoundServer(seen: { state?: unknown; answers?: unknown }[]): P
   );
   const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
   await client.connect(new StreamableHTTPClientTransport(new URL("http://booking.test/mcp"), { fetch }));
-  closers.push(() => client.close(), () => handler.close());
+  closers.push(
+    () => client.close(),
+    () => handler.close(),
+  );
   return client;
 }
 
@@ -68,8 +71,14 @@ describe("a server that asks for input twice (SDK v2, revision 2026-07-28)", () 
     const seen: { state?: unknown; answers?: unknown }[] = [];
     const tools = await mcpTools({ booking: await twoRoundServer(seen) });
     const model = scriptedModel([
-      [{ type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }],
-      [{ type: "text_delta", text: "Booked." }, { type: "finish", reason: "stop" }],
+      [
+        { type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } },
+        { type: "finish", reason: "tool_calls" },
+      ],
+      [
+        { type: "text_delta", text: "Booked." },
+        { type: "finish", reason: "stop" },
+      ],
     ]);
     const questions: string[] = [];
     const askTheUser = async (question: string) => {
@@ -84,7 +93,13 @@ describe("a server that asks for input twice (SDK v2, revision 2026-07-28)", () 
     expect(questions).toEqual(["Which date?", "At what time on 2026-12-01?"]);
     expect(seen.map((s) => s.state)).toEqual([undefined, "asked-date", "date=2026-12-01"]);
     expect(result.haltedReason).toBe("completed");
-    expect(result.messages).toContainEqual({ role: "tool", toolCallId: "c1", name: "booking__book", content: "booked Oslo at 19:30 (date=2026-12-01)", isError: false });
+    expect(result.messages).toContainEqual({
+      role: "tool",
+      toolCallId: "c1",
+      name: "booking__book",
+      content: "booked Oslo at 19:30 (date=2026-12-01)",
+      isError: false,
+    });
     // One answer per call, no question left over: valid to send to a provider.
     expect(result.messages.filter((m) => m.role === "tool")).toHaveLength(1);
     expect(result.messages.filter((m) => m.role === "assistant" && m.metadata?.askUser === true)).toEqual([]);
@@ -94,7 +109,12 @@ describe("a server that asks for input twice (SDK v2, revision 2026-07-28)", () 
   it("resumeMcpInput's `halted` is the run halted on the new question, ready to resume", async () => {
     const seen: { state?: unknown; answers?: unknown }[] = [];
     const tools = await mcpTools({ booking: await twoRoundServer(seen) });
-    const model = scriptedModel([[{ type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } }, { type: "finish", reason: "tool_calls" }]]);
+    const model = scriptedModel([
+      [
+        { type: "tool_call", call: { id: "c1", name: "booking__book", arguments: { city: "Oslo" } } },
+        { type: "finish", reason: "tool_calls" },
+      ],
+    ]);
     const first = await runAgent({ model, tools, messages: [{ role: "user", content: "Book Oslo" }] });
     const resumed = await resumeMcpInput(first, { when: { action: "accept", content: { date: "2026-12-01" } } }, tools);
     const askUserOpts = { mcp: expect.objectContaining({ requestState: "date=2026-12-01", inputRequests: { time: expect.any(Object) } }) };

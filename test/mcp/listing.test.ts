@@ -82,10 +82,7 @@ describe.each(LINES)("mcpTools (SDK %s)", (line) => {
 
   it("puts the annotations in metadata, hints as booleans with the spec's defaults", async () => {
     const { client } = await server(line, {
-      tools: [
-        { name: "get", annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, title: "Get" } },
-        { name: "put" },
-      ],
+      tools: [{ name: "get", annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, title: "Get" } }, { name: "put" }],
     });
     const [get, put] = await mcpTools(client);
     expect(must(get).metadata).toEqual({
@@ -137,7 +134,9 @@ describe.each(LINES)("mcpTools (SDK %s)", (line) => {
       });
       const e = await mcpTools(client).catch((x: unknown) => x);
       expect(e).toMatchObject({ reason: "invalid_schema", toolName: "bad" });
-      expect((e as Error).message).toBe('MCP server: tool "bad" has a schema that is not JSON Schema: inputSchema.properties.a.type is 42, not a JSON Schema type');
+      expect((e as Error).message).toBe(
+        'MCP server: tool "bad" has a schema that is not JSON Schema: inputSchema.properties.a.type is 42, not a JSON Schema type',
+      );
     });
 
     it("a nested schema that is not JSON Schema, or a bad outputSchema: invalid_schema", async () => {
@@ -152,7 +151,11 @@ describe.each(LINES)("mcpTools (SDK %s)", (line) => {
       await expect(mcpTools(other.client)).rejects.toMatchObject(
         line === "v1"
           ? { name: "McpToolsError", reason: "list_failed", message: expect.stringContaining("nmber") }
-          : { name: "McpToolsError", reason: "invalid_schema", message: expect.stringContaining('outputSchema.properties.n.type is "nmber", not a JSON Schema type') },
+          : {
+              name: "McpToolsError",
+              reason: "invalid_schema",
+              message: expect.stringContaining('outputSchema.properties.n.type is "nmber", not a JSON Schema type'),
+            },
       );
     });
 

@@ -47,5 +47,12 @@ export async function rawServer(
   await server.start();
   const client = line === "v1" ? new ClientV1({ name: "raw-test", version: "1.0.0" }) : new ClientV2({ name: "raw-test", version: "1.0.0" });
   await client.connect(a as never);
-  return { client, notifications, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    notifications,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }

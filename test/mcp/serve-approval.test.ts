@@ -35,7 +35,10 @@ async function served(line: SdkLine, tools: readonly Tool[], answer: Answer | un
     if (answer) client.setRequestHandler("elicitation/create", async (req) => answer(req.params as never) as never);
   }
   await client.connect(a as never);
-  closers.push(() => client.close(), () => server.close());
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
   return client;
 }
 
@@ -52,14 +55,20 @@ const pay = defineTool({
   description: "Pay an invoice",
   schema: z.object({ amount: z.number() }),
   needsApproval: true,
-  handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
+  handler: ({ amount }) => {
+    paid.push(amount);
+    return ok(`paid ${amount}`);
+  },
 });
 const payOver100 = defineTool({
   name: "pay",
   description: "Pay an invoice",
   schema: z.object({ amount: z.number() }),
   needsApproval: ({ amount }) => amount > 100,
-  handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
+  handler: ({ amount }) => {
+    paid.push(amount);
+    return ok(`paid ${amount}`);
+  },
 });
 const text = (t: string, isError: boolean) => ({ content: [{ type: "text", text: t }], isError });
 const approve = vi.fn<Answer>(() => ({ action: "accept", content: { approve: true } }));
@@ -112,7 +121,10 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
       needsApproval: () => {
         throw new Error("no limits configured");
       },
-      handler: ({ amount }) => { paid.push(amount); return ok(`paid ${amount}`); },
+      handler: ({ amount }) => {
+        paid.push(amount);
+        return ok(`paid ${amount}`);
+      },
     });
     const client = await served(line, [broken], approve);
     // The runner answers it as it answers an executor that fails: not run, the rule's error shown.
@@ -150,7 +162,9 @@ describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
 describe("serveTools' approvalTimeout", () => {
   it("is a TypeError naming it when it is not a positive number of ms", () => {
     const server = new ServerV1({ name: "s", version: "1" });
-    expect(() => serveTools(server, [pay], { approvalTimeout: 0 })).toThrow(new TypeError("Expected `approvalTimeout` to be a positive number of ms up to 2147483647, got 0"));
+    expect(() => serveTools(server, [pay], { approvalTimeout: 0 })).toThrow(
+      new TypeError("Expected `approvalTimeout` to be a positive number of ms up to 2147483647, got 0"),
+    );
     expect(() => serveTools(server, [pay], { approvalTimeout: "5m" as never })).toThrow(/`approvalTimeout`/);
   });
 });
@@ -164,7 +178,10 @@ async function modernServed(tools: readonly Tool[], client: ClientV2): Promise<C
   });
   const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
   await client.connect(new StreamableHTTPClientTransport(new URL("http://toolrx.test/mcp"), { fetch }));
-  closers.push(() => client.close(), () => handler.close());
+  closers.push(
+    () => client.close(),
+    () => handler.close(),
+  );
   expect(client.getProtocolEra()).toBe("modern");
   return client;
 }
@@ -187,7 +204,10 @@ describe("serveTools and needsApproval on revision 2026-07-28 (SDK v2)", () => {
     await modernServed([pay], client);
     const asked = (await client.callTool({ name: "pay", arguments: { amount: 250 } }, { allowInputRequired: true } as never)) as Record<string, unknown>;
     expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { toolrx_approval: { method: "elicitation/create" } } });
-    const declined = await client.callTool({ name: "pay", arguments: { amount: 250 }, inputResponses: { toolrx_approval: { action: "decline" } } } as never, { allowInputRequired: true } as never);
+    const declined = await client.callTool(
+      { name: "pay", arguments: { amount: 250 }, inputResponses: { toolrx_approval: { action: "decline" } } } as never,
+      { allowInputRequired: true } as never,
+    );
     expect(declined).toMatchObject(text("The user declined the call to pay; it was not run", true));
     expect(paid).toEqual([]);
   });

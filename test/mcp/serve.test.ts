@@ -23,7 +23,10 @@ async function served(line: SdkLine, tools: readonly Tool[] | ToolResolver, opti
   await server.connect(b as never);
   const client = line === "v1" ? new ClientV1({ name: "c", version: "1.0.0" }) : new ClientV2({ name: "c", version: "1.0.0" });
   await client.connect(a as never);
-  closers.push(() => client.close(), () => server.close());
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
   return client;
 }
 
@@ -158,7 +161,7 @@ describe.each(LINES)("serveTools (SDK %s)", (line) => {
     expect(reports).toEqual(["progress", "progress", "progress"]); // the server's own onCallReport still sees them
   });
 
-  it("sends an error's text without the {\"error\"} wrapper, so a toolrx client wraps it once", async () => {
+  it('sends an error\'s text without the {"error"} wrapper, so a toolrx client wraps it once', async () => {
     const failing = defineTool({ name: "failing", description: "", schema: z.object({}), handler: () => error("no forecast for Atlantis") });
     const client = await served(line, [failing]);
     expect(await callTool(client, "failing", {})).toEqual({ content: [{ type: "text", text: "no forecast for Atlantis" }], isError: true });

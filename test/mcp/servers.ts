@@ -58,7 +58,11 @@ export function buildServer(line: SdkLine, spec: ServerSpec, log: { listCalls: (
     if (start + size < all.length) page.nextCursor = String(start + size);
     return page;
   };
-  const call = async (params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } }, signal: AbortSignal, notify: (n: object) => Promise<void>) => {
+  const call = async (
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+    signal: AbortSignal,
+    notify: (n: object) => Promise<void>,
+  ) => {
     const tool = spec.tools.find((t) => t.name === params.name);
     if (!tool?.handler) return { content: [{ type: "text", text: `Unknown tool: ${params.name}` }], isError: true };
     const progressToken = params._meta?.progressToken;
@@ -66,9 +70,7 @@ export function buildServer(line: SdkLine, spec: ServerSpec, log: { listCalls: (
       signal,
       progressToken,
       progress: (progress, total, message) =>
-        progressToken === undefined
-          ? Promise.resolve()
-          : notify({ method: "notifications/progress", params: { progressToken, progress, total, message } }),
+        progressToken === undefined ? Promise.resolve() : notify({ method: "notifications/progress", params: { progressToken, progress, total, message } }),
     };
     signal.addEventListener("abort", () => cancelled.push(String(params.name)), { once: true });
     return tool.handler(params.arguments ?? {}, ctx);
@@ -76,16 +78,12 @@ export function buildServer(line: SdkLine, spec: ServerSpec, log: { listCalls: (
   if (line === "v1") {
     const server = new ServerV1({ name: "test", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, (req) => list(req.params?.cursor) as never);
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
-      call(req.params, extra.signal, (n) => extra.sendNotification(n as never)) as never,
-    );
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => call(req.params, extra.signal, (n) => extra.sendNotification(n as never)) as never);
     return server;
   }
   const server = new ServerV2({ name: "test", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler("tools/list", (req) => list(req.params?.cursor) as never);
-  server.setRequestHandler("tools/call", (req, ctx) =>
-    call(req.params, ctx.mcpReq.signal, (n) => ctx.mcpReq.notify(n as never)) as never,
-  );
+  server.setRequestHandler("tools/call", (req, ctx) => call(req.params, ctx.mcpReq.signal, (n) => ctx.mcpReq.notify(n as never)) as never);
   return server;
 }
 
@@ -97,7 +95,15 @@ export async function connect(line: SdkLine, spec: ServerSpec): Promise<Connecte
   await server.connect(b as never);
   const client = line === "v1" ? new ClientV1({ name: "toolrx-test", version: "1.0.0" }) : new ClientV2({ name: "toolrx-test", version: "1.0.0" });
   await client.connect(a as never);
-  return { client, ...log, closeServer: () => server.close(), close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    ...log,
+    closeServer: () => server.close(),
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /** A text result. */
@@ -109,6 +115,13 @@ export function text(t: string): { content: { type: "text"; text: string }[] } {
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

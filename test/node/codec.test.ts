@@ -16,7 +16,17 @@ function roundTrip(result: HandlerResult): HandlerResult {
 
 /** Values a hostile handler may return or throw: everything fast-check makes, plus traps. */
 const hostile = fc.oneof(
-  fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true, withObjectString: true }),
+  fc.anything({
+    withBigInt: true,
+    withMap: true,
+    withSet: true,
+    withDate: true,
+    withTypedArray: true,
+    withNullPrototype: true,
+    withSparseArray: true,
+    withBoxedValues: true,
+    withObjectString: true,
+  }),
   fc.constant(Symbol("s")),
   fc.constant(() => 1),
   fc.constant(undefined),
@@ -76,8 +86,29 @@ describe("encodeResult and decodeResult", () => {
       ["a bigint", ok(10n), "the value is a bigint"],
       ["undefined", ok(undefined), "the value is undefined"],
       ["a nested bigint", halt("h", { a: [1, 2n] }), "`a[1]` is a bigint"],
-      ["a cycle", ok((() => { const a: Record<string, unknown> = {}; a.b = { a }; return a; })()), "`b.a` refers back"],
-      ["a throwing getter", ok(Object.defineProperty({}, "g", { enumerable: true, get: () => { throw new Error("no"); } })), "reading `g` threw"],
+      [
+        "a cycle",
+        ok(
+          (() => {
+            const a: Record<string, unknown> = {};
+            a.b = { a };
+            return a;
+          })(),
+        ),
+        "`b.a` refers back",
+      ],
+      [
+        "a throwing getter",
+        ok(
+          Object.defineProperty({}, "g", {
+            enumerable: true,
+            get: () => {
+              throw new Error("no");
+            },
+          }),
+        ),
+        "reading `g` threw",
+      ],
       ["a deep nesting", ok(Array.from({ length: 600 }).reduce<unknown>((inner) => [inner], 0)), "nested deeper than 512"],
     ])("reports %s with where it is", (_, result, problem) => {
       const encoded = encodeResult(result as HandlerResult);
@@ -143,7 +174,12 @@ describe("encodeResult and decodeResult", () => {
     it("describes what cannot cross instead of failing", () => {
       const cyclic: Record<string, unknown> = { n: 1n, s: Symbol("x"), u: undefined };
       cyclic.self = cyclic;
-      const thrower = Object.defineProperty({}, "g", { enumerable: true, get: () => { throw new Error("no"); } });
+      const thrower = Object.defineProperty({}, "g", {
+        enumerable: true,
+        get: () => {
+          throw new Error("no");
+        },
+      });
       expect(roundTrip(error({ cyclic, thrower, thrown: undefined }))).toEqual(
         error({ cyclic: { n: 1n, s: "Symbol(x)", u: undefined, self: "[Circular]" }, thrower: { g: "[unreadable]" }, thrown: undefined }),
       );
@@ -177,7 +213,10 @@ describe("encodeResult and decodeResult", () => {
       ["not an object", 1],
       ["an unknown shape", { type: "maybe" }],
       ["a bad tag", { type: "ok", value: { $toolrx: "nope" } }],
-      ["a ToolError outside the closed set", { type: "error", reason: { $toolrx: "tool_error", name: "ToolError", message: "m", reason: "oops", metadata: {} } }],
+      [
+        "a ToolError outside the closed set",
+        { type: "error", reason: { $toolrx: "tool_error", name: "ToolError", message: "m", reason: "oops", metadata: {} } },
+      ],
       ["an ask_user without a question", { type: "ask_user", opts: {} }],
     ])("reports %s", (_, wire) => {
       expect(decodeResult(wire).ok).toBe(false);

@@ -51,7 +51,15 @@ describe("workerPool", () => {
       const pool = testPool();
       const controller = new AbortController();
       const spin = fixtureTool(pool, "spin") as Tool;
-      const ctx: HandlerContext = { context: {}, sessionId: undefined, requestId: undefined, toolCall: call("a", "spin"), engine: undefined, signal: controller.signal, progress: () => {} };
+      const ctx: HandlerContext = {
+        context: {},
+        sessionId: undefined,
+        requestId: undefined,
+        toolCall: call("a", "spin"),
+        engine: undefined,
+        signal: controller.signal,
+        progress: () => {},
+      };
       const answer = pool.execute(spin, { ms: 1 }, ctx);
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
       await expect(answer).resolves.toEqual({ type: "ok", value: 1 });

@@ -9,7 +9,10 @@ describe("workerPool", () => {
     [{ spares: -1 }, "Expected `spares` to be a non-negative integer, got -1"],
     [{ grace: "1s" }, 'Expected `grace` to be a number of milliseconds from 0 to 2147483647, got "1s"'],
     [{ resourceLimits: 64 }, "Expected `resourceLimits` to be an object, got 64"],
-    [{ preload: ["./relative.mjs"] }, 'Expected `preload` to be a file URL or an absolute path (new URL("./handler.mjs", import.meta.url)), got "./relative.mjs"'],
+    [
+      { preload: ["./relative.mjs"] },
+      'Expected `preload` to be a file URL or an absolute path (new URL("./handler.mjs", import.meta.url)), got "./relative.mjs"',
+    ],
     [{ name: "" }, 'Expected `name` to be a non-empty string, got ""'],
   ])("rejects %j with a TypeError naming the option", (options, message) => {
     expect(() => workerPool(options as never)).toThrow(new TypeError(message));
@@ -26,7 +29,10 @@ describe("isolatedTool", () => {
   const base = { name: "t", description: "", schema: z.object({}) };
 
   it.each([
-    [{ module: "handlers.mjs" }, 'Expected `module` of tool "t" to be a file URL or an absolute path (new URL("./handler.mjs", import.meta.url)), got "handlers.mjs"'],
+    [
+      { module: "handlers.mjs" },
+      'Expected `module` of tool "t" to be a file URL or an absolute path (new URL("./handler.mjs", import.meta.url)), got "handlers.mjs"',
+    ],
     [{ module: fixture, export: "" }, 'Expected `export` of tool "t" to be a non-empty string, got string'],
     [{ module: fixture, context: "all" }, 'Expected `context` of tool "t" to be a function, got string'],
     [{ module: fixture, handler: () => null }, 'Expected no `handler` on isolated tool "t": name it with `module` and `export`'],

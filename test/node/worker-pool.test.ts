@@ -66,9 +66,19 @@ describe("workerPool", () => {
 
     it("sends only the chosen part of the context, and answers handler_exit when it cannot be sent", async () => {
       const pool = testPool();
-      const picky = pool.tool({ name: "picky", description: "", schema: anyArgs, module: fixture, export: "context", context: (c) => (c as { id: string }).id });
+      const picky = pool.tool({
+        name: "picky",
+        description: "",
+        schema: anyArgs,
+        module: fixture,
+        export: "context",
+        context: (c) => (c as { id: string }).id,
+      });
       const all = fixtureTool(pool, "context", "all");
-      const { messages } = await runToolCalls([call("a", "picky"), call("b", "all")], [picky, all], { toolExecutor: pool, context: { id: "u1", db: () => {} } });
+      const { messages } = await runToolCalls([call("a", "picky"), call("b", "all")], [picky, all], {
+        toolExecutor: pool,
+        context: { id: "u1", db: () => {} },
+      });
       expect(JSON.parse(must(messages[0]).content).context).toBe("u1");
       expect(must(messages[1]).content).toContain("handler_exit");
       expect(must(messages[1]).content).toContain("cannot be sent to a worker thread");
@@ -116,7 +126,11 @@ describe("workerPool", () => {
       const { reports, onCallReport } = reportsLog();
       await runToolCalls([call("a", "cooperative")], [fixtureTool(pool, "cooperative")], { toolExecutor: pool, toolTimeout: 100, onCallReport });
       await until(() => reports.length === 1);
-      expect(reports[0]).toMatchObject({ type: "late_settlement", settled: true, result: { type: "error", reason: "stopped: tool cooperative timed out after 100 ms" } });
+      expect(reports[0]).toMatchObject({
+        type: "late_settlement",
+        settled: true,
+        result: { type: "error", reason: "stopped: tool cooperative timed out after 100 ms" },
+      });
       expect(reports).toHaveLength(1);
       expect(pool.stats()).toMatchObject({ threads: 1, idle: 1, draining: 0 }); // the same thread, not a replacement
     });

@@ -43,7 +43,10 @@ describe("telemetry().streamAgent", () => {
       const { otel, traced } = setup();
       const model = scriptedModel([
         [{ type: "text_delta", text: "Checking." }, toolCall("c1", "Oslo"), toolCall("c2", "Rome"), { type: "finish", reason: "tool_calls" }],
-        [{ type: "text_delta", text: "Sunny in both." }, { type: "finish", reason: "stop" }],
+        [
+          { type: "text_delta", text: "Sunny in both." },
+          { type: "finish", reason: "stop" },
+        ],
       ]);
       const result = await otel.withParent(() => traced.runAgent({ model, tools: [weather], messages: user, sessionId: "conv_1" }));
       expect(result.haltedReason).toBe("completed");
@@ -81,7 +84,11 @@ describe("telemetry().streamAgent", () => {
       ]);
       expect(otel.openSpans()).toBe(0);
       const [duration] = await otel.points("gen_ai.invoke_agent.duration");
-      expect(duration?.attributes).toEqual({ "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "travel", "toolrx.agent.halted_reason": "completed" });
+      expect(duration?.attributes).toEqual({
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": "travel",
+        "toolrx.agent.halted_reason": "completed",
+      });
     });
 
     it("produces the same result as the untraced loop", async () => {
@@ -89,7 +96,10 @@ describe("telemetry().streamAgent", () => {
       const script = () =>
         scriptedModel([
           [toolCall("c1", "Oslo"), { type: "finish", reason: "tool_calls" }],
-          [{ type: "text_delta", text: "Sunny." }, { type: "finish", reason: "stop" }],
+          [
+            { type: "text_delta", text: "Sunny." },
+            { type: "finish", reason: "stop" },
+          ],
         ]);
       const untraced = await coreRunAgent({ model: script(), tools: [weather], messages: user });
       expect(await traced.runAgent({ model: script(), tools: [weather], messages: user })).toEqual(untraced);
@@ -111,7 +121,10 @@ describe("telemetry().streamAgent", () => {
         maxConcurrency: 1,
         maxTurns: 2,
       });
-      const waits = otel.spans().filter((s) => s.name === "execute_tool weather").map((s) => s.attributes["toolrx.call.queue_wait_ms"] as number);
+      const waits = otel
+        .spans()
+        .filter((s) => s.name === "execute_tool weather")
+        .map((s) => s.attributes["toolrx.call.queue_wait_ms"] as number);
       // c2 waited behind c1's 2 ms handler (limit 1), so its wait covers at least part of that.
       // Comparing it with c1's own wait is left out: under load, c1's start can lag its emission
       // by more than c1 runs, which says nothing about how queue waits are measured.
@@ -135,7 +148,12 @@ describe("telemetry().streamAgent", () => {
   describe("endings", () => {
     it("shows ask_user on the call and on the run, which is not an error", async () => {
       const { otel, traced } = setup();
-      const model = scriptedModel([[{ type: "tool_call", call: { id: "c1", name: "confirm", arguments: {} } }, { type: "finish", reason: "tool_calls" }]]);
+      const model = scriptedModel([
+        [
+          { type: "tool_call", call: { id: "c1", name: "confirm", arguments: {} } },
+          { type: "finish", reason: "tool_calls" },
+        ],
+      ]);
       const result = await traced.runAgent({ model, tools: [confirm], messages: user });
       expect(result.haltedReason).toBe("ask_user");
       expect(otel.span("execute_tool confirm").attributes["toolrx.call.outcome"]).toBe("ask_user");

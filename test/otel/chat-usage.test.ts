@@ -14,13 +14,21 @@ describe("telemetry().runAgent", () => {
     it("puts gen_ai.usage.*, gen_ai.response.id and gen_ai.response.model on the chat span", async () => {
       const otel = otelHarness();
       const traced = telemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider, providerName: "openai", requestModel: "gpt-4.1" });
-      const model = scriptedModel([
+      const model = scriptedModel(
         [
-          { type: "text_delta", text: "Hello." },
-          { type: "usage", usage: { inputTokens: 120, outputTokens: 7, cachedInputTokens: 100, reasoningTokens: 3 }, responseId: "chatcmpl_1", responseModel: "gpt-4.1-2025-04-14" },
-          { type: "finish", reason: "stop" },
+          [
+            { type: "text_delta", text: "Hello." },
+            {
+              type: "usage",
+              usage: { inputTokens: 120, outputTokens: 7, cachedInputTokens: 100, reasoningTokens: 3 },
+              responseId: "chatcmpl_1",
+              responseModel: "gpt-4.1-2025-04-14",
+            },
+            { type: "finish", reason: "stop" },
+          ],
         ],
-      ], { delay: 1 });
+        { delay: 1 },
+      );
 
       const result = await traced.runAgent({ model, tools: [], messages: user });
 
@@ -42,7 +50,10 @@ describe("telemetry().runAgent", () => {
     it("leaves out what is malformed instead of throwing", async () => {
       const otel = otelHarness();
       const traced = telemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider });
-      const turn = [{ type: "usage", usage: { inputTokens: -1, outputTokens: 5 }, responseId: 42 }, { type: "finish", reason: "stop" }] as never;
+      const turn = [
+        { type: "usage", usage: { inputTokens: -1, outputTokens: 5 }, responseId: 42 },
+        { type: "finish", reason: "stop" },
+      ] as never;
 
       // Whether the loop accepts such an event is the loop's to say; the span only leaves out what is wrong.
       await traced.runAgent({ model: scriptedModel([turn], { delay: 1 }), tools: [], messages: user });

@@ -55,7 +55,13 @@ describe("telemetry() with call control", () => {
   describe("limits", () => {
     it("names the limit a call queued for, a group's or the tool's own, and its size", async () => {
       const { otel, traced } = setup();
-      const pooled = defineTool({ name: "pooled", description: "", schema: z.object({}), control: { concurrency: { group: "gpu", limit: 2 } }, handler: () => ok(1) });
+      const pooled = defineTool({
+        name: "pooled",
+        description: "",
+        schema: z.object({}),
+        control: { concurrency: { group: "gpu", limit: 2 } },
+        handler: () => ok(1),
+      });
       const single = defineTool({ name: "single", description: "", schema: z.object({}), control: { concurrency: 1 }, handler: () => ok(2) });
       const free = defineTool({ name: "free", description: "", schema: z.object({}), handler: () => ok(3) });
       await traced.runToolCalls([call("c1", "pooled"), call("c2", "single"), call("c3", "free")], [pooled, single, free]);
@@ -170,13 +176,11 @@ describe("telemetry() with call control", () => {
       await traced.runToolCalls([call("c1", "research", { topic: "rxjs" })], resolver);
       const parent = otel.span("execute_tool research");
       const steps = otel.spans().filter((s) => parentId(s) === parent.spanContext().spanId);
-      expect(steps.map((s) => [s.name, s.attributes["gen_ai.tool.call.id"], s.attributes["toolrx.recipe.label"], s.status.code]).sort()).toEqual(
-        [
-          ["execute_tool nope", "c1/parallel/1", "broken", SpanStatusCode.ERROR],
-          ["execute_tool search", "c1/parallel/0", "second", SpanStatusCode.UNSET],
-          ["execute_tool search", "c1/serial/0", "first", SpanStatusCode.UNSET],
-        ],
-      );
+      expect(steps.map((s) => [s.name, s.attributes["gen_ai.tool.call.id"], s.attributes["toolrx.recipe.label"], s.status.code]).sort()).toEqual([
+        ["execute_tool nope", "c1/parallel/1", "broken", SpanStatusCode.ERROR],
+        ["execute_tool search", "c1/parallel/0", "second", SpanStatusCode.UNSET],
+        ["execute_tool search", "c1/serial/0", "first", SpanStatusCode.UNSET],
+      ]);
       expect(otel.openSpans()).toBe(0);
     });
   });

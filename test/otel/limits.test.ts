@@ -48,7 +48,7 @@ describe("recordContent: { maxLength }", () => {
 });
 
 describe("a span ended by unsubscribing, under recordContent", () => {
-  it("has no status message, not the text \"undefined\"", async () => {
+  it('has no status message, not the text "undefined"', async () => {
     const { otel, traced } = setup(true);
     const subscription = traced.streamToolCalls([call("c1", "hangs")], [hangs]).subscribe();
     await flushMicrotasks();
@@ -58,11 +58,19 @@ describe("a span ended by unsubscribing, under recordContent", () => {
 
   it("the same for the agent's spans", async () => {
     const { otel, traced } = setup(true);
-    const model = scriptedModel([[{ type: "tool_call", call: { id: "c1", name: "hangs", arguments: {} } }, { type: "finish", reason: "tool_calls" }]]);
+    const model = scriptedModel([
+      [
+        { type: "tool_call", call: { id: "c1", name: "hangs", arguments: {} } },
+        { type: "finish", reason: "tool_calls" },
+      ],
+    ]);
     const subscription = traced.streamAgent({ model, tools: [hangs], messages: [{ role: "user", content: "go" }] }).subscribe();
     await flushMicrotasks();
     subscription.unsubscribe();
-    const statuses = otel.spans().filter((s) => s.status.code === SpanStatusCode.ERROR).map((s) => [s.name, s.status.message]);
+    const statuses = otel
+      .spans()
+      .filter((s) => s.status.code === SpanStatusCode.ERROR)
+      .map((s) => [s.name, s.status.message]);
     expect(statuses).toEqual([
       ["execute_tool hangs", undefined],
       ["turn", undefined],
@@ -75,8 +83,14 @@ describe("a chat span of a model that emits synchronously", () => {
   it("ends well: no ERROR, no error.type, as the README's Observability example runs", async () => {
     const { otel, traced } = setup(false);
     const model = scriptedModel([
-      [{ type: "tool_call", call: { id: "call_1", name: "echo", arguments: { text: "Oslo" } } }, { type: "finish", reason: "tool_calls" }],
-      [{ type: "text_delta", text: "21 °C in Oslo." }, { type: "finish", reason: "stop" }],
+      [
+        { type: "tool_call", call: { id: "call_1", name: "echo", arguments: { text: "Oslo" } } },
+        { type: "finish", reason: "tool_calls" },
+      ],
+      [
+        { type: "text_delta", text: "21 °C in Oslo." },
+        { type: "finish", reason: "stop" },
+      ],
     ]);
     const result = await traced.runAgent({ model, tools: [echo], messages: [{ role: "user", content: "Weather in Oslo?" }] });
     expect(result.haltedReason).toBe("completed");

@@ -4,7 +4,18 @@ import { AlwaysOffSampler, AlwaysOnSampler, BasicTracerProvider, ParentBasedSamp
 import { firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { askUser, defineTool, error, halt, ok, runToolCalls as coreRunToolCalls, toolResolver, type Tool, type ToolCall, type ToolEvent } from "../../src/index.js";
+import {
+  askUser,
+  defineTool,
+  error,
+  halt,
+  ok,
+  runToolCalls as coreRunToolCalls,
+  toolResolver,
+  type Tool,
+  type ToolCall,
+  type ToolEvent,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import { telemetry } from "../../src/otel/index.js";
 import { call, deferred, flushMicrotasks } from "../support/helpers.js";
@@ -295,9 +306,18 @@ describe("telemetry()", () => {
     it("ends them as cancelled with the signal's reason when opts.signal aborts", async () => {
       const { otel, traced } = setup();
       const controller = new AbortController();
-      const done = traced.runToolCalls([call("c1", "slow")], [slow(() => controller.abort(new Error("the user left")), () => {})], {
-        signal: controller.signal,
-      });
+      const done = traced.runToolCalls(
+        [call("c1", "slow")],
+        [
+          slow(
+            () => controller.abort(new Error("the user left")),
+            () => {},
+          ),
+        ],
+        {
+          signal: controller.signal,
+        },
+      );
       await expect(done).rejects.toThrow("the user left");
       const span = otel.span("execute_tool slow");
       expect(span.attributes["toolrx.call.outcome"]).toBe("cancelled");
@@ -307,7 +327,18 @@ describe("telemetry()", () => {
 
     it("opens no span for a call that never started", async () => {
       const { otel, traced } = setup();
-      const subscription = traced.streamToolCalls([call("c1", "slow"), call("c2", "slow")], [slow(() => {}, () => {})], { maxConcurrency: 1 }).subscribe();
+      const subscription = traced
+        .streamToolCalls(
+          [call("c1", "slow"), call("c2", "slow")],
+          [
+            slow(
+              () => {},
+              () => {},
+            ),
+          ],
+          { maxConcurrency: 1 },
+        )
+        .subscribe();
       await flushMicrotasks();
       subscription.unsubscribe();
       expect(otel.spans().map((s) => s.attributes["gen_ai.tool.call.id"])).toEqual(["c1"]);

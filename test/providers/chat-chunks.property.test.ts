@@ -39,7 +39,11 @@ function chunk(delta: ChatCompletionChunkLike["choices"][number]["delta"], finis
 }
 
 /** The stream of `calls`, one after another, at their own index or all at index 0; `ends` counts the chunks up to each call's last delta. */
-function stream(calls: readonly Sent[], cuts: readonly (readonly number[])[], atZero: boolean): { chunks: ChatCompletionChunkLike[]; ends: Map<string, number> } {
+function stream(
+  calls: readonly Sent[],
+  cuts: readonly (readonly number[])[],
+  atZero: boolean,
+): { chunks: ChatCompletionChunkLike[]; ends: Map<string, number> } {
   const chunks: ChatCompletionChunkLike[] = [chunk({ role: "assistant", content: null } as never)];
   const ends = new Map<string, number>();
   calls.forEach((call, i) => {
@@ -98,18 +102,23 @@ describe("openai.chatModel", () => {
       .array(fc.tuple(fc.constantFrom("weather", "now", "book"), argumentText), { minLength: 1, maxLength: 4 })
       .map((list) => list.map(([name, text], i): Sent => ({ id: `call_${i}`, name, text })));
     await fc.assert(
-      fc.asyncProperty(calls, fc.array(fc.array(fc.nat({ max: 200 }), { maxLength: 4 }), { minLength: 4, maxLength: 4 }), fc.boolean(), async (sent, cuts, atZero) => {
-        const { chunks, ends } = stream(sent, cuts, atZero);
-        const events = await modelEvents(chunks);
-        const handed = events.flatMap(({ event, sent: at }) => (event.type === "tool_call" ? [{ call: event.call, at }] : []));
-        expect(handed.map((h) => h.call)).toEqual(sent.map(({ id, name, text }) => ({ id, name, arguments: parsed(text), rawArguments: text })));
-        expect(events.at(-1)?.event).toEqual({ type: "finish", reason: "tool_calls" });
-        // A call whose text is a whole object comes out with its own last delta, not later.
-        handed.forEach(({ call, at }) => {
-          if (!isObjectText(call.rawArguments ?? "")) return;
-          expect(at).toBe(ends.get(call.id));
-        });
-      }),
+      fc.asyncProperty(
+        calls,
+        fc.array(fc.array(fc.nat({ max: 200 }), { maxLength: 4 }), { minLength: 4, maxLength: 4 }),
+        fc.boolean(),
+        async (sent, cuts, atZero) => {
+          const { chunks, ends } = stream(sent, cuts, atZero);
+          const events = await modelEvents(chunks);
+          const handed = events.flatMap(({ event, sent: at }) => (event.type === "tool_call" ? [{ call: event.call, at }] : []));
+          expect(handed.map((h) => h.call)).toEqual(sent.map(({ id, name, text }) => ({ id, name, arguments: parsed(text), rawArguments: text })));
+          expect(events.at(-1)?.event).toEqual({ type: "finish", reason: "tool_calls" });
+          // A call whose text is a whole object comes out with its own last delta, not later.
+          handed.forEach(({ call, at }) => {
+            if (!isObjectText(call.rawArguments ?? "")) return;
+            expect(at).toBe(ends.get(call.id));
+          });
+        },
+      ),
       { numRuns: 1000 },
     );
   });

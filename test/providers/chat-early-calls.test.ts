@@ -30,7 +30,10 @@ describe("openai.chatModel", () => {
     });
 
     it("starts the tool while the model still streams, in the agent loop", async () => {
-      fake.server.queueStream("chat", { frames: [chatToolDelta(0, '{"city":"Paris"}', { id: "call_a", name: "weather" }), chatChunk({ content: "" })], hang: true });
+      fake.server.queueStream("chat", {
+        frames: [chatToolDelta(0, '{"city":"Paris"}', { id: "call_a", name: "weather" }), chatChunk({ content: "" })],
+        hang: true,
+      });
       const weather = defineTool({ name: "weather", description: "", schema: z.object({ city: z.string() }), handler: ({ city }) => ok({ city }) });
 
       // The stream hangs without a finish chunk: the tool can only have run because it started early.

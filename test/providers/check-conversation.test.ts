@@ -186,7 +186,10 @@ describe("checkConversation", () => {
     });
 
     it("lets the final assistant message's tool_use blocks wait with `pendingCalls`", () => {
-      const messages = [{ role: "user", content: "Weather?" }, { role: "assistant", content: [use("t1")] }];
+      const messages = [
+        { role: "user", content: "Weather?" },
+        { role: "assistant", content: [use("t1")] },
+      ];
       expect(checkConversation(messages, "anthropic", { pendingCalls: true })).toEqual([]);
       expect(codes(checkConversation(messages, "anthropic"))).toEqual([{ code: "missing_tool_result", path: [1, "content", 0] }]);
     });
@@ -194,7 +197,9 @@ describe("checkConversation", () => {
 
   describe("when called wrongly", () => {
     it("throws a TypeError naming the argument", () => {
-      expect(() => checkConversation("hi" as never, "anthropic")).toThrow(new TypeError("Expected `messages` of `checkConversation` to be an array, got a string"));
+      expect(() => checkConversation("hi" as never, "anthropic")).toThrow(
+        new TypeError("Expected `messages` of `checkConversation` to be an array, got a string"),
+      );
       expect(() => checkConversation([], "gemini" as never)).toThrow(
         new TypeError('Expected `provider` of `checkConversation` to be "openai-chat", "openai-responses" or "anthropic", got "gemini"'),
       );
@@ -209,19 +214,41 @@ describe("checkConversation on anything at all", () => {
   it("reports issues and never throws, for every provider", () => {
     const any = fc.anything({ withNullPrototype: true, withBigInt: true, withObjectString: true, withMap: true });
     const block = fc.record(
-      { type: fc.oneof(fc.constantFrom("function_call", "function_call_output", "message", "text", "tool_use", "tool_result"), any), id: any, call_id: any, tool_use_id: any, text: any, input: any, output: any, content: any },
+      {
+        type: fc.oneof(fc.constantFrom("function_call", "function_call_output", "message", "text", "tool_use", "tool_result"), any),
+        id: any,
+        call_id: any,
+        tool_use_id: any,
+        text: any,
+        input: any,
+        output: any,
+        content: any,
+      },
       { requiredKeys: [] },
     );
     const loose = fc.oneof(
       any,
-      fc.record({ role: fc.oneof(fc.constantFrom("user", "assistant", "tool", "system"), any), content: fc.oneof(any, fc.array(block, { maxLength: 3 })), tool_calls: any, tool_call_id: any }, { requiredKeys: [] }),
+      fc.record(
+        {
+          role: fc.oneof(fc.constantFrom("user", "assistant", "tool", "system"), any),
+          content: fc.oneof(any, fc.array(block, { maxLength: 3 })),
+          tool_calls: any,
+          tool_call_id: any,
+        },
+        { requiredKeys: [] },
+      ),
       block,
     );
     fc.assert(
-      fc.property(fc.array(loose, { maxLength: 6 }), fc.constantFrom("openai-chat", "openai-responses", "anthropic") satisfies fc.Arbitrary<ConversationProvider>, fc.boolean(), (messages, provider, pendingCalls) => {
-        const issues = checkConversation(messages, provider, { pendingCalls });
-        for (const issue of issues) expect(typeof issue.message).toBe("string");
-      }),
+      fc.property(
+        fc.array(loose, { maxLength: 6 }),
+        fc.constantFrom("openai-chat", "openai-responses", "anthropic") satisfies fc.Arbitrary<ConversationProvider>,
+        fc.boolean(),
+        (messages, provider, pendingCalls) => {
+          const issues = checkConversation(messages, provider, { pendingCalls });
+          for (const issue of issues) expect(typeof issue.message).toBe("string");
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -11,7 +11,9 @@ import { anthropic, checkConversation, openai } from "../../src/providers/index.
 describe("openai.fromChatMessage", () => {
   it.each(["user", "system", "tool", "developer"])("refuses a %s message instead of calling it an assistant's", (role) => {
     expect(() => openai.fromChatMessage({ role, content: "Hello" })).toThrow(
-      new TypeError(`Expected \`openai.fromChatMessage\` to get an assistant message, got a "${role}" message: use \`openai.fromChatMessages(history)\` for a whole conversation`),
+      new TypeError(
+        `Expected \`openai.fromChatMessage\` to get an assistant message, got a "${role}" message: use \`openai.fromChatMessages(history)\` for a whole conversation`,
+      ),
     );
   });
 
@@ -50,7 +52,9 @@ describe("openai.fromChatMessages", () => {
 
   it("refuses what a text conversation cannot hold, naming the message", () => {
     expect(() => openai.fromChatMessages([{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }])).toThrow(
-      new TypeError('Expected part 0 of message 0 of `openai.fromChatMessages` to be text (text), got a "image_url" part: toolrx\'s conversation holds text only'),
+      new TypeError(
+        'Expected part 0 of message 0 of `openai.fromChatMessages` to be text (text), got a "image_url" part: toolrx\'s conversation holds text only',
+      ),
     );
     expect(() => openai.fromChatMessages([{ role: "tool", tool_call_id: "c9", content: "x" }])).toThrow(/answer to "c9", which no earlier message called/);
     expect(() => openai.fromChatMessages([{ role: "function", name: "f", content: "x" }])).toThrow(/`role` of message 0 .* got "function"/);
@@ -69,14 +73,20 @@ describe("openai.fromResponsesInput", () => {
       ]),
     ).toEqual([
       { role: "user", content: "Weather in Paris?" },
-      { role: "assistant", content: "Checking.", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] },
+      {
+        role: "assistant",
+        content: "Checking.",
+        toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }],
+      },
       { role: "tool", toolCallId: "call_1", name: "weather", content: '{"tempC":21}', isError: false },
     ]);
   });
 
   it("refuses an item it has no place for", () => {
     expect(() => openai.fromResponsesInput([{ type: "web_search_call", id: "ws_1", status: "completed" }])).toThrow(
-      new TypeError('Expected item 0 of `openai.fromResponsesInput` to be a message, a function call or its output, got a "web_search_call" item: toolrx\'s conversation has no place for it'),
+      new TypeError(
+        'Expected item 0 of `openai.fromResponsesInput` to be a message, a function call or its output, got a "web_search_call" item: toolrx\'s conversation has no place for it',
+      ),
     );
   });
 });
@@ -114,8 +124,12 @@ describe("anthropic.fromMessages", () => {
   });
 
   it("refuses an image and a system message, naming the message", () => {
-    expect(() => anthropic.fromMessages([{ role: "user", content: [{ type: "image", source: {} }] }])).toThrow(/part 0 of message 0 of `anthropic.fromMessages` to be text/);
-    expect(() => anthropic.fromMessages([{ role: "system", content: "x" }])).toThrow(/`role` of message 0 of `anthropic.fromMessages` to be "user" or "assistant", got "system"/);
+    expect(() => anthropic.fromMessages([{ role: "user", content: [{ type: "image", source: {} }] }])).toThrow(
+      /part 0 of message 0 of `anthropic.fromMessages` to be text/,
+    );
+    expect(() => anthropic.fromMessages([{ role: "system", content: "x" }])).toThrow(
+      /`role` of message 0 of `anthropic.fromMessages` to be "user" or "assistant", got "system"/,
+    );
   });
 });
 
@@ -135,7 +149,19 @@ const call = (id: string): fc.Arbitrary<ToolCall> =>
  * order, no empty text but a turn's text beside its calls.
  */
 const conversation: fc.Arbitrary<Message[]> = fc
-  .tuple(fc.option(text, { nil: undefined }), text, fc.array(fc.tuple(fc.option(text, { nil: undefined }), fc.nat({ max: 3 }), fc.option(text, { nil: undefined }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 })), { maxLength: 5 }))
+  .tuple(
+    fc.option(text, { nil: undefined }),
+    text,
+    fc.array(
+      fc.tuple(
+        fc.option(text, { nil: undefined }),
+        fc.nat({ max: 3 }),
+        fc.option(text, { nil: undefined }),
+        fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+      ),
+      { maxLength: 5 },
+    ),
+  )
   .chain(([system, first, turns]) => {
     let next = 0;
     const shaped = turns.map(([said, count, user, errors]) => {
@@ -202,9 +228,32 @@ describe("importing what a converter wrote", () => {
 describe("importing anything at all", () => {
   it("either gives toolrx messages or throws a TypeError, never another error", () => {
     const any = fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true });
-    const part = fc.record({ type: fc.oneof(fc.constantFrom("text", "input_text", "tool_use", "tool_result", "function_call", "function_call_output", "refusal"), any), text: any, id: any, name: any, input: any, call_id: any, arguments: any, output: any, tool_use_id: any, content: any }, { requiredKeys: [] });
+    const part = fc.record(
+      {
+        type: fc.oneof(fc.constantFrom("text", "input_text", "tool_use", "tool_result", "function_call", "function_call_output", "refusal"), any),
+        text: any,
+        id: any,
+        name: any,
+        input: any,
+        call_id: any,
+        arguments: any,
+        output: any,
+        tool_use_id: any,
+        content: any,
+      },
+      { requiredKeys: [] },
+    );
     const message = fc.record(
-      { role: fc.oneof(fc.constantFrom("user", "assistant", "tool", "system", "developer"), any), type: any, content: fc.oneof(any, fc.array(part, { maxLength: 3 })), tool_calls: any, tool_call_id: any, call_id: any, name: any, arguments: any },
+      {
+        role: fc.oneof(fc.constantFrom("user", "assistant", "tool", "system", "developer"), any),
+        type: any,
+        content: fc.oneof(any, fc.array(part, { maxLength: 3 })),
+        tool_calls: any,
+        tool_call_id: any,
+        call_id: any,
+        name: any,
+        arguments: any,
+      },
       { requiredKeys: [] },
     );
     const importers = [openai.fromChatMessages, openai.fromResponsesInput, anthropic.fromMessages as (x: readonly unknown[]) => Message[]];

@@ -15,7 +15,8 @@ beforeEach(async () => {
 });
 afterEach(() => fake.server.close());
 
-const model = (extra: Record<string, unknown> = {}) => anthropic.messagesModel({ client: fake.anthropic, model: "claude-sonnet-4-6", max_tokens: 1024, ...extra });
+const model = (extra: Record<string, unknown> = {}) =>
+  anthropic.messagesModel({ client: fake.anthropic, model: "claude-sonnet-4-6", max_tokens: 1024, ...extra });
 
 describe("anthropic.messagesModel", () => {
   it("streams text deltas as they come, then finish", async () => {

@@ -84,7 +84,16 @@ describe("openai.chatModel", () => {
         chatToolDelta(0, '{"city"', { id: "call_a", name: "weather" }),
         chatToolDelta(0, ':"Paris"}', { id: "call_a", name: "weather" }),
         chatChunk({}, "tool_calls"),
-        { data: { id: "chatcmpl_fake_stream", object: "chat.completion.chunk", created: 1, model: "gpt-fake", choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } },
+        {
+          data: {
+            id: "chatcmpl_fake_stream",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "gpt-fake",
+            choices: [],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          },
+        },
         CHAT_DONE,
       ],
     });

@@ -31,7 +31,11 @@ describe("openai.responsesModel", () => {
   it("sends the whole conversation as input (stateless), the flat function tools, stream: true and the user's parameters", async () => {
     const conversation: Message[] = [
       { role: "user", content: "Weather in Paris?" },
-      { role: "assistant", content: "Checking.", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] },
+      {
+        role: "assistant",
+        content: "Checking.",
+        toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }],
+      },
       { role: "tool", toolCallId: "call_1", name: "weather", content: '{"tempC":21}', isError: false },
     ];
     await collect(model(), requestFor(conversation).request);
@@ -67,7 +71,10 @@ describe("openai.responsesModel", () => {
       });
 
       expect(await collect(model())).toEqual([
-        { type: "tool_call", call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_0" } } },
+        {
+          type: "tool_call",
+          call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_0" } },
+        },
         { type: "tool_call", call: { id: "call_b", name: "weather", arguments: {}, rawArguments: '{"city": "Os', metadata: { itemId: "fc_1" } } },
         { type: "finish", reason: "tool_calls" },
       ]);

@@ -48,7 +48,11 @@ describe("openai.toChatMessages", () => {
   });
 
   it("and back: a completion's assistant turn as a toolrx message", () => {
-    const message = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "weather", arguments: '{"city":"Paris"}' } }] };
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c1", type: "function" as const, function: { name: "weather", arguments: '{"city":"Paris"}' } }],
+    };
     expect(openai.fromChatMessage({ choices: [{ message }] })).toEqual({
       role: "assistant",
       content: "",
@@ -76,7 +80,13 @@ describe("openai.toResponsesInput", () => {
 
   it("and back: a response's text and function calls as a toolrx message", () => {
     const output = [
-      { type: "message", content: [{ type: "output_text", text: "Checking " }, { type: "output_text", text: "now." }] },
+      {
+        type: "message",
+        content: [
+          { type: "output_text", text: "Checking " },
+          { type: "output_text", text: "now." },
+        ],
+      },
       { type: "function_call", id: "fc_1", call_id: "c1", name: "weather", arguments: '{"city":"Paris"}' },
     ];
     expect(openai.fromResponseOutput({ output })).toEqual({
@@ -127,16 +137,25 @@ describe("anthropic.toMessages", () => {
         { type: "tool_use", id: "t1", name: "weather", input: { city: "Paris" } },
       ],
     };
-    expect(anthropic.fromMessage(reply)).toEqual({ role: "assistant", content: "Let me check.", toolCalls: [{ id: "t1", name: "weather", arguments: { city: "Paris" } }] });
+    expect(anthropic.fromMessage(reply)).toEqual({
+      role: "assistant",
+      content: "Let me check.",
+      toolCalls: [{ id: "t1", name: "weather", arguments: { city: "Paris" } }],
+    });
   });
 });
 
 describe("converters given a malformed conversation", () => {
   it("throw a TypeError naming the message, not a provider's 400 later", () => {
-    expect(() => openai.toChatMessages("hi" as never)).toThrow(new TypeError("Expected `messages` of `openai.toChatMessages` to be an array of messages, got a string"));
-    expect(() => anthropic.toMessages([{ role: "user", content: "a" }, { role: "bot", content: "b" }] as never)).toThrow(
-      new TypeError('Expected message 1 of `anthropic.toMessages` to have a `role` of "system", "user", "assistant", "tool" or "approval", got "bot"'),
+    expect(() => openai.toChatMessages("hi" as never)).toThrow(
+      new TypeError("Expected `messages` of `openai.toChatMessages` to be an array of messages, got a string"),
     );
+    expect(() =>
+      anthropic.toMessages([
+        { role: "user", content: "a" },
+        { role: "bot", content: "b" },
+      ] as never),
+    ).toThrow(new TypeError('Expected message 1 of `anthropic.toMessages` to have a `role` of "system", "user", "assistant", "tool" or "approval", got "bot"'));
     expect(() => openai.toResponsesInput([{ role: "user", content: undefined }] as never)).toThrow(
       new TypeError("Expected `content` of message 0 (user) of `openai.toResponsesInput` to be a string, got undefined"),
     );
@@ -152,7 +171,9 @@ describe("model functions check their options when made", () => {
       new TypeError("Expected `client` of `openai.chatModel` to be an OpenAI client (with `chat.completions.create`), got an object"),
     );
     expect(() => openai.responsesModel({ client: undefined as never, model: "gpt-4.1" })).toThrow(/`client` of `openai.responsesModel`.*got undefined/);
-    expect(() => anthropic.messagesModel({ client: client as never, model: "claude" })).toThrow(/`client` of `anthropic.messagesModel` to be an Anthropic client \(with `messages.create`\)/);
+    expect(() => anthropic.messagesModel({ client: client as never, model: "claude" })).toThrow(
+      /`client` of `anthropic.messagesModel` to be an Anthropic client \(with `messages.create`\)/,
+    );
   });
 
   it("a missing or empty model is a TypeError naming `model`", () => {
@@ -165,7 +186,9 @@ describe("model functions check their options when made", () => {
     expect(() => anthropic.messagesModel({ client: messages, model: "claude", max_tokens: 0 })).toThrow(
       new TypeError("Expected `max_tokens` of `anthropic.messagesModel` to be a positive integer, got 0"),
     );
-    expect(() => anthropic.messagesModel({ client: messages, model: "claude", system: 1 as never })).toThrow(/`system` of `anthropic.messagesModel` to be a string/);
+    expect(() => anthropic.messagesModel({ client: messages, model: "claude", system: 1 as never })).toThrow(
+      /`system` of `anthropic.messagesModel` to be a string/,
+    );
   });
 
   it("options that are not an object are a TypeError", () => {

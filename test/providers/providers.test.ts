@@ -150,7 +150,9 @@ describe("anthropic (Messages API)", () => {
 
   it("throws a TypeError saying what to pass for anything else, instead of finding no calls", () => {
     expect(() => anthropic.parseToolCalls({ choices: [] } as never)).toThrow(
-      new TypeError("Expected `anthropic.parseToolCalls` to get a Messages API message or its `content`, got an OpenAI chat completion: use `openai.parseToolCalls(completion)`"),
+      new TypeError(
+        "Expected `anthropic.parseToolCalls` to get a Messages API message or its `content`, got an OpenAI chat completion: use `openai.parseToolCalls(completion)`",
+      ),
     );
     expect(() => anthropic.parseToolCalls({ role: "assistant", tool_calls: [] } as never)).toThrow(/got an OpenAI chat message/);
     expect(() => anthropic.parseToolCalls([1, 2] as never)).toThrow(/not all content blocks/);

@@ -58,7 +58,15 @@ describe.each(["chat", "responses", "anthropic"] as const)("%s model", (api) => 
     it("ends the agent run with `error` and never runs the tool", async () => {
       fake.server.queueStream(api, { frames: cutMidCall[api] });
       const ran: unknown[] = [];
-      const weather = defineTool({ name: "weather", description: "", schema: z.object({ city: z.string() }), handler: (args) => { ran.push(args); return ok(21); } });
+      const weather = defineTool({
+        name: "weather",
+        description: "",
+        schema: z.object({ city: z.string() }),
+        handler: (args) => {
+          ran.push(args);
+          return ok(21);
+        },
+      });
 
       const result = await runAgent({ model: models[api](), tools: [weather], messages: [{ role: "user", content: "Weather in Paris?" }] });
 

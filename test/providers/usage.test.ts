@@ -21,7 +21,13 @@ describe("openai.chatModel", () => {
       created: 1,
       model: "gpt-fake",
       choices: [],
-      usage: { prompt_tokens: 120, completion_tokens: 9, total_tokens: 129, prompt_tokens_details: { cached_tokens: 100 }, completion_tokens_details: { reasoning_tokens: 4 } },
+      usage: {
+        prompt_tokens: 120,
+        completion_tokens: 9,
+        total_tokens: 129,
+        prompt_tokens_details: { cached_tokens: 100 },
+        completion_tokens_details: { reasoning_tokens: 4 },
+      },
     };
     fake.server.queueStream("chat", { frames: [chatChunk({ content: "Hi." }), chatChunk({}, "stop"), { data: usageChunk }, CHAT_DONE] });
 
@@ -30,7 +36,12 @@ describe("openai.chatModel", () => {
     expect(fake.server.requests[0]?.body).toMatchObject({ stream_options: { include_usage: true } });
     expect(events).toEqual([
       { type: "text_delta", text: "Hi." },
-      { type: "usage", usage: { inputTokens: 120, outputTokens: 9, cachedInputTokens: 100, reasoningTokens: 4 }, responseId: "chatcmpl_fake_stream", responseModel: "gpt-fake" },
+      {
+        type: "usage",
+        usage: { inputTokens: 120, outputTokens: 9, cachedInputTokens: 100, reasoningTokens: 4 },
+        responseId: "chatcmpl_fake_stream",
+        responseModel: "gpt-fake",
+      },
       { type: "finish", reason: "stop" },
     ]);
   });
@@ -55,7 +66,13 @@ describe("openai.responsesModel", () => {
           model: "gpt-4.1-2025-04-14",
           output: [],
           tools: [],
-          usage: { input_tokens: 50, output_tokens: 20, total_tokens: 70, input_tokens_details: { cached_tokens: 10 }, output_tokens_details: { reasoning_tokens: 5 } },
+          usage: {
+            input_tokens: 50,
+            output_tokens: 20,
+            total_tokens: 70,
+            input_tokens_details: { cached_tokens: 10 },
+            output_tokens_details: { reasoning_tokens: 5 },
+          },
         },
       },
     };
@@ -63,7 +80,12 @@ describe("openai.responsesModel", () => {
 
     expect(await collect(openai.responsesModel({ client: fake.openai, model: "gpt-4.1" }))).toEqual([
       { type: "text_delta", text: "Hi." },
-      { type: "usage", usage: { inputTokens: 50, outputTokens: 20, cachedInputTokens: 10, reasoningTokens: 5 }, responseId: "resp_9", responseModel: "gpt-4.1-2025-04-14" },
+      {
+        type: "usage",
+        usage: { inputTokens: 50, outputTokens: 20, cachedInputTokens: 10, reasoningTokens: 5 },
+        responseId: "resp_9",
+        responseModel: "gpt-4.1-2025-04-14",
+      },
       { type: "finish", reason: "stop" },
     ]);
   });

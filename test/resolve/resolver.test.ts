@@ -1,7 +1,24 @@
 import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { askUser, composeRecipeReport, defineTool, EngineError, error, mergeResolvers, ok, runToolCalls, streamToolCalls, toolResolver, type ToolError, type RecipePlan, type CallReport, type ResolveAnswer, type ToolCall, type ToolResolver } from "../../src/index.js";
+import {
+  askUser,
+  composeRecipeReport,
+  defineTool,
+  EngineError,
+  error,
+  mergeResolvers,
+  ok,
+  runToolCalls,
+  streamToolCalls,
+  toolResolver,
+  type ToolError,
+  type RecipePlan,
+  type CallReport,
+  type ResolveAnswer,
+  type ToolCall,
+  type ToolResolver,
+} from "../../src/index.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, eventsOf } from "../support/helpers.js";
 
@@ -10,7 +27,10 @@ const fetchDef = defineTool({ name: "fetch", description: "Fetch a page", schema
 const researchDef = defineTool({ name: "research", description: "Research a topic", schema: z.object({ topic: z.string() }) });
 
 /** A resolver answering from a table, recording every call it sees. */
-function tableResolver(answers: Record<string, (call: ToolCall, ctx: HandlerContext) => ResolveAnswer | Promise<ResolveAnswer>>, recipes: Record<string, (args: Record<string, unknown>) => RecipePlan> = {}) {
+function tableResolver(
+  answers: Record<string, (call: ToolCall, ctx: HandlerContext) => ResolveAnswer | Promise<ResolveAnswer>>,
+  recipes: Record<string, (args: Record<string, unknown>) => RecipePlan> = {},
+) {
   const seen: ToolCall[] = [];
   const resolver: ToolResolver = {
     availableTools: () => [searchDef, fetchDef, researchDef],
@@ -96,7 +116,11 @@ describe("a ToolResolver in place of the tool list", () => {
     scheduler.run(() => {
       streamToolCalls([call("c1", "search", { q: "a" })], resolver, { toolTimeout: 40, scheduler }).subscribe((e) => types.push([scheduler.now(), e.type]));
     });
-    expect(types).toEqual([[0, "tool_execution_started"], [40, "tool_execution_completed"], [40, "tool_result_encoded"]]);
+    expect(types).toEqual([
+      [0, "tool_execution_started"],
+      [40, "tool_execution_completed"],
+      [40, "tool_result_encoded"],
+    ]);
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toMatchObject({ reason: "timeout" });
   });
@@ -112,8 +136,14 @@ describe("dispatch recipes", () => {
     const order: string[] = [];
     const { resolver, seen } = tableResolver(
       {
-        search: (c) => { order.push(`search:${String(c.arguments.q)}`); return answers.search(c); },
-        fetch: async (c) => { order.push(`fetch:${String(c.arguments.url)}`); return answers.fetch(c); },
+        search: (c) => {
+          order.push(`search:${String(c.arguments.q)}`);
+          return answers.search(c);
+        },
+        fetch: async (c) => {
+          order.push(`fetch:${String(c.arguments.url)}`);
+          return answers.fetch(c);
+        },
       },
       {
         research: (args) => ({
@@ -165,7 +195,10 @@ describe("dispatch recipes", () => {
   });
 
   it("hands compose the results and uses its text", async () => {
-    const compose = vi.fn((r: { serialResults: unknown[]; parallelResults: unknown[]; errors: unknown[] }) => `${r.serialResults.length}/${r.parallelResults.length}/${r.errors.length}`);
+    const compose = vi.fn(
+      (r: { serialResults: unknown[]; parallelResults: unknown[]; errors: unknown[] }) =>
+        `${r.serialResults.length}/${r.parallelResults.length}/${r.errors.length}`,
+    );
     const { resolver } = tableResolver(answers, {
       research: () => ({ serial: [{ tool: "search", arguments: { q: "a" } }], parallel: [{ tool: "fetch", arguments: { url: "bad" } }], compose }),
     });
@@ -185,12 +218,26 @@ describe("dispatch recipes", () => {
 
   describe("when the recipe itself is wrong", () => {
     const cases: [string, (args: Record<string, unknown>) => RecipePlan, RegExp][] = [
-      ["it throws", () => { throw new Error("no plan today"); }, /recipe for tool research failed: no plan today/],
+      [
+        "it throws",
+        () => {
+          throw new Error("no plan today");
+        },
+        /recipe for tool research failed: no plan today/,
+      ],
       ["the plan is not an object", () => "plan" as never, /recipe for tool research failed: the plan must be an object/],
       ["serial is not an array", () => ({ serial: {} }) as never, /plan\.serial must be an array/],
       ["a step has no tool", () => ({ parallel: [{ arguments: {} }] }) as never, /plan\.parallel\[0\]\.tool must be a non-empty string/],
       ["a step's arguments are missing", () => ({ serial: [{ tool: "search" }] }) as never, /plan\.serial\[0\]\.arguments must be an object or a function/],
-      ["compose throws", () => ({ compose: () => { throw new Error("bad template"); } }), /compose threw: bad template/],
+      [
+        "compose throws",
+        () => ({
+          compose: () => {
+            throw new Error("bad template");
+          },
+        }),
+        /compose threw: bad template/,
+      ],
       ["compose returns a number", () => ({ compose: () => 42 as never }), /compose returned 42 instead of a string/],
     ];
     it.each(cases)("fails the call with an error saying why, routed by the policy: %s", async (_, recipe, message) => {
@@ -206,7 +253,16 @@ describe("dispatch recipes", () => {
 
     it("a step whose arguments function throws is recorded as that step's error", async () => {
       const { resolver } = tableResolver(answers, {
-        research: () => ({ serial: [{ tool: "search", arguments: () => { throw new Error("no query"); } }] }),
+        research: () => ({
+          serial: [
+            {
+              tool: "search",
+              arguments: () => {
+                throw new Error("no query");
+              },
+            },
+          ],
+        }),
       });
       const { messages } = await runToolCalls([call("c1", "research", { topic: "t" })], resolver);
       expect(messages[0]?.content).toBe("## Errors\n\n- **search**: arguments of step failed: no query");
@@ -253,8 +309,20 @@ describe("dispatch recipes", () => {
     const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
     const signals: AbortSignal[] = [];
     const { resolver, seen } = tableResolver(
-      { fetch: (_c, ctx) => { signals.push(ctx.signal); return new Promise<ResolveAnswer>(() => {}); } },
-      { research: () => ({ serial: [{ tool: "fetch", arguments: { url: "1" } }, { tool: "fetch", arguments: { url: "2" } }] }) },
+      {
+        fetch: (_c, ctx) => {
+          signals.push(ctx.signal);
+          return new Promise<ResolveAnswer>(() => {});
+        },
+      },
+      {
+        research: () => ({
+          serial: [
+            { tool: "fetch", arguments: { url: "1" } },
+            { tool: "fetch", arguments: { url: "2" } },
+          ],
+        }),
+      },
     );
     const completed: unknown[] = [];
     scheduler.run(() => {
@@ -278,7 +346,16 @@ describe("dispatch recipes", () => {
     expect(steps).toEqual([
       { type: "recipe_step_started", ...base, phase: "serial", step: 0, label: "search", tool: "search", stepCallId: "c1/serial/0", arguments: { q: "a" } },
       { type: "recipe_step_succeeded", ...base, phase: "serial", step: 0, label: "search", tool: "search", stepCallId: "c1/serial/0", content: "hits for a" },
-      { type: "recipe_step_started", ...base, phase: "parallel", step: 0, label: "bad page", tool: "fetch", stepCallId: "c1/parallel/0", arguments: { url: "bad" } },
+      {
+        type: "recipe_step_started",
+        ...base,
+        phase: "parallel",
+        step: 0,
+        label: "bad page",
+        tool: "fetch",
+        stepCallId: "c1/parallel/0",
+        arguments: { url: "bad" },
+      },
       { type: "recipe_step_failed", ...base, phase: "parallel", step: 0, label: "bad page", tool: "fetch", stepCallId: "c1/parallel/0", error: "fetch failed" },
     ]);
   });
@@ -308,7 +385,15 @@ describe("toolResolver", () => {
     handler: ({ city }) => (city === "Atlantis" ? error("no such city") : ok({ city, tempC: 21 })),
   });
   const asker = defineTool({ name: "ask", description: "", schema: anyArgs, handler: () => askUser("which?") });
-  const ctx = (c: ToolCall): HandlerContext => ({ context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: c, signal: new AbortController().signal, progress: () => {} });
+  const ctx = (c: ToolCall): HandlerContext => ({
+    context: {},
+    sessionId: undefined,
+    requestId: undefined,
+    engine: undefined,
+    toolCall: c,
+    signal: new AbortController().signal,
+    progress: () => {},
+  });
 
   it("resolves calls through the tools' handlers, values encoded, errors as text", async () => {
     const resolver = toolResolver([weather, asker]);
@@ -316,7 +401,9 @@ describe("toolResolver", () => {
     expect(resolver.availableTools()).toEqual([weather, asker]);
     expect(await r(call("1", "weather", { city: "Oslo" }))).toEqual({ ok: '{"city":"Oslo","tempC":21}' });
     expect(await r(call("2", "weather", { city: "Atlantis" }))).toEqual({ error: "no such city" });
-    expect(await r(call("3", "weather", { city: 7 }))).toEqual({ error: 'Invalid arguments for tool "weather": city: Invalid input: expected string, received number' });
+    expect(await r(call("3", "weather", { city: 7 }))).toEqual({
+      error: 'Invalid arguments for tool "weather": city: Invalid input: expected string, received number',
+    });
     expect(await r(call("4", "nope"))).toEqual({ error: "Unknown tool: nope" });
     expect(await r(call("5", "ask"))).toEqual({ error: 'tool ask asked the user "which?", which a resolver cannot relay' });
   });
@@ -341,11 +428,24 @@ describe("mergeResolvers", () => {
       dispatchRecipe: (name) => (name === "y" ? () => ({ serial: [{ tool: "x", arguments: {} }] }) : undefined),
     };
     const merged = mergeResolvers(a, b);
-    expect(merged.availableTools().map((t) => [t.name, t.description])).toEqual([["x", "from a"], ["y", ""]]);
+    expect(merged.availableTools().map((t) => [t.name, t.description])).toEqual([
+      ["x", "from a"],
+      ["y", ""],
+    ]);
     const { messages } = await runToolCalls([call("c1", "x"), call("c2", "y")], merged);
     expect(messages.map((m) => m.content)).toEqual(["a", "## Sequential Results\n\n### Step 1: x\na"]);
     const c = call("c3", "z");
-    expect(await merged.resolve(c, { context: {}, sessionId: undefined, requestId: undefined, engine: undefined, toolCall: c, signal: new AbortController().signal, progress: () => {} })).toEqual({
+    expect(
+      await merged.resolve(c, {
+        context: {},
+        sessionId: undefined,
+        requestId: undefined,
+        engine: undefined,
+        toolCall: c,
+        signal: new AbortController().signal,
+        progress: () => {},
+      }),
+    ).toEqual({
       error: "Unknown tool: z",
     });
   });

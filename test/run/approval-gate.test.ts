@@ -79,7 +79,13 @@ describe("decisions passed in `approvals`", () => {
     const approved = await runToolCalls(calls.slice(0, 1), [tool], { approvals: [approve(pending)] });
     expect(approved).toEqual({ messages: [{ role: "tool", toolCallId: "t1", name: "transfer", content: '{"sent":250}', isError: false }] });
     const denied = await runToolCalls(calls.slice(0, 1), [tool], { approvals: [deny(pending, "too much")] });
-    expect(denied.messages[0]).toEqual({ role: "tool", toolCallId: "t1", name: "transfer", content: '{"error":"The user denied this call to transfer: too much"}', isError: true });
+    expect(denied.messages[0]).toEqual({
+      role: "tool",
+      toolCallId: "t1",
+      name: "transfer",
+      content: '{"error":"The user denied this call to transfer: too much"}',
+      isError: true,
+    });
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
@@ -89,7 +95,10 @@ describe("decisions passed in `approvals`", () => {
     const first = await runToolCalls(calls.slice(0, 1), [tool], options);
     const pending = first.pendingApprovals?.[0] as PendingApproval;
     expect(pending.token).toMatch(/^v1\./);
-    const forged = await runToolCalls(calls.slice(0, 1), [tool], { ...options, approvals: [{ role: "approval", toolCallId: "t1", approved: true, token: "v1.AAAA" }] });
+    const forged = await runToolCalls(calls.slice(0, 1), [tool], {
+      ...options,
+      approvals: [{ role: "approval", toolCallId: "t1", approved: true, token: "v1.AAAA" }],
+    });
     expect(forged.messages[0]?.content).toMatch(/ApprovalMismatchError|token that was not issued/);
     expect(forged.messages[0]?.isError).toBe(true);
     expect(handler).not.toHaveBeenCalled();
@@ -120,7 +129,9 @@ describe("decisions passed in `approvals`", () => {
   });
 
   it("malformed decisions are TypeErrors naming the field", () => {
-    expect(() => streamToolCalls(calls, [echo], { approvals: [{ toolCallId: "t1" }] as never })).toThrow("Expected `approvals[0].approved` to be a boolean, got undefined");
+    expect(() => streamToolCalls(calls, [echo], { approvals: [{ toolCallId: "t1" }] as never })).toThrow(
+      "Expected `approvals[0].approved` to be a boolean, got undefined",
+    );
     expect(() => streamToolCalls(calls, [echo], { approvalSecret: "" })).toThrow(/`approvalSecret`/);
     expect(() => streamToolCalls(calls, [echo], { approvalLedger: {} as never })).toThrow(/`approvalLedger`/);
   });

@@ -77,7 +77,10 @@ function toolsFor(scheduler: ManualScheduler, spec: Spec, running: Map<string, n
           case "async":
             return new Promise<HandlerResult>((resolve) => {
               for (let k = 1; k <= b.beats; k++) scheduler.schedule(() => ctx.progress({ progress: k, total: b.beats }), (b.ms * k) / (b.beats + 1));
-              scheduler.schedule(() => { release(); resolve(ok(i)); }, b.ms);
+              scheduler.schedule(() => {
+                release();
+                resolve(ok(i));
+              }, b.ms);
             });
         }
       },
@@ -120,7 +123,10 @@ describe("call control, over random batches with limits, groups, retries, idle d
           expect(events, `call ${i}: started, completed, one tail`).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded"]);
           const completedAt = types.indexOf("tool_execution_completed");
           const after = types.slice(completedAt + 1).filter((t) => t !== "tool_result_encoded");
-          expect(after.every((t) => t === "late_settlement"), `call ${i}: only late_settlement after completed`).toBe(true);
+          expect(
+            after.every((t) => t === "late_settlement"),
+            `call ${i}: only late_settlement after completed`,
+          ).toBe(true);
         });
         expect(peaks.get("all") ?? 0).toBeLessThanOrEqual(spec.maxConcurrency);
         expect(peaks.get("solo") ?? 0).toBeLessThanOrEqual(spec.soloLimit);

@@ -1,7 +1,20 @@
 import { BehaviorSubject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerResult, type HandlerReturn, type Tool, type ToolResolver, type ToolCall, type ToolControl, type ToolEvent } from "../../src/index.js";
+import {
+  defineTool,
+  error,
+  ok,
+  streamToolCalls,
+  type CallReport,
+  type HandlerResult,
+  type HandlerReturn,
+  type Tool,
+  type ToolResolver,
+  type ToolCall,
+  type ToolControl,
+  type ToolEvent,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, deferred } from "../support/helpers.js";
@@ -146,7 +159,9 @@ describe("a handler returning a hostile promise", () => {
       return p;
     });
     expect(events.map((e) => e.type)).toEqual(["tool_execution_completed", "tool_result_encoded"]);
-    expect(events[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "handler_raised", cause: expect.objectContaining({ message: "no constructor" }) })) });
+    expect(events[0]).toMatchObject({
+      result: error(expect.objectContaining({ reason: "handler_raised", cause: expect.objectContaining({ message: "no constructor" }) })),
+    });
   });
 
   it("answers handler_exit when the promise's own `then` throws", async () => {
@@ -161,7 +176,9 @@ describe("a handler returning a hostile promise", () => {
       return p;
     });
     expect(events.map((e) => e.type)).toEqual(["tool_execution_completed", "tool_result_encoded"]);
-    expect(events[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "handler_exit", cause: expect.objectContaining({ message: "no then" }) })) });
+    expect(events[0]).toMatchObject({
+      result: error(expect.objectContaining({ reason: "handler_exit", cause: expect.objectContaining({ message: "no then" }) })),
+    });
   });
 });
 
@@ -170,10 +187,12 @@ describe("toolIdleTimeout and a resolver's recipe", () => {
     const scheduler = manualScheduler();
     // Each step answers 60 ms after it starts: 180 ms in all, never 100 ms without a report.
     const resolver: ToolResolver = {
-      availableTools: () => [defineTool({ name: "research", description: "", schema: anyArgs }), defineTool({ name: "fetch", description: "", schema: anyArgs })],
+      availableTools: () => [
+        defineTool({ name: "research", description: "", schema: anyArgs }),
+        defineTool({ name: "fetch", description: "", schema: anyArgs }),
+      ],
       resolve: () => new Promise((resolve) => scheduler.schedule(() => resolve({ ok: "page" }), 60)),
-      dispatchRecipe: (name) =>
-        name === "research" ? () => ({ serial: ["1", "2", "3"].map((url) => ({ tool: "fetch", arguments: { url } })) }) : undefined,
+      dispatchRecipe: (name) => (name === "research" ? () => ({ serial: ["1", "2", "3"].map((url) => ({ tool: "fetch", arguments: { url } })) }) : undefined),
     };
     const completed: [number, string][] = [];
     streamToolCalls([call("c", "research")], resolver, { scheduler, toolTimeout: 1_000, toolIdleTimeout: 100 }).subscribe((e) => {

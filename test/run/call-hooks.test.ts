@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { askUser, defineTool, error, halt, ok, runAgent, runToolCalls, streamToolCalls, type CallHook, type HandlerResult, type Tool, type ToolEvent } from "../../src/index.js";
+import {
+  askUser,
+  defineTool,
+  error,
+  halt,
+  ok,
+  runAgent,
+  runToolCalls,
+  streamToolCalls,
+  type CallHook,
+  type HandlerResult,
+  type Tool,
+  type ToolEvent,
+} from "../../src/index.js";
 import { call, deferred } from "../support/helpers.js";
 import { finish, toolCall, user } from "../support/agent-helpers.js";
 import { manualScheduler } from "../support/manual-scheduler.js";
@@ -79,7 +92,9 @@ describe("call hooks", () => {
     it("the model reads the replacement and the completed event carries it", async () => {
       const events: ToolEvent[] = [];
       await new Promise<void>((done) =>
-        streamToolCalls([call("c1", "sql", { query: "select" })], [sql], { hooks: [{ after: (r) => (r.type === "ok" ? ok("[redacted]") : undefined) }] }).subscribe({
+        streamToolCalls([call("c1", "sql", { query: "select" })], [sql], {
+          hooks: [{ after: (r) => (r.type === "ok" ? ok("[redacted]") : undefined) }],
+        }).subscribe({
           next: (e) => events.push(e),
           complete: done,
         }),
@@ -92,9 +107,27 @@ describe("call hooks", () => {
     });
 
     it("sees a handler's failure and may turn it into a success", async () => {
-      const failing = defineTool({ name: "f", description: "", schema: z.object({}), handler: () => { throw new Error("boom"); } });
+      const failing = defineTool({
+        name: "f",
+        description: "",
+        schema: z.object({}),
+        handler: () => {
+          throw new Error("boom");
+        },
+      });
       const results: HandlerResult[] = [];
-      const messages = await messagesOf([{ after: (r) => { results.push(r); return ok("fallback"); } }], {}, failing);
+      const messages = await messagesOf(
+        [
+          {
+            after: (r) => {
+              results.push(r);
+              return ok("fallback");
+            },
+          },
+        ],
+        {},
+        failing,
+      );
       expect(results).toEqual([error(expect.objectContaining({ reason: "handler_raised" }))]);
       expect(messages[0]).toMatchObject({ content: "fallback", isError: false });
     });
@@ -137,7 +170,13 @@ describe("call hooks", () => {
   describe("when a hook fails", () => {
     it("a throw is that call's handler_raised, the rest of the batch runs", async () => {
       const { messages } = await runToolCalls([call("c1", "sql", { query: "bad" }), call("c2", "sql", { query: "good" })], [sql], {
-        hooks: [{ before: (a) => { if (a.query === "bad") throw new Error("guard broke"); } }],
+        hooks: [
+          {
+            before: (a) => {
+              if (a.query === "bad") throw new Error("guard broke");
+            },
+          },
+        ],
       });
       expect(messages.map((m) => m.isError)).toEqual([true, false]);
       expect(messages[0]?.content).toContain("guard broke");
@@ -147,7 +186,10 @@ describe("call hooks", () => {
       const errors: unknown[] = [];
       await runToolCalls([call("c1", "sql", { query: "x" })], [sql], {
         hooks: [{ after: () => "oops" as never }],
-        onToolError: (_c, e) => { errors.push(e); return { continue: "x" }; },
+        onToolError: (_c, e) => {
+          errors.push(e);
+          return { continue: "x" };
+        },
       });
       expect(errors).toEqual([expect.objectContaining({ reason: "invalid_return", metadata: { hook: "after", hookIndex: 0 } })]);
     });
@@ -167,7 +209,14 @@ describe("call hooks", () => {
       streamToolCalls([call("c1", "sql", { query: "x" })], [sql], {
         scheduler,
         toolTimeout: 100,
-        hooks: [{ before: (_a, ctx) => { signals.push(ctx.signal); return new Promise(() => {}); } }],
+        hooks: [
+          {
+            before: (_a, ctx) => {
+              signals.push(ctx.signal);
+              return new Promise(() => {});
+            },
+          },
+        ],
       }).subscribe((e) => events.push(e));
       await scheduler.advance(99);
       expect(events.map((e) => e.type)).toEqual(["tool_execution_started"]);
@@ -198,7 +247,14 @@ describe("call hooks", () => {
     it("unsubscribing aborts a hook's signal", async () => {
       const signals: AbortSignal[] = [];
       const subscription = streamToolCalls([call("c1", "sql", { query: "x" })], [sql], {
-        hooks: [{ after: (_r, _a, ctx) => { signals.push(ctx.signal); return new Promise(() => {}); } }],
+        hooks: [
+          {
+            after: (_r, _a, ctx) => {
+              signals.push(ctx.signal);
+              return new Promise(() => {});
+            },
+          },
+        ],
       }).subscribe();
       await Promise.resolve();
       expect(signals[0]?.aborted).toBe(false);

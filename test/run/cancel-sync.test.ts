@@ -5,7 +5,18 @@
  */
 import { config, Subject, throwError } from "rxjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CallCancelledError, defineTool, error, ok, runToolCalls, streamToolCalls, ToolError, type CallReport, type HandlerResult, type ToolEvent } from "../../src/index.js";
+import {
+  CallCancelledError,
+  defineTool,
+  error,
+  ok,
+  runToolCalls,
+  streamToolCalls,
+  ToolError,
+  type CallReport,
+  type HandlerResult,
+  type ToolEvent,
+} from "../../src/index.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "../support/helpers.js";
 import { manualScheduler } from "../support/manual-scheduler.js";
@@ -32,7 +43,11 @@ describe("a cancel emitted while the call starts", () => {
       ["a", error(new CallCancelledError("t", "a", false))],
       ["b", ok("ran")],
     ]);
-    expect(events.filter((e) => e.toolCallId === "a").map((e) => e.type)).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded"]);
+    expect(events.filter((e) => e.toolCallId === "a").map((e) => e.type)).toEqual([
+      "tool_execution_started",
+      "tool_execution_completed",
+      "tool_result_encoded",
+    ]);
   });
 
   it("from onCallReport on its first progress report: the handler sees its signal aborted, the call answers cancelled, and its return is a late settlement", async () => {
@@ -122,7 +137,10 @@ describe("a cancel source that errors", () => {
       name: "t",
       description: "",
       schema: anyArgs,
-      handler: (_args, ctx) => { signals.push(ctx.signal); return new Promise<HandlerResult>(() => {}); },
+      handler: (_args, ctx) => {
+        signals.push(ctx.signal);
+        return new Promise<HandlerResult>(() => {});
+      },
     });
     const done = runToolCalls([call("a", "t"), call("b", "t")], [tool], { cancel });
     await flushMicrotasks();

@@ -1,6 +1,16 @@
 import { config, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { CallCancelledError, defineTool, error, ok, runToolCalls, streamToolCalls, type CallReport, type HandlerResult, type ToolEvent } from "../../src/index.js";
+import {
+  CallCancelledError,
+  defineTool,
+  error,
+  ok,
+  runToolCalls,
+  streamToolCalls,
+  type CallReport,
+  type HandlerResult,
+  type ToolEvent,
+} from "../../src/index.js";
 import type { CallCancellation } from "../../src/run/run-options.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, deferred, flushMicrotasks } from "../support/helpers.js";
@@ -39,7 +49,8 @@ describe("cancel", () => {
           role: "tool",
           toolCallId: "a",
           name: "slow",
-          content: '{"error":"tool slow was cancelled while it ran (stopped by the user): it stopped before it finished, and part of its work may have happened"}',
+          content:
+            '{"error":"tool slow was cancelled while it ran (stopped by the user): it stopped before it finished, and part of its work may have happened"}',
           isError: true,
         },
         { role: "tool", toolCallId: "b", name: "slow", content: "b done", isError: false },
@@ -52,7 +63,10 @@ describe("cancel", () => {
       const terms: unknown[] = [];
       const done = runToolCalls([call("a", "slow")], [tool], {
         cancel,
-        onToolError: (_c, e) => { terms.push(e); return { continue: "cancelled, ask again if needed" }; },
+        onToolError: (_c, e) => {
+          terms.push(e);
+          return { continue: "cancelled, ask again if needed" };
+        },
       });
       await flushMicrotasks();
       cancel.next("a");

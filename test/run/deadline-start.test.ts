@@ -14,7 +14,12 @@ function toolNamed(name: string, handler: (args: Record<string, unknown>, ctx: H
 const hang = () => new Promise<HandlerResult>(() => {});
 
 /** Run `calls` on a manual clock; `answered` lists `[time, id, reason or "ok"]` per completed event. */
-function timed(scheduler: ManualScheduler, calls: readonly ToolCall[] | Subscribable<ToolCall>, tools: Parameters<typeof streamToolCalls>[1], options: RunOptions) {
+function timed(
+  scheduler: ManualScheduler,
+  calls: readonly ToolCall[] | Subscribable<ToolCall>,
+  tools: Parameters<typeof streamToolCalls>[1],
+  options: RunOptions,
+) {
   const answered: [number, string, string][] = [];
   streamToolCalls(calls, tools, { scheduler, ...options }).subscribe((e) => {
     if (e.type !== "tool_execution_completed") return;
@@ -38,7 +43,10 @@ describe("streamToolCalls, each call's toolTimeout counts from its own handler's
       await scheduler.advance(999);
       expect(answered).toEqual([[600, "a", "ok"]]);
       await scheduler.advance(601);
-      expect(answered).toEqual([[600, "a", "ok"], [1_600, "b", "timeout"]]);
+      expect(answered).toEqual([
+        [600, "a", "ok"],
+        [1_600, "b", "timeout"],
+      ]);
     });
   });
 
@@ -51,7 +59,10 @@ describe("streamToolCalls, each call's toolTimeout counts from its own handler's
       });
       const answered = timed(scheduler, [call("a", "busy"), call("b", "wait")], [busy, toolNamed("wait", hang)], { toolTimeout: 1_000 });
       await scheduler.advance(2_000);
-      expect(answered).toEqual([[1_000, "a", "timeout"], [1_600, "b", "timeout"]]);
+      expect(answered).toEqual([
+        [1_000, "a", "timeout"],
+        [1_600, "b", "timeout"],
+      ]);
     });
   });
 
@@ -60,13 +71,17 @@ describe("streamToolCalls, each call's toolTimeout counts from its own handler's
       const scheduler = manualScheduler();
       let attempts = 0;
       // Attempt 1 at 0 and attempt 2 at 100 throw; attempt 3 starts at 100 + 200 = 300 and waits.
-      const flaky = toolNamed("flaky", () => {
-        if (++attempts < 3) throw new Error("no");
-        return hang();
-      }, {
-        idempotent: true,
-        retry: { attempts: 3, delay: 100, jitter: false },
-      });
+      const flaky = toolNamed(
+        "flaky",
+        () => {
+          if (++attempts < 3) throw new Error("no");
+          return hang();
+        },
+        {
+          idempotent: true,
+          retry: { attempts: 3, delay: 100, jitter: false },
+        },
+      );
       const answered = timed(scheduler, [call("a", "flaky")], [flaky], { toolTimeout: 1_000 });
       await scheduler.advance(1_299);
       expect(attempts).toBe(3);
@@ -123,7 +138,10 @@ describe("streamToolCalls, each call's toolTimeout counts from its own handler's
       await scheduler.advance(999);
       expect(answered).toEqual([[500, "a", "CallCancelledError"]]);
       await scheduler.advance(1);
-      expect(answered).toEqual([[500, "a", "CallCancelledError"], [1_500, "b", "timeout"]]);
+      expect(answered).toEqual([
+        [500, "a", "CallCancelledError"],
+        [1_500, "b", "timeout"],
+      ]);
     });
   });
 });

@@ -63,7 +63,17 @@ describe("reportFate", () => {
       await flushMicrotasks();
       cancel.next("a");
       expect(reports).toEqual([
-        { type: "late_settlement", index: 0, toolCallId: "a", toolName: "t", attempt: 1, abandoned: "cancelled", settled: false, grace: 0, fate: "cancel_sent" },
+        {
+          type: "late_settlement",
+          index: 0,
+          toolCallId: "a",
+          toolName: "t",
+          attempt: 1,
+          abandoned: "cancelled",
+          settled: false,
+          grace: 0,
+          fate: "cancel_sent",
+        },
       ]);
       expect(scheduler.live).toBe(0);
     });
@@ -113,6 +123,8 @@ describe("reportFate", () => {
   });
 
   it("rejects a fate outside the set, naming the parameter", () => {
-    expect(() => reportFate({} as HandlerContext, "stopped" as ExecutorFate)).toThrow(new TypeError('Expected `fate` to be "killed" or "cancel_sent", got "stopped"'));
+    expect(() => reportFate({} as HandlerContext, "stopped" as ExecutorFate)).toThrow(
+      new TypeError('Expected `fate` to be "killed" or "cancel_sent", got "stopped"'),
+    );
   });
 });

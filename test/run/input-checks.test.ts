@@ -1,15 +1,7 @@
 import { Observable, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  checkArguments,
-  defineTool,
-  ok,
-  runToolCalls,
-  streamToolCalls,
-  type ToolCall,
-  type ToolEvent,
-} from "../../src/index.js";
+import { checkArguments, defineTool, ok, runToolCalls, streamToolCalls, type ToolCall, type ToolEvent } from "../../src/index.js";
 import { held } from "../support/held-tool.js";
 import { call, deferred, flushMicrotasks } from "../support/helpers.js";
 import { manualScheduler } from "../support/manual-scheduler.js";
@@ -56,9 +48,7 @@ describe("checkArguments", () => {
 describe("streamToolCalls", () => {
   describe("when calls is null", () => {
     it("throws the TypeError naming `calls`, not a property read's", () => {
-      expect(() => streamToolCalls(null as never, [echo])).toThrow(
-        new TypeError("Expected `calls` to be an array or an Observable of tool calls, got null"),
-      );
+      expect(() => streamToolCalls(null as never, [echo])).toThrow(new TypeError("Expected `calls` to be an array or an Observable of tool calls, got null"));
     });
   });
 
@@ -168,9 +158,12 @@ describe("running calls", () => {
       });
 
     it.each([
-      ["throws", () => {
-        throw new Error("refinement broke");
-      }],
+      [
+        "throws",
+        () => {
+          throw new Error("refinement broke");
+        },
+      ],
       ["rejects", rejectingWhenAwaited()],
     ] as const)("answers handler_exit when it %s, and the handler never runs", async (_how, check) => {
       const { messages } = await runToolCalls([call("a", "t")], [throwing("t", check)]);

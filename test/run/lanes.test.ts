@@ -98,7 +98,11 @@ describe("control.concurrency", () => {
         return ok(i);
       },
     });
-    const { messages } = await runToolCalls(Array.from({ length: 40 }, (_, i) => call(`c${i}`, "t", { i })), [tool], { maxConcurrency: 10 });
+    const { messages } = await runToolCalls(
+      Array.from({ length: 40 }, (_, i) => call(`c${i}`, "t", { i })),
+      [tool],
+      { maxConcurrency: 10 },
+    );
     expect(messages.map((m) => m.content)).toEqual(Array.from({ length: 40 }, (_, i) => String(i)));
     expect(peak).toBe(3);
   });

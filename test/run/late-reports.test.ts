@@ -14,7 +14,15 @@ describe("a progress report that comes after the idle deadline passed", () => {
     const scheduler = manualScheduler();
     let ctx: HandlerContext | undefined;
     const never = deferred<HandlerResult>();
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, c) => { ctx = c; return never.promise; } });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: (_args, c) => {
+        ctx = c;
+        return never.promise;
+      },
+    });
     const completed: [number, HandlerResult][] = [];
     const reports: CallReport[] = [];
     streamToolCalls([call("a", "t")], [tool], { scheduler, toolIdleTimeout: 100, onCallReport: (r) => reports.push(r) }).subscribe((e: ToolEvent) => {
@@ -36,7 +44,15 @@ describe("a progress report that comes after the idle deadline passed", () => {
   it("a report before the deadline still restarts it", async () => {
     const scheduler = manualScheduler();
     let ctx: HandlerContext | undefined;
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, c) => { ctx = c; return new Promise<HandlerResult>(() => {}); } });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: (_args, c) => {
+        ctx = c;
+        return new Promise<HandlerResult>(() => {});
+      },
+    });
     const completed: number[] = [];
     streamToolCalls([call("a", "t")], [tool], { scheduler, toolIdleTimeout: 100 }).subscribe((e: ToolEvent) => {
       if (e.type === "tool_execution_completed") completed.push(scheduler.now());

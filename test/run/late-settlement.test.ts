@@ -13,7 +13,10 @@ describe("honest timeouts", () => {
     streamToolCalls([call("a", "t")], [tool], {
       scheduler,
       toolTimeout: 100,
-      onCallReport: (r) => { reports.push(r); order.push(r.type); },
+      onCallReport: (r) => {
+        reports.push(r);
+        order.push(r.type);
+      },
     }).subscribe({ next: (e) => order.push(e.type), complete: () => order.push("complete") });
     await scheduler.advance(100);
     await scheduler.advance(250);
@@ -21,7 +24,17 @@ describe("honest timeouts", () => {
     await flushMicrotasks();
     expect(order).toEqual(["tool_execution_started", "tool_execution_completed", "tool_result_encoded", "complete", "late_settlement"]);
     expect(reports).toEqual([
-      { type: "late_settlement", index: 0, toolCallId: "a", toolName: "t", attempt: 1, abandoned: "timeout", settled: true, result: ok("finally"), lateBy: 250 },
+      {
+        type: "late_settlement",
+        index: 0,
+        toolCallId: "a",
+        toolName: "t",
+        attempt: 1,
+        abandoned: "timeout",
+        settled: true,
+        result: ok("finally"),
+        lateBy: 250,
+      },
     ]);
     expect(scheduler.live).toBe(0);
   });
@@ -68,9 +81,20 @@ describe("honest timeouts", () => {
     const scheduler = manualScheduler();
     const gate = deferred<{ ok: string }>();
     const resolver: ToolResolver = {
-      availableTools: () => [defineTool({ name: "research", description: "", schema: anyArgs }), defineTool({ name: "fetch", description: "", schema: anyArgs })],
+      availableTools: () => [
+        defineTool({ name: "research", description: "", schema: anyArgs }),
+        defineTool({ name: "fetch", description: "", schema: anyArgs }),
+      ],
       resolve: () => gate.promise,
-      dispatchRecipe: (name) => (name === "research" ? () => ({ serial: [{ tool: "fetch", arguments: { url: "1" } }, { tool: "fetch", arguments: { url: "2" } }] }) : undefined),
+      dispatchRecipe: (name) =>
+        name === "research"
+          ? () => ({
+              serial: [
+                { tool: "fetch", arguments: { url: "1" } },
+                { tool: "fetch", arguments: { url: "2" } },
+              ],
+            })
+          : undefined,
     };
     const types: string[] = [];
     streamToolCalls([call("c1", "research")], resolver, { scheduler, toolTimeout: 50, onCallReport: (r) => types.push(r.type) }).subscribe((e) =>

@@ -44,14 +44,18 @@ describe("a handler that lets go of the stream itself", () => {
 
   const thens = [
     ["returns a result", () => ok("done")],
-    ["throws", () => {
-      throw new Error("after unsubscribing");
-    }],
+    [
+      "throws",
+      () => {
+        throw new Error("after unsubscribing");
+      },
+    ],
     ["returns a promise that rejects", () => Promise.reject(new Error("after unsubscribing"))],
   ] as const;
-  it.each([...thens.map(([what, then]) => [`a handler ${what}`, then, false] as const), ...thens.map(([what, then]) => [`a custom executor ${what}`, then, true] as const)])(
-    "aborts ctx.signal as unsubscribed, answers nothing and leaves no timer, when %s after it",
-    async (_what, then, viaExecutor) => {
+  it.each([
+    ...thens.map(([what, then]) => [`a handler ${what}`, then, false] as const),
+    ...thens.map(([what, then]) => [`a custom executor ${what}`, then, true] as const),
+  ])("aborts ctx.signal as unsubscribed, answers nothing and leaves no timer, when %s after it", async (_what, then, viaExecutor) => {
     const r = selfUnsubscribing(then, viaExecutor);
     await flushMicrotasks();
     expect(r.seen).toEqual(["tool_execution_started"]);
@@ -95,7 +99,10 @@ describe("cancelling a call by id during its asynchronous argument validation", 
       name: "t",
       description: "",
       // zod first parses synchronously and drops that promise: only the second one is gated.
-      schema: z.object({}).loose().refine(() => (++checks === 1 ? new Promise<boolean>(() => {}) : gate.promise)),
+      schema: z
+        .object({})
+        .loose()
+        .refine(() => (++checks === 1 ? new Promise<boolean>(() => {}) : gate.promise)),
       handler: () => {
         runs++;
         return ok("ran");
@@ -126,7 +133,10 @@ describe("a consumer reacting to a cancellation or an answer", () => {
     subscription = streamToolCalls([call("a", "slow"), call("b", "slow")], [tool], {
       cancel,
       maxConcurrency: 1,
-      onToolError: () => { policyCalls++; return { continue: "answered" }; },
+      onToolError: () => {
+        policyCalls++;
+        return { continue: "answered" };
+      },
     }).subscribe((e) => e.toolCallId === "b" && subscription?.unsubscribe());
     await flushMicrotasks();
     cancel.next("b");

@@ -71,7 +71,10 @@ describe("concurrency", () => {
     const cap = 2 * availableParallelism();
     for (const n of [1, cap + 3]) {
       const { tool, pending } = controlledTool();
-      const subscription = streamToolCalls(Array.from({ length: n }, (_, i) => call(`c${i}`, "slow")), [tool]).subscribe();
+      const subscription = streamToolCalls(
+        Array.from({ length: n }, (_, i) => call(`c${i}`, "slow")),
+        [tool],
+      ).subscribe();
       expect(pending).toHaveLength(Math.max(1, Math.min(n, cap)));
       subscription.unsubscribe();
     }
@@ -82,7 +85,11 @@ describe("concurrency", () => {
     const done = runToolCalls([call("c0", "slow"), call("c1", "slow"), call("c2", "slow")], [tool], { maxConcurrency: 3 });
     for (const i of [2, 0, 1]) pending[i]?.settle(ok(i));
     const { messages } = await done;
-    expect(messages.map((m) => [m.toolCallId, m.content])).toEqual([["c0", "0"], ["c1", "1"], ["c2", "2"]]);
+    expect(messages.map((m) => [m.toolCallId, m.content])).toEqual([
+      ["c0", "0"],
+      ["c1", "1"],
+      ["c2", "2"],
+    ]);
   });
 
   it("the stream's messages are the batch's, in completion order", async () => {
@@ -132,7 +139,10 @@ describe("deadlines (virtual time)", () => {
         if (e.type === "tool_execution_completed") timeouts.push([e.index, scheduler.now()]);
       });
     });
-    expect(timeouts).toEqual([[0, 100], [1, 200]]);
+    expect(timeouts).toEqual([
+      [0, 100],
+      [1, 200],
+    ]);
   });
 
   it("aborts the handler's ctx.signal with the timeout error, and ignores what it returns later", async () => {
@@ -164,7 +174,11 @@ describe("deadlines (virtual time)", () => {
 
   it("schedules no timer for synchronous handlers or with toolTimeout Infinity", async () => {
     const scheduler = countingScheduler(asyncScheduler);
-    await runToolCalls(Array.from({ length: 50 }, (_, i) => call(`c${i}`, "instant")), [instant], { scheduler });
+    await runToolCalls(
+      Array.from({ length: 50 }, (_, i) => call(`c${i}`, "instant")),
+      [instant],
+      { scheduler },
+    );
     const { tool, pending } = controlledTool();
     const done = runToolCalls([call("c0", "slow")], [tool], { scheduler, toolTimeout: Infinity });
     pending[0]?.settle(ok(1));
@@ -182,7 +196,10 @@ describe("deadlines (virtual time)", () => {
       }
     };
     try {
-      await runToolCalls(Array.from({ length: 50 }, (_, i) => call(`c${i}`, "instant")), [instant]);
+      await runToolCalls(
+        Array.from({ length: 50 }, (_, i) => call(`c${i}`, "instant")),
+        [instant],
+      );
       expect(created).toBe(0);
     } finally {
       globalThis.AbortController = Original;
@@ -196,7 +213,11 @@ describe("cancellation", () => {
   it("unsubscribing aborts every running handler, starts nothing new and leaves no timer", async () => {
     const scheduler = countingScheduler(asyncScheduler);
     const { tool, pending } = controlledTool();
-    const subscription = streamToolCalls(Array.from({ length: 5 }, (_, i) => call(`c${i}`, "slow")), [tool], { maxConcurrency: 2, scheduler }).subscribe();
+    const subscription = streamToolCalls(
+      Array.from({ length: 5 }, (_, i) => call(`c${i}`, "slow")),
+      [tool],
+      { maxConcurrency: 2, scheduler },
+    ).subscribe();
     expect(pending).toHaveLength(2);
     // One deadline action for the pool, armed for the earliest call, not one timer per call.
     expect(scheduler.live).toBe(1);
@@ -213,7 +234,9 @@ describe("cancellation", () => {
     const handler = vi.fn(() => ok(1));
     const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler });
     const events: ToolEvent[] = [];
-    streamToolCalls([call("c0", "t"), call("c1", "t")], [tool]).pipe(take(1)).subscribe((e) => events.push(e));
+    streamToolCalls([call("c0", "t"), call("c1", "t")], [tool])
+      .pipe(take(1))
+      .subscribe((e) => events.push(e));
     expect(events.map((e) => e.type)).toEqual(["tool_execution_started"]);
     expect(handler).not.toHaveBeenCalled();
   });
@@ -223,7 +246,11 @@ describe("cancellation", () => {
     const counted = countingController();
     const reason = new Error("user pressed stop");
     const failure = new Promise((resolve) =>
-      streamToolCalls(Array.from({ length: 3 }, (_, i) => call(`c${i}`, "slow")), [tool], { maxConcurrency: 2, signal: counted.controller.signal }).subscribe({
+      streamToolCalls(
+        Array.from({ length: 3 }, (_, i) => call(`c${i}`, "slow")),
+        [tool],
+        { maxConcurrency: 2, signal: counted.controller.signal },
+      ).subscribe({
         error: resolve,
       }),
     );
@@ -265,7 +292,15 @@ describe("cancellation", () => {
 describe("the handler's context", () => {
   it("carries context, sessionId, requestId, the call and the engine", async () => {
     let seen: HandlerContext | undefined;
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_a, ctx) => { seen = ctx; return ok(1); } });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: (_a, ctx) => {
+        seen = ctx;
+        return ok(1);
+      },
+    });
     const engine = { context: { tenant: "e" } };
     const c = call("c0", "t", { a: 1 });
     await runToolCalls([c], [tool], { engine, context: { tenant: "o" }, sessionId: "s1", requestId: "r1" });
@@ -291,8 +326,16 @@ describe("a custom executor", () => {
 
   it("that throws gives handler_exit with the thrown value as cause", async () => {
     const boom = new Error("worker died");
-    expect(await run(() => { throw boom; })).toMatchObject({ result: { type: "error", reason: { reason: "handler_exit", cause: boom, toolCallId: "c0" } } });
-    expect(await run(() => { throw "gone"; })).toMatchObject({ result: { reason: { reason: "handler_exit", cause: { thrown: "gone" } } } });
+    expect(
+      await run(() => {
+        throw boom;
+      }),
+    ).toMatchObject({ result: { type: "error", reason: { reason: "handler_exit", cause: boom, toolCallId: "c0" } } });
+    expect(
+      await run(() => {
+        throw "gone";
+      }),
+    ).toMatchObject({ result: { reason: { reason: "handler_exit", cause: { thrown: "gone" } } } });
   });
 
   it("that rejects gives handler_exit", async () => {

@@ -81,7 +81,11 @@ describe("a handler result read once more by the runner", () => {
 describe("an encoder", () => {
   it("whose encode returns a non-string: the model and the developer read what it returned", async () => {
     const toolResultEncoder = { encode: () => 42 as never, encodeError: jsonEncoder.encodeError };
-    const events = await eventsOf([call("c1", "t")], tools(() => ({ type: "ok", value: 1 })), { toolResultEncoder });
+    const events = await eventsOf(
+      [call("c1", "t")],
+      tools(() => ({ type: "ok", value: 1 })),
+      { toolResultEncoder },
+    );
     const text = "tool error (t): encoding_failed: the encoder returned 42 instead of a string";
     const reason = (events[1] as { result: { reason: ToolError } }).result.reason;
     expect(reason).toBeInstanceOf(ToolError);

@@ -1,5 +1,17 @@
 import { describe, expect, it, vi } from "vitest";
-import { askUser, defineTool, error, halt, jsonEncoder, ok, RESERVED_HALT_REASONS, runToolCalls, ToolError, type HandlerResult, type ToolResultEncoder } from "../../src/index.js";
+import {
+  askUser,
+  defineTool,
+  error,
+  halt,
+  jsonEncoder,
+  ok,
+  RESERVED_HALT_REASONS,
+  runToolCalls,
+  ToolError,
+  type HandlerResult,
+  type ToolResultEncoder,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import { anyArgs, call, eventsOf } from "../support/helpers.js";
 
@@ -129,23 +141,32 @@ describe("onToolError", () => {
       expect(tail.result).toBeInstanceOf(ToolError);
       expect(tail.result).toMatchObject({ reason: "invalid_return", cause: thrown, metadata: { onToolErrorThrew: true } });
       expect(JSON.parse(tail.content).error).toMatch(/invalid_return.*onToolError threw.*policy bug/);
-      expect((await runToolCalls([call("c1", "t")], [failing], { onToolError: () => { throw thrown; } })).halt).toEqual({
+      expect(
+        (
+          await runToolCalls([call("c1", "t")], [failing], {
+            onToolError: () => {
+              throw thrown;
+            },
+          })
+        ).halt,
+      ).toEqual({
         haltedReason: "tool_error",
         haltToolCallId: "c1",
         onToolErrorException: thrown,
       });
     });
 
-    it.each([["undefined", undefined], ["a string", "continue"], ["an object without continue", { keepGoing: 1 }]])(
-      "that returns %s: invalid_return, halted, not called again",
-      async (_, answer) => {
-        const policy = vi.fn(() => answer as never);
-        const events = await eventsOf([call("c1", "t")], [failing], { onToolError: policy });
-        expect(policy).toHaveBeenCalledTimes(1);
-        expect(events[2]).toMatchObject({ type: "tool_halt", reason: "tool_error", result: { reason: "invalid_return" } });
-        expect((await run({ onToolError: () => answer as never })).halt).toEqual({ haltedReason: "tool_error", haltToolCallId: "c1" });
-      },
-    );
+    it.each([
+      ["undefined", undefined],
+      ["a string", "continue"],
+      ["an object without continue", { keepGoing: 1 }],
+    ])("that returns %s: invalid_return, halted, not called again", async (_, answer) => {
+      const policy = vi.fn(() => answer as never);
+      const events = await eventsOf([call("c1", "t")], [failing], { onToolError: policy });
+      expect(policy).toHaveBeenCalledTimes(1);
+      expect(events[2]).toMatchObject({ type: "tool_halt", reason: "tool_error", result: { reason: "invalid_return" } });
+      expect((await run({ onToolError: () => answer as never })).halt).toEqual({ haltedReason: "tool_error", haltToolCallId: "c1" });
+    });
 
     it("that returns a promise: invalid_return (the policy is synchronous), and its rejection is not left unhandled", async () => {
       const unhandled = vi.fn();
@@ -169,7 +190,14 @@ describe("onToolError", () => {
 
     it("is called for runner errors too, with the ToolError", async () => {
       const policy = vi.fn((_c: unknown, _e: unknown) => ({ continue: "recovered" }));
-      const throwing = defineTool({ name: "t", description: "", schema: anyArgs, handler: () => { throw new Error("boom"); } });
+      const throwing = defineTool({
+        name: "t",
+        description: "",
+        schema: anyArgs,
+        handler: () => {
+          throw new Error("boom");
+        },
+      });
       const { messages } = await runToolCalls([call("c1", "t")], [throwing], { onToolError: policy });
       expect(policy.mock.calls[0]?.[1]).toMatchObject({ reason: "handler_raised" });
       expect(messages[0]).toMatchObject({ content: "recovered", isError: false });
@@ -203,11 +231,19 @@ describe("the encoder", () => {
     const encoder: ToolResultEncoder = { encode: (v) => `<${String(v)}>`, encodeError: (r) => `!${String(r)}` };
     const tools = [toolReturning(ok(1), "a"), toolReturning(error("bad"), "b")];
     const { messages } = await runToolCalls([call("c1", "a"), call("c2", "b")], tools, { toolResultEncoder: encoder });
-    expect(messages.map((m) => [m.content, m.isError])).toEqual([["<1>", false], ["!bad", true]]);
+    expect(messages.map((m) => [m.content, m.isError])).toEqual([
+      ["<1>", false],
+      ["!bad", true],
+    ]);
   });
 
   it("when encodeError throws, the decision stands and the content falls back to jsonEncoder, without a second policy call", async () => {
-    const encoder: ToolResultEncoder = { encode: jsonEncoder.encode, encodeError: () => { throw new Error("encoder bug"); } };
+    const encoder: ToolResultEncoder = {
+      encode: jsonEncoder.encode,
+      encodeError: () => {
+        throw new Error("encoder bug");
+      },
+    };
     const policy = vi.fn((_c: unknown, _e: unknown) => "halt" as const);
     const result = await runToolCalls([call("c1", "t")], [toolReturning(error("bad"))], { toolResultEncoder: encoder, onToolError: policy });
     expect(policy).toHaveBeenCalledTimes(1);

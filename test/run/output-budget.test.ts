@@ -13,7 +13,11 @@ const capped = defineTool({ name: "capped", description: "", schema: z.object({}
 async function eventsOf(options: Parameters<typeof streamToolCalls>[2], ...tools: (typeof dump)[]): Promise<ToolEvent[]> {
   const events: ToolEvent[] = [];
   await new Promise<void>((complete) =>
-    streamToolCalls(tools.map((t, i) => call(`c${i}`, t.name)), tools, options).subscribe({ next: (e) => events.push(e), complete }),
+    streamToolCalls(
+      tools.map((t, i) => call(`c${i}`, t.name)),
+      tools,
+      options,
+    ).subscribe({ next: (e) => events.push(e), complete }),
   );
   return events;
 }
@@ -83,7 +87,9 @@ describe("output budgets", () => {
 
   it("refuses a budget too small to hold the marker", () => {
     expect(() => streamToolCalls([], [dump], { outputBudget: 10 })).toThrow("Expected `outputBudget` to be an integer of characters from 64");
-    expect(() => defineTool({ name: "t", description: "", schema: z.object({}), control: { outputBudget: 1.5 } })).toThrow("`control.outputBudget` of tool \"t\"");
+    expect(() => defineTool({ name: "t", description: "", schema: z.object({}), control: { outputBudget: 1.5 } })).toThrow(
+      '`control.outputBudget` of tool "t"',
+    );
   });
 
   it("never exceeds the budget, keeps a prefix and a suffix, and counts the cut exactly (property)", () => {

@@ -25,21 +25,42 @@ describe("onToolError answering", () => {
   it.each([
     ["nothing (a policy that forgot to return)", () => undefined, `onToolError returned undefined for tool t; ${EXPECTED}`],
     ["null", () => null, `onToolError returned null for tool t; ${EXPECTED}: null`],
-    ["a function with its own `continue`", () => Object.assign(() => "x", { continue: "fallback" }), `onToolError returned a function for tool t; ${EXPECTED}: a function`],
+    [
+      "a function with its own `continue`",
+      () => Object.assign(() => "x", { continue: "fallback" }),
+      `onToolError returned a function for tool t; ${EXPECTED}: a function`,
+    ],
     [
       "an object whose `then` cannot be read",
-      // biome-ignore lint/suspicious/noThenProperty: a then that cannot be read is the case under test
-      () => ({ continue: 1, get then() { throw new Error("then getter"); } }),
+      () => ({
+        continue: 1,
+        // biome-ignore lint/suspicious/noThenProperty: a then that cannot be read is the case under test
+        get then() {
+          throw new Error("then getter");
+        },
+      }),
       `onToolError returned an object that cannot be read for tool t; ${EXPECTED}: {"continue":1,"then":"[unreadable]"}`,
     ],
     [
       "an object whose `continue` cannot be read",
-      () => ({ get continue() { throw new Error("continue getter"); } }),
+      () => ({
+        get continue() {
+          throw new Error("continue getter");
+        },
+      }),
       `onToolError returned an object whose \`continue\` cannot be read for tool t; ${EXPECTED}: {"continue":"[unreadable]"}`,
     ],
     [
       "a Proxy that cannot say whether `continue` is its own",
-      () => new Proxy({ continue: "fallback" }, { getOwnPropertyDescriptor() { throw new Error("trap"); } }),
+      () =>
+        new Proxy(
+          { continue: "fallback" },
+          {
+            getOwnPropertyDescriptor() {
+              throw new Error("trap");
+            },
+          },
+        ),
       `onToolError returned an object for tool t; ${EXPECTED}: [unreadable]`,
     ],
     ["a thenable function", thenableFunction, "onToolError returned a promise for tool t; the policy must answer synchronously: a function (later)"],

@@ -67,7 +67,6 @@ describe("streamToolCalls, the pool's memory", () => {
   });
 });
 
-
 describe("streamToolCalls, the pool's memory after unsubscribe", () => {
   /**
    * A handler that ignores its abort keeps its `ctx`, and through it the call's runner and its

@@ -28,13 +28,23 @@ describe("a recipe whose parent call timed out", () => {
     const first = deferred<{ ok: string }>();
     const resolved: string[] = [];
     const resolver: ToolResolver = {
-      availableTools: () => [defineTool({ name: "research", description: "", schema: anyArgs }), defineTool({ name: "step", description: "", schema: anyArgs })],
+      availableTools: () => [
+        defineTool({ name: "research", description: "", schema: anyArgs }),
+        defineTool({ name: "step", description: "", schema: anyArgs }),
+      ],
       resolve: (c) => {
         resolved.push(c.id);
         return first.promise;
       },
       dispatchRecipe: (name) =>
-        name === "research" ? () => ({ serial: [{ tool: "step", arguments: {} }, { tool: "step", arguments: {} }] }) : undefined,
+        name === "research"
+          ? () => ({
+              serial: [
+                { tool: "step", arguments: {} },
+                { tool: "step", arguments: {} },
+              ],
+            })
+          : undefined,
     };
     const { messages } = await runToolCalls([call("c1", "research")], resolver, { toolTimeout: 20 });
     expect(text(messages[0]?.content)).toMatch(/timeout/);
@@ -93,7 +103,11 @@ describe("argument validation that fails itself", () => {
     const tool = defineTool({
       name: "t",
       description: "",
-      schema: z.object({ a: z.string().refine(() => { throw new Error("refine bug"); }) }),
+      schema: z.object({
+        a: z.string().refine(() => {
+          throw new Error("refine bug");
+        }),
+      }),
       handler: () => ok(1),
     });
     const { messages } = await runToolCalls([call("c1", "t", { a: "x" })], [tool]);
@@ -230,7 +244,15 @@ describe("resolvers and recipes", () => {
         if (n++ === 0) throw new Error("index offline");
         return { ok: "second" };
       },
-      dispatchRecipe: (name) => (name === "research" ? () => ({ serial: [{ tool: "step", arguments: {} }, { tool: "step", label: "again", arguments: {} }] }) : undefined),
+      dispatchRecipe: (name) =>
+        name === "research"
+          ? () => ({
+              serial: [
+                { tool: "step", arguments: {} },
+                { tool: "step", label: "again", arguments: {} },
+              ],
+            })
+          : undefined,
     };
     const { messages } = await runToolCalls([call("c1", "research")], resolver);
     expect(messages[0]?.content).toBe("## Sequential Results\n\n### Step 1: again\nsecond\n\n## Errors\n\n- **step**: index offline");
@@ -257,9 +279,7 @@ describe("resolvers and recipes", () => {
       dispatchRecipe: (name) => (name === "research" ? () => ({ serial: [{ tool: "step", arguments: {} }] }) : undefined),
     };
     const { messages } = await runToolCalls([call("c1", "research")], resolver);
-    expect(messages[0]?.content).toBe(
-      `## Errors\n\n- **step**: resolver answered ${described}; expected { ok: string } or { error: string }`,
-    );
+    expect(messages[0]?.content).toBe(`## Errors\n\n- **step**: resolver answered ${described}; expected { ok: string } or { error: string }`);
   });
 
   it("a recipe whose parent timed out during its parallel steps does not compose", async () => {
@@ -291,7 +311,7 @@ describe("resolvers and recipes", () => {
 describe("options of the wrong type", () => {
   const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: () => ok(1) });
   it.each([
-    ["options not an object", "fast" as never, "Expected options to be an object, got \"fast\""],
+    ["options not an object", "fast" as never, 'Expected options to be an object, got "fast"'],
     ["engine not an object", { engine: 5 as never }, "Expected `engine` to be an object, got 5"],
     ["onCallReport not a function", { onCallReport: "log" as never }, 'Expected `onCallReport` to be a function, got "log"'],
   ])("%s is a TypeError naming it", (_, options, message) => {

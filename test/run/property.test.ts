@@ -17,7 +17,32 @@ import fc from "fast-check";
 import { asyncScheduler, Subject, takeUntil, tap, type SchedulerAction, type SchedulerLike, type Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { askUser, AWAITING_USER_RESPONSE, defineTool, error, halt, InvalidArgumentsError, isToolError, jsonEncoder, ok, RESERVED_HALT_REASONS, runToolCalls, streamToolCalls, type HaltMetadata, type HandlerResult, type HandlerReturn, type OnToolError, type ReservedHaltReason, type RunResult, type ToolCall, type ToolErrorDecision, type ToolErrorReason, type ToolEvent, type ToolExecutionCompleted, type ToolTailEvent } from "../../src/index.js";
+import {
+  askUser,
+  AWAITING_USER_RESPONSE,
+  defineTool,
+  error,
+  halt,
+  InvalidArgumentsError,
+  isToolError,
+  jsonEncoder,
+  ok,
+  RESERVED_HALT_REASONS,
+  runToolCalls,
+  streamToolCalls,
+  type HaltMetadata,
+  type HandlerResult,
+  type HandlerReturn,
+  type OnToolError,
+  type ReservedHaltReason,
+  type RunResult,
+  type ToolCall,
+  type ToolErrorDecision,
+  type ToolErrorReason,
+  type ToolEvent,
+  type ToolExecutionCompleted,
+  type ToolTailEvent,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import type { ToolMessage } from "../../src/tool/message.js";
@@ -120,7 +145,11 @@ const behaviourArb: fc.Arbitrary<Behaviour> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("throw" as const),
       timing: timingArb,
-      thrown: fc.oneof(fc.string().map((m) => new Error(m)), fc.string(), fc.constant(undefined)),
+      thrown: fc.oneof(
+        fc.string().map((m) => new Error(m)),
+        fc.string(),
+        fc.constant(undefined),
+      ),
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("invalid" as const), timing: timingArb, value: invalidReturnArb }) },
@@ -176,7 +205,13 @@ const decisionArb: fc.Arbitrary<Decision> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<Decision>({ kind: "halt" }) },
   {
     weight: 1,
-    arbitrary: fc.record({ kind: fc.constant("throw" as const), thrown: fc.oneof(fc.string().map((m) => new Error(m)), fc.string()) }),
+    arbitrary: fc.record({
+      kind: fc.constant("throw" as const),
+      thrown: fc.oneof(
+        fc.string().map((m) => new Error(m)),
+        fc.string(),
+      ),
+    }),
   },
   {
     weight: 1,
@@ -836,7 +871,10 @@ function expectPolicy(h: Harness, i: number, completed: ToolExecutionCompleted, 
     expect(E, `${where}: invalid arguments answer an InvalidArgumentsError`).toBeInstanceOf(InvalidArgumentsError);
     expect(isToolError(E), `${where}: ... which is not a ToolError`).toBe(false);
     const issues = (E as InvalidArgumentsError).issues;
-    expect(issues.some((issue) => issue.path[0] === "n"), `${where}: the issues name the wrong field`).toBe(true);
+    expect(
+      issues.some((issue) => issue.path[0] === "n"),
+      `${where}: the issues name the wrong field`,
+    ).toBe(true);
   } else {
     const e = asToolError(E, where);
     expect(e.reason, `${where}: ToolError reason`).toBe(term.toolError);
@@ -1117,10 +1155,7 @@ describe("the runner, over random batches of 1..40 calls mixing every handler be
     const cutArb = (action: Cut["action"]): fc.Arbitrary<readonly [BatchSpec, Cut]> =>
       fc
         .tuple(batchArb, fc.constantFrom<Cut["trigger"]>("event", "handler"), fc.integer({ min: 0, max: 999 }))
-        .map(([spec, trigger, permille]) => [
-          spec,
-          { trigger, action, after: 1 + Math.floor((permille * (3 * spec.behaviours.length + 1)) / 1000) },
-        ]);
+        .map(([spec, trigger, permille]) => [spec, { trigger, action, after: 1 + Math.floor((permille * (3 * spec.behaviours.length + 1)) / 1000) }]);
 
     it(
       "unsubscribing after any number of events, or from inside a handler, aborts every running handler's ctx.signal, starts no handler, and leaves no timer or listener behind",

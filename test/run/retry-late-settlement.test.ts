@@ -1,7 +1,18 @@
 import { Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, runToolCalls, streamToolCalls, type CallReport, type HandlerResult, type HandlerReturn, type ToolControl, type ToolResolver, type ToolEvent } from "../../src/index.js";
+import {
+  defineTool,
+  ok,
+  runToolCalls,
+  streamToolCalls,
+  type CallReport,
+  type HandlerResult,
+  type HandlerReturn,
+  type ToolControl,
+  type ToolResolver,
+  type ToolEvent,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import { anyArgs, call, deferred } from "../support/helpers.js";
@@ -44,14 +55,32 @@ describe("retries of one call", () => {
     });
     streamToolCalls([call("c", "t", { city: "Oslo" })], [tool], { scheduler }).subscribe();
     await scheduler.advance(10);
-    expect(seen).toEqual([{ city: "Oslo", units: "C" }, { city: "Oslo", units: "C" }]);
+    expect(seen).toEqual([
+      { city: "Oslo", units: "C" },
+      { city: "Oslo", units: "C" },
+    ]);
   });
 
   it("never asks the retryOn predicate about a success, nor retries it", async () => {
     const scheduler = manualScheduler();
     let asked = 0;
     let attempts = 0;
-    const tool = toolT(() => { attempts++; return ok("fine"); }, { idempotent: true, retry: { attempts: 3, retryOn: () => { asked++; return true; } } });
+    const tool = toolT(
+      () => {
+        attempts++;
+        return ok("fine");
+      },
+      {
+        idempotent: true,
+        retry: {
+          attempts: 3,
+          retryOn: () => {
+            asked++;
+            return true;
+          },
+        },
+      },
+    );
     const r = run(scheduler, tool);
     await scheduler.advance(10_000);
     expect([attempts, asked]).toEqual([1, 0]);
@@ -79,12 +108,25 @@ describe("retries of one call", () => {
     const asked: unknown[] = [];
     const tool = toolT(() => new Promise<HandlerResult>(() => {}), {
       idempotent: true,
-      retry: { attempts: 3, delay: 10, jitter: false, totalTimeout: 150, retryOn: (e) => { asked.push((e as { metadata: { deadline: string } }).metadata.deadline); return true; } },
+      retry: {
+        attempts: 3,
+        delay: 10,
+        jitter: false,
+        totalTimeout: 150,
+        retryOn: (e) => {
+          asked.push((e as { metadata: { deadline: string } }).metadata.deadline);
+          return true;
+        },
+      },
     });
     const r = run(scheduler, tool, { toolTimeout: 100 });
     await scheduler.advance(1_000);
     expect(asked).toEqual(["toolTimeout"]);
-    expect(r.completed).toEqual([expect.objectContaining({ result: expect.objectContaining({ reason: expect.objectContaining({ metadata: expect.objectContaining({ deadline: "totalTimeout" }) }) }) })]);
+    expect(r.completed).toEqual([
+      expect.objectContaining({
+        result: expect.objectContaining({ reason: expect.objectContaining({ metadata: expect.objectContaining({ deadline: "totalTimeout" }) }) }),
+      }),
+    ]);
   });
 
   it("leaves no backoff timer when the call is cancelled by id from its attempt_failed report", async () => {
@@ -114,7 +156,11 @@ describe("a call cancelled by id while its handler runs", () => {
   it("leaves no timer once the stream completes", async () => {
     const scheduler = manualScheduler();
     const cancel = new Subject<string>();
-    const r = run(scheduler, toolT(() => new Promise<HandlerResult>(() => {})), { cancel, onCallReport: undefined, toolTimeout: 1_000 });
+    const r = run(
+      scheduler,
+      toolT(() => new Promise<HandlerResult>(() => {})),
+      { cancel, onCallReport: undefined, toolTimeout: 1_000 },
+    );
     await scheduler.advance(10);
     cancel.next("c");
     expect(r.done()).toBe(true);
@@ -151,7 +197,11 @@ describe("late settlement of abandoned attempts", () => {
   it("reports an attempt still running after settleGrace once, even if it settles later", async () => {
     const scheduler = manualScheduler();
     const d = deferred<HandlerResult>();
-    const r = run(scheduler, toolT(() => d.promise), { toolTimeout: 100, settleGrace: 50 });
+    const r = run(
+      scheduler,
+      toolT(() => d.promise),
+      { toolTimeout: 100, settleGrace: 50 },
+    );
     await scheduler.advance(200);
     d.resolve(ok("finally"));
     await scheduler.advance(10);
@@ -179,7 +229,12 @@ describe("a tool without a handler", () => {
   it("is answered not_found by the runner", async () => {
     const tool = defineTool({ name: "manual", description: "", schema: anyArgs });
     const errors: unknown[] = [];
-    await runToolCalls([call("c", "manual")], [tool], { onToolError: (_c, e) => { errors.push(e); return { continue: "none" }; } });
+    await runToolCalls([call("c", "manual")], [tool], {
+      onToolError: (_c, e) => {
+        errors.push(e);
+        return { continue: "none" };
+      },
+    });
     expect(errors).toEqual([expect.objectContaining({ reason: "not_found" })]);
   });
 });
@@ -190,7 +245,10 @@ describe("a retried resolver call whose recipe step of an abandoned attempt fini
     const gate = deferred<{ ok: string }>();
     let resolved = 0;
     const resolver: ToolResolver = {
-      availableTools: () => [defineTool({ name: "research", description: "", schema: anyArgs }), defineTool({ name: "fetch", description: "", schema: anyArgs })],
+      availableTools: () => [
+        defineTool({ name: "research", description: "", schema: anyArgs }),
+        defineTool({ name: "fetch", description: "", schema: anyArgs }),
+      ],
       // The first attempt's step answers when the test says; the second attempt's never does.
       resolve: () => (++resolved === 1 ? gate.promise : new Promise(() => {})),
       dispatchRecipe: (name) => (name === "research" ? () => ({ serial: [{ tool: "fetch", arguments: {} }] }) : undefined),

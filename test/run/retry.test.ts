@@ -6,7 +6,10 @@ import { anyArgs, call } from "../support/helpers.js";
 import { manualScheduler, type ManualScheduler } from "../support/manual-scheduler.js";
 
 /** A tool whose attempts behave as `plan` says, one entry per attempt (the last repeats). */
-function scripted(plan: readonly ("throw" | "hang" | "ok" | "invalid" | "own")[], control: ToolControl = { idempotent: true, retry: { attempts: 3, jitter: false } }) {
+function scripted(
+  plan: readonly ("throw" | "hang" | "ok" | "invalid" | "own")[],
+  control: ToolControl = { idempotent: true, retry: { attempts: 3, jitter: false } },
+) {
   let attempts = 0;
   const tool = defineTool({
     name: "flaky",
@@ -60,13 +63,7 @@ describe("retries", () => {
     const r = run(scheduler, tool);
     await scheduler.advance(1_000);
     expect(attempts()).toBe(3);
-    expect(r.log).toEqual([
-      "0 tool_execution_started",
-      "0 attempt_failed",
-      "200 attempt_failed",
-      "600 tool_execution_completed",
-      "600 tool_result_encoded",
-    ]);
+    expect(r.log).toEqual(["0 tool_execution_started", "0 attempt_failed", "200 attempt_failed", "600 tool_execution_completed", "600 tool_result_encoded"]);
     expect(r.reports).toEqual([
       expect.objectContaining({ type: "attempt_failed", attempt: 1, retryIn: 200, error: expect.objectContaining({ reason: "handler_raised" }) }),
       expect.objectContaining({ type: "attempt_failed", attempt: 2, retryIn: 400 }),
@@ -85,7 +82,9 @@ describe("retries", () => {
       "400 attempt_failed",
       "900 tool_execution_completed",
     ]);
-    expect(r.completed()[0]).toMatchObject({ result: error(expect.objectContaining({ reason: "timeout", metadata: expect.objectContaining({ attempts: 3, deadline: "toolTimeout" }) })) });
+    expect(r.completed()[0]).toMatchObject({
+      result: error(expect.objectContaining({ reason: "timeout", metadata: expect.objectContaining({ attempts: 3, deadline: "toolTimeout" }) })),
+    });
   });
 
   it("bounds the whole call by totalTimeout, backoffs included", async () => {
@@ -97,7 +96,9 @@ describe("retries", () => {
     expect(attempts()).toBe(2);
     expect(r.completed()).toEqual([
       expect.objectContaining({
-        result: error(expect.objectContaining({ reason: "timeout", metadata: expect.objectContaining({ deadline: "totalTimeout", totalTimeout: 220, attempts: 2 }) })),
+        result: error(
+          expect.objectContaining({ reason: "timeout", metadata: expect.objectContaining({ deadline: "totalTimeout", totalTimeout: 220, attempts: 2 }) }),
+        ),
       }),
     ]);
   });
@@ -112,7 +113,10 @@ describe("retries", () => {
   });
 
   it("never retries invalid_return or a handler's own error by default", async () => {
-    for (const plan of [["invalid", "ok"], ["own", "ok"]] as const) {
+    for (const plan of [
+      ["invalid", "ok"],
+      ["own", "ok"],
+    ] as const) {
       const scheduler = manualScheduler();
       const { tool, attempts } = scripted(plan);
       const r = run(scheduler, tool);
@@ -133,7 +137,17 @@ describe("retries", () => {
   it("retries what a predicate allows, such as a handler's own error", async () => {
     const scheduler = manualScheduler();
     const seen: unknown[] = [];
-    const { tool } = scripted(["own", "ok"], { idempotent: true, retry: { attempts: 2, jitter: false, retryOn: (e, n) => { seen.push([e, n]); return true; } } });
+    const { tool } = scripted(["own", "ok"], {
+      idempotent: true,
+      retry: {
+        attempts: 2,
+        jitter: false,
+        retryOn: (e, n) => {
+          seen.push([e, n]);
+          return true;
+        },
+      },
+    });
     const r = run(scheduler, tool);
     await scheduler.advance(10_000);
     expect(seen).toEqual([["the handler's own error", 1]]);
@@ -188,7 +202,9 @@ describe("retries", () => {
 
   it("checks the policy, naming the field", () => {
     expect(() => streamToolCalls([], [], { retry: { attempts: 0 } })).toThrow(/Expected `retry.attempts` to be a positive integer, got 0/);
-    expect(() => streamToolCalls([], [], { retry: { attempts: 2, retryOn: ["invalid_return" as never] } })).toThrow(/`retry.retryOn` to be a predicate or an array of "timeout", "handler_raised", "handler_exit"/);
+    expect(() => streamToolCalls([], [], { retry: { attempts: 2, retryOn: ["invalid_return" as never] } })).toThrow(
+      /`retry.retryOn` to be a predicate or an array of "timeout", "handler_raised", "handler_exit"/,
+    );
     expect(() => defineTool({ name: "t", description: "", schema: anyArgs, control: { idempotent: true, retry: { attempts: 2, delay: -1 } } })).toThrow(
       /`control.retry.delay` of tool "t" to be a finite number of at least 0, got -1/,
     );
@@ -201,6 +217,8 @@ describe("retries", () => {
     await scheduler.advance(100);
     const result = r.completed()[0]?.result;
     expect(result?.type === "error" && result.reason).toBeInstanceOf(ToolError);
-    expect(result).toMatchObject({ reason: { reason: "handler_raised", toolName: "flaky", toolCallId: "c", cause: new Error("attempt 2 failed"), metadata: { attempts: 2 } } });
+    expect(result).toMatchObject({
+      reason: { reason: "handler_raised", toolName: "flaky", toolCallId: "c", cause: new Error("attempt 2 failed"), metadata: { attempts: 2 } },
+    });
   });
 });

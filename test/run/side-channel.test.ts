@@ -59,7 +59,10 @@ describe("onCallReport", () => {
         name: "t",
         description: "",
         schema: anyArgs,
-        handler: (_args, ctx) => { ctx.progress({ progress: 0.5 }); return ok(1); },
+        handler: (_args, ctx) => {
+          ctx.progress({ progress: 0.5 });
+          return ok(1);
+        },
       });
       const reports: CallReport[] = [];
       streamToolCalls(calls, [tool], { onCallReport: (r) => reports.push(r) }).subscribe();
@@ -72,7 +75,15 @@ describe("onCallReport", () => {
     });
 
     it("costs nothing to call without a listener", async () => {
-      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress({ progress: 1 }); return ok(1); } });
+      const tool = defineTool({
+        name: "t",
+        description: "",
+        schema: anyArgs,
+        handler: (_args, ctx) => {
+          ctx.progress({ progress: 1 });
+          return ok(1);
+        },
+      });
       expect((await runToolCalls([call("a", "t")], [tool])).messages[0]?.content).toBe("1");
     });
 
@@ -82,13 +93,23 @@ describe("onCallReport", () => {
       config.onUnhandledError = (e) => reported.push(e);
       try {
         const reports: unknown[] = [];
-        const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress(50 as never); return ok(1); } });
+        const tool = defineTool({
+          name: "t",
+          description: "",
+          schema: anyArgs,
+          handler: (_args, ctx) => {
+            ctx.progress(50 as never);
+            return ok(1);
+          },
+        });
         const { messages } = await runToolCalls([call("a", "t")], [tool], { onCallReport: (r) => reports.push(r) });
         expect(messages[0]?.content).toBe("1");
         expect(reports).toEqual([]);
         await new Promise((resolve) => setTimeout(resolve, 0));
         expect(reported).toHaveLength(1);
-        expect(String(reported[0])).toMatch(/^TypeError: Expected `ctx.progress` of tool t \(call a\) to get \{ progress: number.*got 50; the report was dropped/);
+        expect(String(reported[0])).toMatch(
+          /^TypeError: Expected `ctx.progress` of tool t \(call a\) to get \{ progress: number.*got 50; the report was dropped/,
+        );
       } finally {
         config.onUnhandledError = previous;
       }
@@ -100,7 +121,15 @@ describe("onCallReport", () => {
 
     it("still answers every call, and rethrows the listener's error on its own", async () => {
       vi.useFakeTimers({ toFake: ["setTimeout"] });
-      const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress({ progress: 1 }); return ok(1); } });
+      const tool = defineTool({
+        name: "t",
+        description: "",
+        schema: anyArgs,
+        handler: (_args, ctx) => {
+          ctx.progress({ progress: 1 });
+          return ok(1);
+        },
+      });
       const boom = new Error("listener bug");
       const { messages } = await runToolCalls([call("a", "t"), call("b", "t")], [tool], {
         onCallReport: () => {

@@ -11,7 +11,8 @@ import { connect, text, type Connected } from "../mcp/servers.js";
 import { anyArgs, call } from "../support/helpers.js";
 
 const handler = vi.fn(async () => ok("ran"));
-const local = (name: string, control?: Tool["control"]) => defineTool({ name, description: "", schema: anyArgs, handler, ...(control === undefined ? {} : { control }) });
+const local = (name: string, control?: Tool["control"]) =>
+  defineTool({ name, description: "", schema: anyArgs, handler, ...(control === undefined ? {} : { control }) });
 
 const open: Connected[] = [];
 afterEach(async () => {

@@ -20,7 +20,15 @@ describe("a throwing onCallReport listener", () => {
     const reported: unknown[] = [];
     config.onUnhandledError = (e) => reported.push(e);
     const bug = new Error("listener bug");
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (_args, ctx) => { ctx.progress({ progress: 1 }); return ok(1); } });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: (_args, ctx) => {
+        ctx.progress({ progress: 1 });
+        return ok(1);
+      },
+    });
     const { messages } = await runToolCalls([call("a", "t"), call("b", "t")], [tool], {
       onCallReport: () => {
         throw bug;
@@ -53,6 +61,8 @@ describe("a malformed ctx.progress payload", () => {
     await tick();
     expect(reported).toHaveLength(1);
     expect(reported[0]).toBeInstanceOf(TypeError);
-    expect(String(reported[0])).toMatch(/^TypeError: Expected `ctx.progress` of tool t \(call a\) to get \{ progress: number, total\?, message\?, data\? \}, got .*; the report was dropped$/);
+    expect(String(reported[0])).toMatch(
+      /^TypeError: Expected `ctx.progress` of tool t \(call a\) to get \{ progress: number, total\?, message\?, data\? \}, got .*; the report was dropped$/,
+    );
   });
 });

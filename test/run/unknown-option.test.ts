@@ -52,10 +52,17 @@ describe("an unknown option", () => {
   });
 
   it("the agent loop accepts its own keys with the run options, and refuses a typo of either", async () => {
-    const model = scriptedModel([[{ type: "text_delta", text: "hi" }, { type: "finish", reason: "stop" }]]);
+    const model = scriptedModel([
+      [
+        { type: "text_delta", text: "hi" },
+        { type: "finish", reason: "stop" },
+      ],
+    ]);
     const result = await runAgent({ model, tools: [tool], messages: [{ role: "user", content: "go" }], maxTurns: 2, mode: "auto", toolTimeout: 1_000 });
     expect(result.haltedReason).toBeDefined();
     expect(() => streamAgent({ model, tools: [tool], messages: [], maxTurn: 2 } as never)).toThrow(/^Unknown option `maxTurn` \(did you mean `maxTurns`\?\)/);
-    expect(() => streamAgent({ model, tools: [tool], messages: [], timeout: 5 } as never)).toThrow(/^Unknown option `timeout` \(did you mean `toolTimeout`\?\)/);
+    expect(() => streamAgent({ model, tools: [tool], messages: [], timeout: 5 } as never)).toThrow(
+      /^Unknown option `timeout` \(did you mean `toolTimeout`\?\)/,
+    );
   });
 });

@@ -8,7 +8,10 @@ async function check(schema: object, args: Record<string, unknown>) {
   const tool = defineTool({ name: "t", description: "", schema, handler } as never);
   let reason: unknown;
   await runToolCalls([call("c1", "t", args)], [tool], {
-    onToolError: (_c, e) => { reason = e; return { continue: null }; },
+    onToolError: (_c, e) => {
+      reason = e;
+      return { continue: null };
+    },
   });
   return { handled: handler.mock.calls[0]?.[0], issues: reason instanceof InvalidArgumentsError ? reason.issues : undefined, reason };
 }
@@ -49,8 +52,12 @@ describe("JSON Schema validation", () => {
       const card = { type: "object", dependentRequired: { card: ["cvc"] } } as const;
       expect((await check(card, { card: "4111" })).issues?.[0]).toMatchObject({ path: ["cvc"] });
       expect(await valid({ not: { required: ["admin"] } }, { admin: true })).toBe(false);
-      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword here, not a thenable
-      const ifThen = { if: { properties: { unit: { const: "f" } } }, then: { properties: { t: { maximum: 200 } } }, else: { properties: { t: { maximum: 100 } } } } as const;
+      const ifThen = {
+        if: { properties: { unit: { const: "f" } } },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword here, not a thenable
+        then: { properties: { t: { maximum: 200 } } },
+        else: { properties: { t: { maximum: 100 } } },
+      } as const;
       expect(await valid(ifThen, { unit: "f", t: 150 })).toBe(true);
       expect(await valid(ifThen, { unit: "c", t: 150 })).toBe(false);
       const closed = { allOf: [{ properties: { a: {} } }], unevaluatedProperties: false } as const;
@@ -114,9 +121,19 @@ describe("JSON Schema validation", () => {
         { t: 10 },
         { code: "too_big", path: ["t"], message: "Too big: expected number to be <10" },
       ],
-      ["multipleOf", { properties: { q: { multipleOf: 5 } } }, { q: 7 }, { code: "not_multiple_of", path: ["q"], message: "Invalid number: must be a multiple of 5" }],
+      [
+        "multipleOf",
+        { properties: { q: { multipleOf: 5 } } },
+        { q: 7 },
+        { code: "not_multiple_of", path: ["q"], message: "Invalid number: must be a multiple of 5" },
+      ],
       ["const", { properties: { v: { const: 2 } } }, { v: 1 }, { code: "invalid_value", path: ["v"], message: "Invalid input: expected 2" }],
-      ["format", { properties: { at: { type: "string", format: "date-time" } } }, { at: "tomorrow" }, { code: "invalid_format", path: ["at"], message: 'Invalid string: expected format "date-time"' }],
+      [
+        "format",
+        { properties: { at: { type: "string", format: "date-time" } } },
+        { at: "tomorrow" },
+        { code: "invalid_format", path: ["at"], message: 'Invalid string: expected format "date-time"' },
+      ],
       ["minProperties", { minProperties: 1 }, {}, { code: "too_small", path: [], message: "Too small: expected object to have >=1 properties" }],
       [
         "propertyNames",
@@ -130,8 +147,18 @@ describe("JSON Schema validation", () => {
         { n: 3 },
         { code: "invalid_union", path: ["n"], message: "Invalid input: matches more than one of the shapes, exactly one is allowed" },
       ],
-      ["not", { properties: { s: { not: { type: "string" } } } }, { s: "x" }, { code: "custom", path: ["s"], message: "Invalid input: matches a shape the schema forbids" }],
-      ["a key in a JSON pointer's escapes", { properties: { "a/b~c": { type: "string" } } }, { "a/b~c": 1 }, { code: "invalid_type", path: ["a/b~c"], message: "Invalid input: expected string, received number" }],
+      [
+        "not",
+        { properties: { s: { not: { type: "string" } } } },
+        { s: "x" },
+        { code: "custom", path: ["s"], message: "Invalid input: matches a shape the schema forbids" },
+      ],
+      [
+        "a key in a JSON pointer's escapes",
+        { properties: { "a/b~c": { type: "string" } } },
+        { "a/b~c": 1 },
+        { code: "invalid_type", path: ["a/b~c"], message: "Invalid input: expected string, received number" },
+      ],
       [
         "a required field behind a $ref",
         { properties: { to: { $ref: "#/$defs/addr" } }, $defs: { addr: { properties: { zip: { type: "string" } }, required: ["zip"] } } },
@@ -185,12 +212,24 @@ describe("JSON Schema validation", () => {
     });
 
     it.each<[string, Record<string, unknown>, RegExp]>([
-      ["a remote $ref", { properties: { a: { $ref: "https://example.com/a.json" } } }, /`\$ref` toolrx cannot resolve: "https:\/\/example.com\/a.json".*\$defs/],
+      [
+        "a remote $ref",
+        { properties: { a: { $ref: "https://example.com/a.json" } } },
+        /`\$ref` toolrx cannot resolve: "https:\/\/example.com\/a.json".*\$defs/,
+      ],
       ["a $ref to a missing definition", { properties: { a: { $ref: "#/$defs/nope" } } }, /cannot resolve: "#\/\$defs\/nope"/],
       ["an invalid pattern", { properties: { a: { type: "string", pattern: "([" } } }, /`pattern` that is not a valid regular expression: "\(\["/],
       ["a $schema that is not a string", { $schema: 7 }, /`\$schema` that is not a string/],
       ["a root type that is not object", { type: ["string", "null"] }, /describe an object.*got type \["string","null"\]/],
-      ["a cycle", (() => { const s: Record<string, unknown> = {}; s.self = s; return s; })(), /is not JSON data/],
+      [
+        "a cycle",
+        (() => {
+          const s: Record<string, unknown> = {};
+          s.self = s;
+          return s;
+        })(),
+        /is not JSON data/,
+      ],
     ])("refuses %s in defineTool with a TypeError", (_, schema, message) => {
       expect(() => defineTool({ name: "t", description: "", schema } as never)).toThrow(TypeError);
       expect(() => defineTool({ name: "t", description: "", schema } as never)).toThrow(message);

@@ -11,15 +11,30 @@ describe("optional fields named like Object.prototype members", () => {
     ["zod", z.object({ constructor: z.string().optional(), toString: z.string().optional(), valueOf: z.number().optional(), q: z.string() })],
     [
       "JSON Schema",
-      { type: "object", properties: { constructor: { type: "string" }, toString: { type: "string" }, valueOf: { type: "number" }, q: { type: "string" } }, required: ["q"] } as const,
+      {
+        type: "object",
+        properties: { constructor: { type: "string" }, toString: { type: "string" }, valueOf: { type: "number" }, q: { type: "string" } },
+        required: ["q"],
+      } as const,
     ],
     ["ArkType", type({ "constructor?": "string", "toString?": "string", "valueOf?": "number", q: "string" })],
-    ["Valibot", toStandardJsonSchema(v.object({ constructor: v.optional(v.string()), toString: v.optional(v.string()), valueOf: v.optional(v.number()), q: v.string() }))],
+    [
+      "Valibot",
+      toStandardJsonSchema(v.object({ constructor: v.optional(v.string()), toString: v.optional(v.string()), valueOf: v.optional(v.number()), q: v.string() })),
+    ],
   ];
 
   it.each(kinds)("%s: a call that leaves them out is valid, and one that sends them is checked", async (_, schema) => {
     const seen: unknown[] = [];
-    const tool = defineTool({ name: "find", description: "", schema: schema as never, handler: (args: Record<string, unknown>) => { seen.push(args); return ok("found"); } });
+    const tool = defineTool({
+      name: "find",
+      description: "",
+      schema: schema as never,
+      handler: (args: Record<string, unknown>) => {
+        seen.push(args);
+        return ok("found");
+      },
+    });
     const { messages } = await runToolCalls(
       [call("c1", "find", { q: "rx" }), call("c2", "find", { q: "rx", constructor: "Map", valueOf: 2 }), call("c3", "find", { q: "rx", toString: 5 })],
       [tool],
@@ -37,7 +52,15 @@ describe("optional fields named like Object.prototype members", () => {
   it("zod: also in nested objects, and fields zod passes through come back ordinary", async () => {
     const schema = z.object({ opts: z.object({ hasOwnProperty: z.boolean().optional() }), meta: z.unknown() });
     let meta: unknown;
-    const tool = defineTool({ name: "n", description: "", schema, handler: (args) => { meta = args.meta; return ok("ok"); } });
+    const tool = defineTool({
+      name: "n",
+      description: "",
+      schema,
+      handler: (args) => {
+        meta = args.meta;
+        return ok("ok");
+      },
+    });
     const { messages } = await runToolCalls([call("c1", "n", { opts: {}, meta: { tag: { a: 1 } } })], [tool]);
     expect(messages[0]?.isError).toBe(false);
     expect(meta).toEqual({ tag: { a: 1 } });

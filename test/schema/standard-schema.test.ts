@@ -13,10 +13,7 @@ describe("defineTool with a Standard Schema", () => {
     it("runs end to end: the library validates, the handler gets its output", async () => {
       const handler = vi.fn(({ city, days }: { city: string; days?: number }) => ok(`${city} for ${days ?? 1} days`));
       const tool = defineTool({ name: "forecast", description: "", schema, handler });
-      const { messages } = await runToolCalls(
-        [call("c1", "forecast", { city: "Oslo", days: 3 }), call("c2", "forecast", { city: 1, days: 0 })],
-        [tool],
-      );
+      const { messages } = await runToolCalls([call("c1", "forecast", { city: "Oslo", days: 3 }), call("c2", "forecast", { city: 1, days: 0 })], [tool]);
       expect(messages.map((m) => m.content)).toEqual([
         "Oslo for 3 days",
         '{"error":"Invalid arguments for tool \\"forecast\\": city: must be a string (was a number); days: must be at least 1 (was 0)"}',
@@ -51,13 +48,16 @@ describe("defineTool with a Standard Schema", () => {
       const tool = defineTool({ name: "weather", description: "", schema, handler });
       let reason: unknown;
       const { messages } = await runToolCalls([call("c1", "weather", { city: "Oslo" }), call("c2", "weather", { unit: "k" })], [tool], {
-        onToolError: (_c, e) => { reason = e; return { continue: "see reason" }; },
+        onToolError: (_c, e) => {
+          reason = e;
+          return { continue: "see reason" };
+        },
       });
       expect(handler.mock.calls[0]?.[0]).toEqual({ city: "Oslo", unit: "c" });
       expect(messages[0]?.content).toBe('{"city":"Oslo","unit":"c"}');
       expect(reason).toBeInstanceOf(InvalidArgumentsError);
       expect((reason as InvalidArgumentsError).issues).toEqual([
-        { code: "custom", path: ["city"], message: "Invalid key: Expected \"city\" but received undefined" },
+        { code: "custom", path: ["city"], message: 'Invalid key: Expected "city" but received undefined' },
         { code: "custom", path: ["unit"], message: 'Invalid type: Expected ("c" | "f") but received "k"' },
       ]);
     });
@@ -80,12 +80,17 @@ describe("defineTool with a Standard Schema", () => {
   });
 
   describe("written by hand against the spec", () => {
-    function standard(validate: StandardToolSchema["~standard"]["validate"], jsonSchema: () => Record<string, unknown> = () => ({ type: "object" })): StandardToolSchema {
+    function standard(
+      validate: StandardToolSchema["~standard"]["validate"],
+      jsonSchema: () => Record<string, unknown> = () => ({ type: "object" }),
+    ): StandardToolSchema {
       return { "~standard": { version: 1, vendor: "hand", validate, jsonSchema: { input: jsonSchema } } };
     }
 
     it("may validate asynchronously", async () => {
-      const schema = standard(async (value) => ((value as { n?: unknown }).n === 1 ? { value: { n: 1 } } : { issues: [{ message: "n must be 1", path: [{ key: "n" }] }] }));
+      const schema = standard(async (value) =>
+        (value as { n?: unknown }).n === 1 ? { value: { n: 1 } } : { issues: [{ message: "n must be 1", path: [{ key: "n" }] }] },
+      );
       const tool = defineTool({ name: "a", description: "", schema, handler: (args) => ok(args) });
       const { messages } = await runToolCalls([call("c1", "a", { n: 1 }), call("c2", "a", { n: 2 })], [tool]);
       // The path leads the text, so a message that starts with it does not say it twice.
@@ -99,9 +104,29 @@ describe("defineTool with a Standard Schema", () => {
     });
 
     it.each<[string, unknown, RegExp]>([
-      ["an unknown version", { "~standard": { version: 2, vendor: "x", validate: () => ({ value: {} }) } }, /Standard Schema version 2; toolrx knows version 1/],
-      ["a JSON Schema converter that throws", standard(() => ({ value: {} }), () => { throw new Error("no JSON for Date"); }), /cannot be expressed as JSON Schema: no JSON for Date/],
-      ["a JSON Schema that is not an object", standard(() => ({ value: {} }), () => ({ type: "string" })), /describe an object.*got type "string"/],
+      [
+        "an unknown version",
+        { "~standard": { version: 2, vendor: "x", validate: () => ({ value: {} }) } },
+        /Standard Schema version 2; toolrx knows version 1/,
+      ],
+      [
+        "a JSON Schema converter that throws",
+        standard(
+          () => ({ value: {} }),
+          () => {
+            throw new Error("no JSON for Date");
+          },
+        ),
+        /cannot be expressed as JSON Schema: no JSON for Date/,
+      ],
+      [
+        "a JSON Schema that is not an object",
+        standard(
+          () => ({ value: {} }),
+          () => ({ type: "string" }),
+        ),
+        /describe an object.*got type "string"/,
+      ],
     ])("refuses %s with a TypeError", (_, schema, message) => {
       expect(() => defineTool({ name: "a", description: "", schema: schema as never })).toThrow(TypeError);
       expect(() => defineTool({ name: "a", description: "", schema: schema as never })).toThrow(message);

@@ -38,7 +38,15 @@ describe("a zod callback declared async", () => {
     ["refine", (f: (s: string) => Promise<boolean>) => z.object({ a: z.string().refine(f, "taken") })],
     ["refine on the object", (f: (s: string) => Promise<boolean>) => z.object({ a: z.string() }).refine(async (o) => f(o.a), "taken")],
     ["refine deep in a union", (f: (s: string) => Promise<boolean>) => z.object({ a: z.array(z.union([z.number(), z.string().refine(f, "taken")])) })],
-    ["check", (f: (s: string) => Promise<boolean>) => z.object({ a: z.string().check(async (ctx) => { if (!(await f(ctx.value))) ctx.issues.push({ code: "custom", message: "taken", input: ctx.value }); }) })],
+    [
+      "check",
+      (f: (s: string) => Promise<boolean>) =>
+        z.object({
+          a: z.string().check(async (ctx) => {
+            if (!(await f(ctx.value))) ctx.issues.push({ code: "custom", message: "taken", input: ctx.value });
+          }),
+        }),
+    ],
   ])("runs once per call (%s)", async (_kind, make) => {
     const seen: string[] = [];
     const free = async (s: string) => {
@@ -85,7 +93,17 @@ describe("a zod callback that returns a promise without being declared async", (
 
 describe("a schema with only synchronous callbacks", () => {
   it("stays synchronous: every event is out before subscribe returns", () => {
-    const tool = defineTool({ name: "t", description: "", schema: z.object({ a: z.string().refine((s) => s.length > 0).transform((s) => s.toUpperCase()) }), handler: (args) => ok(args.a) });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: z.object({
+        a: z
+          .string()
+          .refine((s) => s.length > 0)
+          .transform((s) => s.toUpperCase()),
+      }),
+      handler: (args) => ok(args.a),
+    });
     const events: string[] = [];
     streamToolCalls([call("c1", "t", { a: "x" })], [tool]).subscribe((event) => events.push(event.type === "tool_result_encoded" ? event.content : event.type));
     expect(events).toEqual(["tool_execution_started", "tool_execution_completed", "X"]);

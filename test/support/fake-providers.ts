@@ -170,7 +170,6 @@ function route(request: RecordedRequest, res: ServerResponse, stream: Streamer):
   }
 }
 
-
 /** The SDKs send the key as a bearer token (Anthropic's may also use `x-api-key`). */
 function carriesKey(headers: IncomingHttpHeaders, key: string): boolean {
   return headers.authorization === `Bearer ${key}` || headers["x-api-key"] === key;

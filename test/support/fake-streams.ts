@@ -171,8 +171,7 @@ export const anthropicEvents = {
         usage: anthropicUsage(1),
       },
     }),
-  textStart: (index: number): SseFrame =>
-    anthropicEvent({ type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } }),
+  textStart: (index: number): SseFrame => anthropicEvent({ type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } }),
   text: (index: number, text: string): SseFrame => anthropicEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text } }),
   toolStart: (index: number, id: string, name: string): SseFrame =>
     anthropicEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id, name, input: {}, caller: { type: "direct" } } }),

@@ -112,9 +112,7 @@ export function chatCompletion(body: RequestBody): OpenAI.Chat.Completions.ChatC
           role: "assistant",
           content: null,
           refusal: null,
-          tool_calls: [
-            { id: FAKE_IDS.chatToolCall, type: "function", function: { name: "weather", arguments: JSON.stringify(WEATHER_ARGUMENTS) } },
-          ],
+          tool_calls: [{ id: FAKE_IDS.chatToolCall, type: "function", function: { name: "weather", arguments: JSON.stringify(WEATHER_ARGUMENTS) } }],
         },
       },
     ],

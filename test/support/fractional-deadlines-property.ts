@@ -19,7 +19,14 @@ function cappedScheduler(start: number, cap: number) {
     now: () => now,
     schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
       const subscription = new Subscription(() => pending.delete(entry));
-      const entry = { at: now + delay, seq: seq++, run: () => { pending.delete(entry); return work.call(subscription as unknown as SchedulerAction<T>, state); } };
+      const entry = {
+        at: now + delay,
+        seq: seq++,
+        run: () => {
+          pending.delete(entry);
+          return work.call(subscription as unknown as SchedulerAction<T>, state);
+        },
+      };
       pending.add(entry);
       return subscription;
     },

@@ -17,4 +17,3 @@ export function held(name = "slow") {
   });
   return { tool, pending };
 }
-

@@ -45,7 +45,13 @@ export function otelHarness() {
     spans: (): ReadableSpan[] => exporter.getFinishedSpans(),
     span(name: string): ReadableSpan {
       const found = exporter.getFinishedSpans().filter((s) => s.name === name);
-      if (found.length !== 1) throw new Error(`expected one span "${name}", got ${found.length}: ${exporter.getFinishedSpans().map((s) => s.name).join(", ")}`);
+      if (found.length !== 1)
+        throw new Error(
+          `expected one span "${name}", got ${found.length}: ${exporter
+            .getFinishedSpans()
+            .map((s) => s.name)
+            .join(", ")}`,
+        );
       return found[0] as ReadableSpan;
     },
     openSpans: () => counter.open,

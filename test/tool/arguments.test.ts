@@ -152,9 +152,20 @@ describe("argument validation", () => {
         name: "j",
         description: "",
         schema: { type: "object", additionalProperties: true } as const,
-        handler: (args) => { seen.push(args); return ok(args); },
+        handler: (args) => {
+          seen.push(args);
+          return ok(args);
+        },
       });
-      const loose = defineTool({ name: "z", description: "", schema: z.object({}).loose(), handler: (args) => { seen.push(args); return ok(args); } });
+      const loose = defineTool({
+        name: "z",
+        description: "",
+        schema: z.object({}).loose(),
+        handler: (args) => {
+          seen.push(args);
+          return ok(args);
+        },
+      });
       const args = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}') as Record<string, unknown>;
       const raw = '{"__proto__": {"polluted": true}}';
       const { messages } = await runToolCalls(

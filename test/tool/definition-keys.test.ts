@@ -23,7 +23,9 @@ describe("defineTool", () => {
     ])("refuses `%s` (given %s), naming `%s` as meant", (key, value, meant) => {
       expect(define({ [key]: value })).toThrow(TypeError);
       expect(define({ [key]: value })).toThrow(
-        new RegExp(`^Unknown key \`${key}\` in tool "pay" \\(did you mean \`${meant.replace(".", "\\.")}\`\\?\\); the keys are \`name\`, \`description\`, \`schema\`, \`handler\`, \`manual\`, \`metadata\`, \`control\`, \`needsApproval\`, \`hooks\`$`),
+        new RegExp(
+          `^Unknown key \`${key}\` in tool "pay" \\(did you mean \`${meant.replace(".", "\\.")}\`\\?\\); the keys are \`name\`, \`description\`, \`schema\`, \`handler\`, \`manual\`, \`metadata\`, \`control\`, \`needsApproval\`, \`hooks\`$`,
+        ),
       );
     });
 
@@ -43,7 +45,9 @@ describe("defineTool", () => {
       ["idleTimout", 1_000, "idleTimeout"],
     ])("refuses `%s` (given %s), naming `%s` as meant", (key, value, meant) => {
       expect(define({ control: { [key]: value } })).toThrow(
-        new RegExp(`^Unknown key \`${key}\` in \`control\` of tool "pay" \\(did you mean \`${meant}\`\\?\\); the keys are \`concurrency\`, \`idempotent\`, \`retry\`, \`timeout\`, \`idleTimeout\`, \`outputBudget\`$`),
+        new RegExp(
+          `^Unknown key \`${key}\` in \`control\` of tool "pay" \\(did you mean \`${meant}\`\\?\\); the keys are \`concurrency\`, \`idempotent\`, \`retry\`, \`timeout\`, \`idleTimeout\`, \`outputBudget\`$`,
+        ),
       );
     });
 
@@ -55,7 +59,15 @@ describe("defineTool", () => {
 
     it("refuses it on a tool written as a plain object too, before any call runs", async () => {
       let ran = false;
-      const tool = { ...defineTool(base), name: "pay", control: { concurency: 1 }, handler: () => { ran = true; return ok(1); } } as unknown as Tool;
+      const tool = {
+        ...defineTool(base),
+        name: "pay",
+        control: { concurency: 1 },
+        handler: () => {
+          ran = true;
+          return ok(1);
+        },
+      } as unknown as Tool;
       await expect(runToolCalls([call("c1", "pay")], [tool])).rejects.toThrow(/^Unknown key `concurency` in `control` of tool "pay"/);
       expect(ran).toBe(false);
     });

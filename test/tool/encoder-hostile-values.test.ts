@@ -26,9 +26,7 @@ describe("jsonEncoder.encode", () => {
     it("sends its strings as they are, even one shaped like another engine's frame", () => {
       // `name@place:1:2` is how Firefox and Safari write a frame; it is also how a calendar writes a time.
       expect(jsonEncoder.encode("standup@09:30:00")).toBe("standup@09:30:00");
-      expect(jsonEncoder.encode({ events: ["standup@09:30:00", "retro@16:00:00"] })).toBe(
-        '{"events":["standup@09:30:00","retro@16:00:00"]}',
-      );
+      expect(jsonEncoder.encode({ events: ["standup@09:30:00", "retro@16:00:00"] })).toBe('{"events":["standup@09:30:00","retro@16:00:00"]}');
     });
   });
 
@@ -36,9 +34,7 @@ describe("jsonEncoder.encode", () => {
     const trace = "Error: connection refused\n    at connect (/srv/app/db.js:3:9)\n    at async main (/srv/app/index.js:10:2)";
 
     it("cuts the frames out of a nested string and keeps its words", () => {
-      expect(jsonEncoder.encode({ detail: `upstream failed\n${trace}` })).toBe(
-        '{"detail":"upstream failed\\nError: connection refused"}',
-      );
+      expect(jsonEncoder.encode({ detail: `upstream failed\n${trace}` })).toBe('{"detail":"upstream failed\\nError: connection refused"}');
     });
 
     it("leaves out a `stack` that is a trace, and keeps a `stack` field that is data", () => {

@@ -23,11 +23,24 @@ describe("jsonEncoder.encodeError on values user code hands over", () => {
     const selfish: { toJSON?: () => unknown } = {};
     selfish.toJSON = () => selfish;
     expect(text({ a: selfish })).toBe('{"a":"[unreadable]"}');
-    expect(text({ a: { toJSON: () => { throw new Error("no"); } } })).toBe('{"a":"[unreadable]"}');
+    expect(
+      text({
+        a: {
+          toJSON: () => {
+            throw new Error("no");
+          },
+        },
+      }),
+    ).toBe('{"a":"[unreadable]"}');
   });
 
   it("marks what cannot be read, and keeps what can", () => {
-    const partial = { ok: 1, get broken() { throw new Error("getter"); } };
+    const partial = {
+      ok: 1,
+      get broken() {
+        throw new Error("getter");
+      },
+    };
     expect(text(partial)).toBe('{"ok":1,"broken":"[unreadable]"}');
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
@@ -83,7 +96,11 @@ describe("jsonEncoder.encodeError on values user code hands over", () => {
 
   it("a ToolError whose cause cannot be read says so", () => {
     const e = new ToolError("handler_raised", { toolName: "t" });
-    Object.defineProperty(e, "cause", { get() { throw new Error("getter"); } });
+    Object.defineProperty(e, "cause", {
+      get() {
+        throw new Error("getter");
+      },
+    });
     expect(text(e)).toBe("tool error (t): handler_raised: [unreadable]");
   });
 
@@ -103,7 +120,14 @@ describe("describing bad values in messages", () => {
   const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: () => ok(1) });
   it.each([
     ["a long string", "s".repeat(100), `"${"s".repeat(77)}..."`],
-    ["an anonymous function", (() => () => 1)(), "a function"],
+    [
+      "an anonymous function",
+      (
+        () => () =>
+          1
+      )(),
+      "a function",
+    ],
     ["a named function", function lookup() {}, "a function (lookup)"],
     ["an array", [1], "an array"],
     ["a bigint", 5n, "5n"],

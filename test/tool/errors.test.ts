@@ -48,7 +48,7 @@ describe("EngineError", () => {
 });
 
 describe("ToolError's optional fields", () => {
-  it("are absent unless given, so `\"cause\" in error` tells whether there is a cause", () => {
+  it('are absent unless given, so `"cause" in error` tells whether there is a cause', () => {
     const bare = new ToolError("timeout");
     expect(Object.keys(bare).sort()).toEqual(["metadata", "name", "reason"]);
     expect("cause" in bare).toBe(false);

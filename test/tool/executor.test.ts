@@ -27,7 +27,11 @@ describe("defaultExecutor", () => {
 
   it("returns synchronously for a synchronous handler", () => {
     const c = call("c1", "t");
-    const result = defaultExecutor.execute(toolWith(() => ok(1)), {}, contextFor(c));
+    const result = defaultExecutor.execute(
+      toolWith(() => ok(1)),
+      {},
+      contextFor(c),
+    );
     expect(result).toEqual(ok(1));
   });
 
@@ -35,7 +39,15 @@ describe("defaultExecutor", () => {
     const c = call("c1", "t", { x: 1 });
     const ctx = contextFor(c);
     let seen: unknown[] = [];
-    const tool = defineTool({ name: "t", description: "", schema: anyArgs, handler: (args, context) => { seen = [args, context]; return ok(1); } });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: anyArgs,
+      handler: (args, context) => {
+        seen = [args, context];
+        return ok(1);
+      },
+    });
     await defaultExecutor.execute(tool, c.arguments, ctx);
     expect(seen[0]).toEqual({ x: 1 });
     expect(seen[1]).toBe(ctx);
@@ -44,7 +56,14 @@ describe("defaultExecutor", () => {
   describe("when the handler throws or rejects", () => {
     it("returns handler_raised with the Error as cause", async () => {
       const boom = new Error("boom");
-      for (const handler of [() => { throw boom; }, async () => { throw boom; }]) {
+      for (const handler of [
+        () => {
+          throw boom;
+        },
+        async () => {
+          throw boom;
+        },
+      ]) {
         const result = await run(handler);
         expect(result).toEqual({ type: "error", reason: expect.any(ToolError) });
         const e = (result as { reason: ToolError }).reason;
@@ -52,8 +71,14 @@ describe("defaultExecutor", () => {
       }
     });
 
-    it.each([["a string", "boom"], ["undefined", undefined], ["a number", 7]])("keeps a thrown %s as { thrown }", async (_, thrown) => {
-      const result = (await run(() => { throw thrown; })) as { reason: ToolError };
+    it.each([
+      ["a string", "boom"],
+      ["undefined", undefined],
+      ["a number", 7],
+    ])("keeps a thrown %s as { thrown }", async (_, thrown) => {
+      const result = (await run(() => {
+        throw thrown;
+      })) as { reason: ToolError };
       expect(result.reason.reason).toBe("handler_raised");
       expect(result.reason.cause).toEqual({ thrown });
       const rejected = (await run(() => Promise.reject(thrown))) as { reason: ToolError };
@@ -91,7 +116,11 @@ describe("defaultExecutor called by a custom executor, with a hostile promise", 
     });
     const c = call("c1", "t");
     // Not awaited: the executor must answer, not throw, before anything is awaited.
-    const result = defaultExecutor.execute(toolWith(() => hostile), {}, contextFor(c)) as HandlerResult;
+    const result = defaultExecutor.execute(
+      toolWith(() => hostile),
+      {},
+      contextFor(c),
+    ) as HandlerResult;
     expect(result).toMatchObject({ type: "error", reason: { reason: "handler_raised", toolName: "t", toolCallId: "c1" } });
     expect((result as { reason: ToolError }).reason.cause).toMatchObject({ message: "no constructor for you" });
   });

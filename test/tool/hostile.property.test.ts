@@ -7,7 +7,18 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultExecutor, defineTool, error, jsonEncoder, ok, runToolCalls, type HandlerResult, type OnToolError, type ToolExecutor, type ToolResultEncoder } from "../../src/index.js";
+import {
+  defaultExecutor,
+  defineTool,
+  error,
+  jsonEncoder,
+  ok,
+  runToolCalls,
+  type HandlerResult,
+  type OnToolError,
+  type ToolExecutor,
+  type ToolResultEncoder,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import { anyArgs } from "../support/helpers.js";
 
@@ -15,20 +26,66 @@ const traced = new Error("db down"); // its stack holds this file's path
 
 /** Each kind builds a fresh value: revocation and cycles must not leak between runs. */
 const HOSTILE: Record<string, () => unknown> = {
-  throwingGetter: () => ({ get message() { throw traced; }, get value() { throw traced; }, get type() { throw traced; } }),
-  errorWithThrowingMessage: () => Object.defineProperty(new Error("x"), "message", { get() { throw traced; } }),
+  throwingGetter: () => ({
+    get message() {
+      throw traced;
+    },
+    get value() {
+      throw traced;
+    },
+    get type() {
+      throw traced;
+    },
+  }),
+  errorWithThrowingMessage: () =>
+    Object.defineProperty(new Error("x"), "message", {
+      get() {
+        throw traced;
+      },
+    }),
   revokedProxy: () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     return proxy;
   },
-  throwingTraps: () => new Proxy({}, { get() { throw traced; }, has() { throw traced; }, ownKeys() { throw traced; }, getPrototypeOf() { throw traced; } }),
-  // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
-  thenThrows: () => ({ then() { throw traced; } }),
-  // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
-  thenGetterThrows: () => ({ get then() { throw traced; } }),
-  // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
-  thenCallsBoth: () => ({ then(res: (v: unknown) => void, rej: (e: unknown) => void) { res(ok(1)); rej(traced); res(ok(2)); } }),
+  throwingTraps: () =>
+    new Proxy(
+      {},
+      {
+        get() {
+          throw traced;
+        },
+        has() {
+          throw traced;
+        },
+        ownKeys() {
+          throw traced;
+        },
+        getPrototypeOf() {
+          throw traced;
+        },
+      },
+    ),
+  thenThrows: () => ({
+    // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
+    then() {
+      throw traced;
+    },
+  }),
+  thenGetterThrows: () => ({
+    // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
+    get then() {
+      throw traced;
+    },
+  }),
+  thenCallsBoth: () => ({
+    // biome-ignore lint/suspicious/noThenProperty: hostile thenables are the values under test
+    then(res: (v: unknown) => void, rej: (e: unknown) => void) {
+      res(ok(1));
+      rej(traced);
+      res(ok(2));
+    },
+  }),
   cyclic: () => {
     const o: Record<string, unknown> = { name: "cycle" };
     o.self = o;

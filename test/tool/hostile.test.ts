@@ -1,6 +1,19 @@
 import { Observable, firstValueFrom, toArray, type Subscribable } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultExecutor, defineTool, error, jsonEncoder, ok, runToolCalls, streamToolCalls, type HandlerResult, type ToolCall, type ToolEvent, type ToolExecutor, type ToolResultEncoder } from "../../src/index.js";
+import {
+  defaultExecutor,
+  defineTool,
+  error,
+  jsonEncoder,
+  ok,
+  runToolCalls,
+  streamToolCalls,
+  type HandlerResult,
+  type ToolCall,
+  type ToolEvent,
+  type ToolExecutor,
+  type ToolResultEncoder,
+} from "../../src/index.js";
 import type { RunOptions } from "../../src/run/run-options.js";
 import { anyArgs, call, contextFor, flushMicrotasks } from "../support/helpers.js";
 import { must } from "../support/must.js";
@@ -69,19 +82,32 @@ describe("hostile values from user code (issue 9)", () => {
   describe.each(hostile)("%s", (_, make) => {
     it("thrown by a sync handler: that call answers handler_raised, its sibling keeps its message", async () => {
       const messages = await expectAnswered(
-        runToolCalls(batch, tools(() => {
-          throw make();
-        })),
+        runToolCalls(
+          batch,
+          tools(() => {
+            throw make();
+          }),
+        ),
       );
       expect(JSON.parse(messages[0]?.content ?? "").error).toMatch(/handler_raised/);
     });
 
     it("rejected by an async handler: the batch still settles, with no unhandled rejection", async () => {
-      await expectAnswered(runToolCalls(batch, tools(() => Promise.reject(make()))));
+      await expectAnswered(
+        runToolCalls(
+          batch,
+          tools(() => Promise.reject(make())),
+        ),
+      );
     });
 
     it("returned as error(value): the policy and encoder still answer", async () => {
-      await expectAnswered(runToolCalls(batch, tools(() => error(make()))));
+      await expectAnswered(
+        runToolCalls(
+          batch,
+          tools(() => error(make())),
+        ),
+      );
     });
 
     it("thrown by an encoder whose encodeError throws too: the fallback text answers", async () => {
@@ -93,7 +119,11 @@ describe("hostile values from user code (issue 9)", () => {
           throw make();
         },
       };
-      const both = await runToolCalls([call("c0", "t"), call("c1", "t")], tools(() => ok(1)), { toolResultEncoder: encoder });
+      const both = await runToolCalls(
+        [call("c0", "t"), call("c1", "t")],
+        tools(() => ok(1)),
+        { toolResultEncoder: encoder },
+      );
       await flushMicrotasks();
       expect(unhandled).toEqual([]);
       expect(both.messages.map((m) => JSON.parse(m.content).error)).toEqual([
@@ -103,7 +133,11 @@ describe("hostile values from user code (issue 9)", () => {
     });
 
     it("answered by a policy: that call halts with invalid_return", async () => {
-      const result = await runToolCalls(batch, tools(() => error("x")), { onToolError: () => make() as never });
+      const result = await runToolCalls(
+        batch,
+        tools(() => error("x")),
+        { onToolError: () => make() as never },
+      );
       expect(result.halt).toEqual({ haltedReason: "tool_error", haltToolCallId: "c0" });
       expect(JSON.parse(result.messages[0]?.content ?? "").error).toMatch(/invalid_return/);
       expect(result.messages[1]?.content).toBe("fine");
@@ -133,13 +167,32 @@ describe("hostile values from user code (issue 9)", () => {
 
   describe("a policy answer that throws when read", () => {
     const answers: [string, () => unknown][] = [
-      ["a `continue` getter that throws", () => ({ get continue() { throw new Error("getter"); } })],
-      // biome-ignore lint/suspicious/noThenProperty: a then that cannot be read is the case under test
-      ["a `then` getter that throws", () => ({ continue: 1, get then() { throw new Error("getter"); } })],
+      [
+        "a `continue` getter that throws",
+        () => ({
+          get continue() {
+            throw new Error("getter");
+          },
+        }),
+      ],
+      [
+        "a `then` getter that throws",
+        () => ({
+          continue: 1,
+          // biome-ignore lint/suspicious/noThenProperty: a then that cannot be read is the case under test
+          get then() {
+            throw new Error("getter");
+          },
+        }),
+      ],
       ["a Proxy whose traps throw", trapsThrow],
     ];
     it.each(answers)("%s halts that call with invalid_return, its sibling answered", async (_, answer) => {
-      const result = await runToolCalls(batch, tools(() => error("x")), { onToolError: () => answer() as never });
+      const result = await runToolCalls(
+        batch,
+        tools(() => error("x")),
+        { onToolError: () => answer() as never },
+      );
       expect(result.halt).toEqual({ haltedReason: "tool_error", haltToolCallId: "c0" });
       expect(JSON.parse(result.messages[0]?.content ?? "").error).toMatch(/^invalid_return: onToolError returned an object/);
       expect(result.messages[1]?.content).toBe("fine");
@@ -151,19 +204,35 @@ describe("hostile values from user code (issue 9)", () => {
       const executor: ToolExecutor = {
         execute(tool, args, ctx) {
           if (tool.name !== "t") return defaultExecutor.execute(tool, args, ctx);
-          // biome-ignore lint/suspicious/noThenProperty: a thenable whose then throws is the case under test
-          return { then: () => { throw new Error("then threw"); } } as unknown as Promise<HandlerResult>;
+          return {
+            // biome-ignore lint/suspicious/noThenProperty: a thenable whose then throws is the case under test
+            then: () => {
+              throw new Error("then threw");
+            },
+          } as unknown as Promise<HandlerResult>;
         },
       };
-      const messages = await expectAnswered(runToolCalls(batch, tools(() => ok(1)), { toolExecutor: executor }));
+      const messages = await expectAnswered(
+        runToolCalls(
+          batch,
+          tools(() => ok(1)),
+          { toolExecutor: executor },
+        ),
+      );
       expect(JSON.parse(messages[0]?.content ?? "").error).toBe("tool error (t): handler_exit: then threw");
     });
   });
 
   describe("defaultExecutor with a handler returning { get then() { throw } }", () => {
     it("converts it to invalid_return instead of throwing", () => {
-      // biome-ignore lint/suspicious/noThenProperty: a then getter that throws is the case under test
-      const tool = must(tools(() => ({ get then() { throw new Error("then getter"); } }))[0]);
+      const tool = must(
+        tools(() => ({
+          // biome-ignore lint/suspicious/noThenProperty: a then getter that throws is the case under test
+          get then() {
+            throw new Error("then getter");
+          },
+        }))[0],
+      );
       expect(defaultExecutor.execute(tool, {}, contextFor(call("c0", "t")))).toMatchObject({
         type: "error",
         reason: { reason: "invalid_return" },
@@ -175,14 +244,22 @@ describe("hostile values from user code (issue 9)", () => {
     const inner = new Error("db down");
     const carriers: [string, () => unknown][] = [
       ["a plain object with a stack", () => error({ name: "Error", message: "db down", stack: inner.stack })],
-      ["an axios-style error whose toJSON gives the stack", () => {
-        const e = new Error("Request failed");
-        Object.assign(e, { toJSON: () => ({ message: "Request failed", stack: inner.stack, config: { url: "/x" } }) });
-        return error({ response: e, nested: { deeper: { stack: inner.stack } } });
-      }],
+      [
+        "an axios-style error whose toJSON gives the stack",
+        () => {
+          const e = new Error("Request failed");
+          Object.assign(e, { toJSON: () => ({ message: "Request failed", stack: inner.stack, config: { url: "/x" } }) });
+          return error({ response: e, nested: { deeper: { stack: inner.stack } } });
+        },
+      ],
       ["a message that embeds another error's stack", () => error(new Error(`wrapped: ${inner.stack}`))],
       ["a returned value nested with a stack", () => ok({ report: { failure: { message: "db down", stack: inner.stack } } })],
-      ["a thrown plain object", () => { throw { message: "db down", stack: inner.stack }; }],
+      [
+        "a thrown plain object",
+        () => {
+          throw { message: "db down", stack: inner.stack };
+        },
+      ],
     ];
     it.each(carriers)("%s: no `    at ` line and no file path reaches the content", async (_, handler) => {
       const { messages } = await runToolCalls([call("c0", "t")], tools(handler));
@@ -193,9 +270,13 @@ describe("hostile values from user code (issue 9)", () => {
     });
 
     it("a policy's { continue } value with a stack is encoded without it", async () => {
-      const { messages } = await runToolCalls([call("c0", "t")], tools(() => error("x")), {
-        onToolError: () => ({ continue: { fallback: true, cause: { stack: inner.stack } } }),
-      });
+      const { messages } = await runToolCalls(
+        [call("c0", "t")],
+        tools(() => error("x")),
+        {
+          onToolError: () => ({ continue: { fallback: true, cause: { stack: inner.stack } } }),
+        },
+      );
       expect(messages[0]?.content).toBe('{"fallback":true,"cause":{}}');
     });
 
@@ -279,7 +360,11 @@ describe("a handler that rewrites ctx.toolCall (issue 9)", () => {
       },
     };
     const events = await firstValueFrom(streamToolCalls([original], [tool], options).pipe(toArray()));
-    expect(events.map((e) => [e.toolCallId, e.toolName])).toEqual([["c0", "t"], ["c0", "t"], ["c0", "t"]]);
+    expect(events.map((e) => [e.toolCallId, e.toolName])).toEqual([
+      ["c0", "t"],
+      ["c0", "t"],
+      ["c0", "t"],
+    ]);
     expect(policyCall).toBe(original);
   });
 });

@@ -32,7 +32,7 @@ describe("defineTool", () => {
       ["description missing", { ...base, description: undefined }, /`description` of tool "weather".*string/],
       ["schema missing", { ...base, schema: undefined }, /`schema` of tool "weather"/],
       ["manual null", { ...base, manual: null }, /`manual` of tool "weather" to be a boolean, got null/],
-      ["manual \"true\"", { ...base, manual: "true" }, /`manual`.*boolean, got "true"/],
+      ['manual "true"', { ...base, manual: "true" }, /`manual`.*boolean, got "true"/],
       ["handler not a function", { ...base, handler: "run" }, /`handler` of tool "weather" to be a function/],
       ["handler with 3 parameters", { ...base, handler: (_a: unknown, _b: unknown, _c: unknown) => ok(1) }, /at most 2 parameters.*got 3/],
       ["metadata an array", { ...base, metadata: [] }, /`metadata`.*object, got an array/],

@@ -25,7 +25,14 @@ describe("toAsyncIterable", () => {
       const failure = new Error("boom");
       const values: number[] = [];
       await expect(async () => {
-        for await (const value of toAsyncIterable(new Observable<number>((s) => { s.next(1); s.next(2); s.error(failure); }))) values.push(value);
+        for await (const value of toAsyncIterable(
+          new Observable<number>((s) => {
+            s.next(1);
+            s.next(2);
+            s.error(failure);
+          }),
+        ))
+          values.push(value);
       }).rejects.toBe(failure);
       expect(values).toEqual([1, 2]);
     });
@@ -77,7 +84,12 @@ describe("toAsyncIterable", () => {
   describe("subscription", () => {
     it("does nothing until the loop asks for the first value", async () => {
       let subscribed = 0;
-      const iterable = toAsyncIterable(defer(() => { subscribed++; return of(1); }));
+      const iterable = toAsyncIterable(
+        defer(() => {
+          subscribed++;
+          return of(1);
+        }),
+      );
       const iterator = iterable[Symbol.asyncIterator]();
       expect(subscribed).toBe(0);
       await iterator.next();
@@ -119,7 +131,12 @@ describe("toAsyncIterable", () => {
     it("stops an endless source", async () => {
       const seen: number[] = [];
       let finalized = false;
-      for await (const value of toAsyncIterable(interval(1).pipe(map((i) => i * 10), finalize(() => (finalized = true))))) {
+      for await (const value of toAsyncIterable(
+        interval(1).pipe(
+          map((i) => i * 10),
+          finalize(() => (finalized = true)),
+        ),
+      )) {
         seen.push(value);
         if (seen.length === 3) break;
       }

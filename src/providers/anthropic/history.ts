@@ -41,7 +41,10 @@ export function fromMessages(request: { readonly system?: unknown; readonly mess
     if (!isRecord(message)) throw new TypeError(`Expected ${where} to be an object, got ${kindOf(message)}`);
     if (message.role === "user") out.push(...userMessages(message.content, where, names));
     else if (message.role === "assistant") out.push(assistantMessage(message.content, where, names));
-    else throw new TypeError(`Expected \`role\` of ${where} to be "user" or "assistant", got ${typeof message.role === "string" ? JSON.stringify(message.role) : kindOf(message.role)}`);
+    else
+      throw new TypeError(
+        `Expected \`role\` of ${where} to be "user" or "assistant", got ${typeof message.role === "string" ? JSON.stringify(message.role) : kindOf(message.role)}`,
+      );
   });
   return out;
 }
@@ -57,7 +60,8 @@ function userMessages(content: unknown, where: string, names: ReadonlyMap<string
       continue;
     }
     const id = block.tool_use_id;
-    if (typeof id !== "string" || id === "") throw new TypeError(`Expected \`tool_use_id\` of block ${j} of ${where} to be a non-empty string, got ${kindOf(id)}`);
+    if (typeof id !== "string" || id === "")
+      throw new TypeError(`Expected \`tool_use_id\` of block ${j} of ${where} to be a non-empty string, got ${kindOf(id)}`);
     const body = block.content === undefined ? "" : historyText(block.content, TEXT, `block ${j} of ${where}`);
     results.push({ role: "tool", toolCallId: id, name: calledName(names, id, `block ${j} of ${where}`), content: body, isError: block.is_error === true });
   }
@@ -74,7 +78,8 @@ function assistantMessage(content: unknown, where: string, names: Map<string, st
     if (typeof type === "string" && SKIPPED.has(type)) continue;
     if (type === "tool_use") {
       const { id, name, input } = block as Record<string, unknown>;
-      if (typeof id !== "string" || id === "" || typeof name !== "string") throw new TypeError(`Expected block ${j} of ${where} to be a tool_use with an \`id\` and a \`name\``);
+      if (typeof id !== "string" || id === "" || typeof name !== "string")
+        throw new TypeError(`Expected block ${j} of ${where} to be a tool_use with an \`id\` and a \`name\``);
       const call = keptArguments(toolUseCall({ id, name, input }));
       names.set(id, name);
       calls.push(call);

@@ -17,9 +17,7 @@ export interface ToolResultBlock {
 export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 /** A Messages API request message, as {@link toMessages} writes them. */
-export type MessageParam =
-  | { role: "user"; content: string | UserBlock[] }
-  | { role: "assistant"; content: string | AssistantBlock[] };
+export type MessageParam = { role: "user"; content: string | UserBlock[] } | { role: "assistant"; content: string | AssistantBlock[] };
 
 /** A user content block as {@link toMessages} writes them: tool results first, then text. */
 export type UserBlock = ToolResultBlock | { type: "text"; text: string };

@@ -3,10 +3,7 @@ import type { ToolCall } from "../../tool/tool-call.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
 
 /** A Messages API content block; `tool_use` blocks are tool calls, `text` blocks the turn's text. */
-export type ContentBlock =
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "text"; text: string }
-  | { type: string };
+export type ContentBlock = { type: "tool_use"; id: string; name: string; input: unknown } | { type: "text"; text: string } | { type: string };
 
 /** A Messages API message, the part the parsers read. */
 export interface MessageLike {
@@ -53,11 +50,15 @@ export function toolUseCall({ id, name, input }: { id: string; name: string; inp
 export function fromMessage(reply: MessageLike | readonly ContentBlock[]): AssistantMessage {
   const role = isRecord(reply) ? reply.role : undefined;
   if (role !== undefined && role !== "assistant") {
-    throw new TypeError(`Expected \`anthropic.fromMessage\` to get an assistant message, got a ${JSON.stringify(role)} message: use \`anthropic.fromMessages(history)\` for a whole conversation`);
+    throw new TypeError(
+      `Expected \`anthropic.fromMessage\` to get an assistant message, got a ${JSON.stringify(role)} message: use \`anthropic.fromMessages(history)\` for a whole conversation`,
+    );
   }
   const content = contentOf(reply, "anthropic.fromMessage");
   if (content.some((block) => block.type === "tool_result")) {
-    throw new TypeError("Expected `anthropic.fromMessage` to get an assistant message, got content with `tool_result` blocks (a user message): use `anthropic.fromMessages(history)` for a whole conversation");
+    throw new TypeError(
+      "Expected `anthropic.fromMessage` to get an assistant message, got content with `tool_result` blocks (a user message): use `anthropic.fromMessages(history)` for a whole conversation",
+    );
   }
   const text = content.flatMap((block) => (block.type === "text" ? [(block as { text: string }).text] : [])).join("");
   const toolCalls = parseToolCalls(content);

@@ -28,7 +28,11 @@ export function checkAnthropic(messages: readonly unknown[], options: CheckConve
     const role = message.role;
     if (role !== "user" && role !== "assistant") {
       const hint = role === "system" ? ": the system prompt goes in the request's `system`" : "";
-      issues.add("invalid_role", [i, "role"], `Expected \`role\` of message ${i} to be "user" or "assistant", got ${typeof role === "string" ? JSON.stringify(role) : kindOf(role)}${hint}`);
+      issues.add(
+        "invalid_role",
+        [i, "role"],
+        `Expected \`role\` of message ${i} to be "user" or "assistant", got ${typeof role === "string" ? JSON.stringify(role) : kindOf(role)}${hint}`,
+      );
     } else if (role === previousRole) {
       issues.add("roles_not_alternating", [i, "role"], `Message ${i} is a second ${role} message in a row: user and assistant messages must alternate`);
     }
@@ -38,13 +42,22 @@ export function checkAnthropic(messages: readonly unknown[], options: CheckConve
     if (asked !== undefined) {
       for (const use of asked.uses) {
         if (answered.has(use.id)) continue;
-        issues.add("missing_tool_result", [asked.at, "content", use.index], `tool_use "${use.id}" (${use.name}) of message ${asked.at} has no tool_result in the next message (${i})`);
+        issues.add(
+          "missing_tool_result",
+          [asked.at, "content", use.index],
+          `tool_use "${use.id}" (${use.name}) of message ${asked.at} has no tool_result in the next message (${i})`,
+        );
       }
     }
   });
   if (waiting !== undefined && !options.pendingCalls) {
     const { at, uses } = waiting;
-    for (const use of uses) issues.add("missing_tool_result", [at, "content", use.index], `tool_use "${use.id}" (${use.name}) of message ${at} has no tool_result: the conversation ends after it`);
+    for (const use of uses)
+      issues.add(
+        "missing_tool_result",
+        [at, "content", use.index],
+        `tool_use "${use.id}" (${use.name}) of message ${at} has no tool_result: the conversation ends after it`,
+      );
   }
 }
 
@@ -62,14 +75,16 @@ function content(
   const mayBeEmpty = last && role === "assistant";
   const body = message.content;
   if (typeof body === "string") {
-    if (body.trim() === "" && !(mayBeEmpty && body === "")) issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has empty content, which the Messages API refuses`);
+    if (body.trim() === "" && !(mayBeEmpty && body === ""))
+      issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has empty content, which the Messages API refuses`);
     return undefined;
   }
   if (!Array.isArray(body)) {
     issues.add("invalid_type", [i, "content"], `Expected \`content\` of message ${i} to be a string or an array of content blocks, got ${kindOf(body)}`);
     return undefined;
   }
-  if (body.length === 0 && !mayBeEmpty) issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has no content blocks, which the Messages API refuses`);
+  if (body.length === 0 && !mayBeEmpty)
+    issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has no content blocks, which the Messages API refuses`);
   const uses: { id: string; name: string; index: number }[] = [];
   let other = false;
   body.forEach((value, j) => {
@@ -77,24 +92,37 @@ function content(
     const block = recordAt(value, path, `content block ${j} of message ${i}`, issues);
     if (block === undefined) return;
     if (block.type === "tool_result") {
-      if (role !== "user") issues.add("misplaced_block", path, `tool_result block ${j} of message ${i} is in an ${roleName(role)} message: tool results go in a user message`);
-      else if (other) issues.add("misplaced_block", path, `tool_result block ${j} of message ${i} comes after other content: tool_result blocks come first in a user message`);
+      if (role !== "user")
+        issues.add("misplaced_block", path, `tool_result block ${j} of message ${i} is in an ${roleName(role)} message: tool results go in a user message`);
+      else if (other)
+        issues.add(
+          "misplaced_block",
+          path,
+          `tool_result block ${j} of message ${i} comes after other content: tool_result blocks come first in a user message`,
+        );
       const id = stringAt(block, "tool_use_id", path, issues, true);
       if (id !== undefined) pair(id, [...path, "tool_use_id"], i, asked, answered, issues);
       if (block.content !== undefined && typeof block.content !== "string" && !Array.isArray(block.content)) {
-        issues.add("invalid_type", [...path, "content"], `Expected \`content\` of tool_result block ${j} of message ${i} to be a string or an array of blocks, got ${kindOf(block.content)}`);
+        issues.add(
+          "invalid_type",
+          [...path, "content"],
+          `Expected \`content\` of tool_result block ${j} of message ${i} to be a string or an array of blocks, got ${kindOf(block.content)}`,
+        );
       }
       return;
     }
     other = true;
     if (block.type === "text") {
       const text = stringAt(block, "text", path, issues);
-      if (text !== undefined && text.trim() === "") issues.add("empty_content", [...path, "text"], `Text block ${j} of message ${i} is empty, which the Messages API refuses`);
+      if (text !== undefined && text.trim() === "")
+        issues.add("empty_content", [...path, "text"], `Text block ${j} of message ${i} is empty, which the Messages API refuses`);
     } else if (block.type === "tool_use") {
-      if (role !== "assistant") issues.add("misplaced_block", path, `tool_use block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant calls tools`);
+      if (role !== "assistant")
+        issues.add("misplaced_block", path, `tool_use block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant calls tools`);
       const id = stringAt(block, "id", path, issues, true);
       const name = stringAt(block, "name", path, issues, true);
-      if (!isRecord(block.input)) issues.add("invalid_type", [...path, "input"], `Expected \`input\` of tool_use block ${j} of message ${i} to be an object, got ${kindOf(block.input)}`);
+      if (!isRecord(block.input))
+        issues.add("invalid_type", [...path, "input"], `Expected \`input\` of tool_use block ${j} of message ${i} to be an object, got ${kindOf(block.input)}`);
       if (id === undefined) return;
       if (uses.some((use) => use.id === id)) issues.add("duplicate_tool_call", [...path, "id"], `tool_use block ${j} of message ${i} reuses the id "${id}"`);
       else if (role === "assistant") uses.push({ id, name: name ?? "?", index: j });

@@ -41,7 +41,11 @@ export function checkChat(messages: readonly unknown[], options: CheckConversati
       contentAt(message, i, issues, false);
       if (id === undefined) return;
       if (open === undefined) {
-        issues.add("orphan_tool_result", [i, "tool_call_id"], `Tool message ${i} answers "${id}", but it does not follow an assistant message with \`tool_calls\` (or their other tool messages)`);
+        issues.add(
+          "orphan_tool_result",
+          [i, "tool_call_id"],
+          `Tool message ${i} answers "${id}", but it does not follow an assistant message with \`tool_calls\` (or their other tool messages)`,
+        );
       } else if (!open.calls.some((call) => call.id === id)) {
         issues.add("orphan_tool_result", [i, "tool_call_id"], `Tool message ${i} answers "${id}", which assistant message ${open.at} did not call`);
       } else if (open.answered.has(id)) {
@@ -55,7 +59,11 @@ export function checkChat(messages: readonly unknown[], options: CheckConversati
     if (typeof role === "string" && TEXT_ROLES.has(role)) contentAt(message, i, issues, false);
     else if (role === "assistant") open = assistant(message, i, issues);
     else if (role !== "function") {
-      issues.add("invalid_role", [i, "role"], `Expected \`role\` of message ${i} to be "system", "developer", "user", "assistant" or "tool", got ${typeof role === "string" ? JSON.stringify(role) : kindOf(role)}`);
+      issues.add(
+        "invalid_role",
+        [i, "role"],
+        `Expected \`role\` of message ${i} to be "system", "developer", "user", "assistant" or "tool", got ${typeof role === "string" ? JSON.stringify(role) : kindOf(role)}`,
+      );
     }
   });
   if (!options.pendingCalls) close(undefined);
@@ -78,7 +86,10 @@ function assistant(message: Record<string, unknown>, i: number, issues: IssueLis
     const call = recordAt(value, path, `tool call ${j} of message ${i}`, issues);
     if (call === undefined) return;
     const id = stringAt(call, "id", path, issues, true);
-    const fn = call.type === "custom" ? recordAt(call.custom, [...path, "custom"], "`custom`", issues) : recordAt(call.function, [...path, "function"], "`function`", issues);
+    const fn =
+      call.type === "custom"
+        ? recordAt(call.custom, [...path, "custom"], "`custom`", issues)
+        : recordAt(call.function, [...path, "function"], "`function`", issues);
     const name = fn === undefined ? undefined : stringAt(fn, "name", [...path, call.type === "custom" ? "custom" : "function"], issues, true);
     if (fn !== undefined && call.type !== "custom") stringAt(fn, "arguments", [...path, "function"], issues);
     if (id === undefined) return;
@@ -96,5 +107,9 @@ function contentAt(message: Record<string, unknown>, i: number, issues: IssueLis
   const content = message.content;
   if (typeof content === "string" || Array.isArray(content)) return;
   if (nullable && (content === null || content === undefined)) return;
-  issues.add("invalid_type", [i, "content"], `Expected \`content\` of message ${i} (${typeof message.role === "string" ? message.role : kindOf(message.role)}) to be a string or an array of parts, got ${kindOf(content)}`);
+  issues.add(
+    "invalid_type",
+    [i, "content"],
+    `Expected \`content\` of message ${i} (${typeof message.role === "string" ? message.role : kindOf(message.role)}) to be a string or an array of parts, got ${kindOf(content)}`,
+  );
 }

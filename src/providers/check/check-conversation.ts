@@ -47,9 +47,12 @@ export function checkConversation(messages: readonly unknown[], provider: Conver
   if (!Array.isArray(messages)) throw new TypeError(`Expected \`messages\` of \`checkConversation\` to be an array, got ${kindOf(messages)}`);
   const check = Object.hasOwn(CHECKS, provider) ? CHECKS[provider] : undefined;
   if (check === undefined) {
-    throw new TypeError(`Expected \`provider\` of \`checkConversation\` to be "openai-chat", "openai-responses" or "anthropic", got ${typeof provider === "string" ? JSON.stringify(provider) : kindOf(provider)}`);
+    throw new TypeError(
+      `Expected \`provider\` of \`checkConversation\` to be "openai-chat", "openai-responses" or "anthropic", got ${typeof provider === "string" ? JSON.stringify(provider) : kindOf(provider)}`,
+    );
   }
-  if (options === null || typeof options !== "object") throw new TypeError(`Expected \`options\` of \`checkConversation\` to be an object, got ${kindOf(options)}`);
+  if (options === null || typeof options !== "object")
+    throw new TypeError(`Expected \`options\` of \`checkConversation\` to be an object, got ${kindOf(options)}`);
   if (options.pendingCalls !== undefined && typeof options.pendingCalls !== "boolean") {
     throw new TypeError(`Expected \`pendingCalls\` of \`checkConversation\` to be a boolean, got ${kindOf(options.pendingCalls)}`);
   }

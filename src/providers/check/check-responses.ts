@@ -30,7 +30,11 @@ export function checkResponses(items: readonly unknown[], options: CheckConversa
       stringAt(item, "arguments", [i], issues);
       if (id === undefined) return;
       if (calls.has(id)) {
-        issues.add("duplicate_tool_call", [i, "call_id"], `Function call ${i} reuses the call_id "${id}" of item ${(calls.get(id) as Call).at}: an output could answer either`);
+        issues.add(
+          "duplicate_tool_call",
+          [i, "call_id"],
+          `Function call ${i} reuses the call_id "${id}" of item ${(calls.get(id) as Call).at}: an output could answer either`,
+        );
         return;
       }
       calls.set(id, { at: i, name: name ?? "?", answered: false });
@@ -41,14 +45,19 @@ export function checkResponses(items: readonly unknown[], options: CheckConversa
       }
       if (id === undefined) return;
       const call = calls.get(id);
-      if (call === undefined) issues.add("orphan_tool_result", [i, "call_id"], `Function call output ${i} answers "${id}", but no function call before it has that call_id`);
+      if (call === undefined)
+        issues.add("orphan_tool_result", [i, "call_id"], `Function call output ${i} answers "${id}", but no function call before it has that call_id`);
       else if (call.answered) issues.add("duplicate_tool_result", [i, "call_id"], `Function call output ${i} answers "${id}" a second time`);
       else call.answered = true;
     } else if (type === undefined || type === "message") {
       lastMessage = i;
       const role = item.role;
       if (typeof role !== "string" || !ROLES.has(role)) {
-        issues.add("invalid_role", [i, "role"], `Expected \`role\` of item ${i} to be "system", "developer", "user" or "assistant", got ${typeof role === "string" ? JSON.stringify(role) : kindOf(role)}`);
+        issues.add(
+          "invalid_role",
+          [i, "role"],
+          `Expected \`role\` of item ${i} to be "system", "developer", "user" or "assistant", got ${typeof role === "string" ? JSON.stringify(role) : kindOf(role)}`,
+        );
       }
       if (typeof item.content !== "string" && !Array.isArray(item.content)) {
         issues.add("invalid_type", [i, "content"], `Expected \`content\` of item ${i} to be a string or an array of parts, got ${kindOf(item.content)}`);

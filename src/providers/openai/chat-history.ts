@@ -49,7 +49,9 @@ export function fromChatMessages(messages: readonly unknown[]): Message[] {
         return { role: "tool", toolCallId: id, name: calledName(names, id, where), content: historyText(message.content, USER_TEXT, where), isError: false };
       }
       default:
-        throw new TypeError(`Expected \`role\` of ${where} to be "system", "developer", "user", "assistant" or "tool", got ${typeof message.role === "string" ? JSON.stringify(message.role) : kindOf(message.role)}`);
+        throw new TypeError(
+          `Expected \`role\` of ${where} to be "system", "developer", "user", "assistant" or "tool", got ${typeof message.role === "string" ? JSON.stringify(message.role) : kindOf(message.role)}`,
+        );
     }
   });
 }
@@ -62,9 +64,12 @@ export function chatAssistant(message: Record<string, unknown>, where: string, n
   }
   for (const [j, call] of (toolCalls ?? []).entries()) {
     if (!isRecord(call) || call.type !== "function" || typeof call.id !== "string" || !isRecord(call.function) || typeof call.function.name !== "string") {
-      throw new TypeError(`Expected tool call ${j} of ${where} to be a function call with an \`id\` and a \`function.name\`, got ${isRecord(call) ? `a ${JSON.stringify(call.type)} call` : kindOf(call)}`);
+      throw new TypeError(
+        `Expected tool call ${j} of ${where} to be a function call with an \`id\` and a \`function.name\`, got ${isRecord(call) ? `a ${JSON.stringify(call.type)} call` : kindOf(call)}`,
+      );
     }
-    if (typeof call.function.arguments !== "string") throw new TypeError(`Expected \`function.arguments\` of tool call ${j} of ${where} to be a string, got ${kindOf(call.function.arguments)}`);
+    if (typeof call.function.arguments !== "string")
+      throw new TypeError(`Expected \`function.arguments\` of tool call ${j} of ${where} to be a string, got ${kindOf(call.function.arguments)}`);
   }
   const calls = parseToolCalls({ tool_calls: toolCalls as never });
   for (const call of calls) names?.set(call.id, call.name);

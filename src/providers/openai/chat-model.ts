@@ -70,4 +70,3 @@ export function chatModel(options: ChatModelOptions): Model {
       () => new ChatChunkReader(),
     );
 }
-

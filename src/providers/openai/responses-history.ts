@@ -59,11 +59,20 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
       close();
       const id = item.call_id;
       if (typeof id !== "string" || id === "") throw new TypeError(`Expected \`call_id\` of ${where} to be a non-empty string, got ${kindOf(id)}`);
-      const message: ToolMessage = { role: "tool", toolCallId: id, name: calledName(names, id, where), content: historyText(item.output, INPUT_TEXT, where), isError: false };
+      const message: ToolMessage = {
+        role: "tool",
+        toolCallId: id,
+        name: calledName(names, id, where),
+        content: historyText(item.output, INPUT_TEXT, where),
+        isError: false,
+      };
       out.push(message);
       return;
     }
-    if (type !== "message") throw new TypeError(`Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`);
+    if (type !== "message")
+      throw new TypeError(
+        `Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`,
+      );
     const content = historyText(item.content, INPUT_TEXT, where);
     close();
     switch (item.role) {
@@ -78,7 +87,9 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
         out.push({ role: "user", content });
         return;
       default:
-        throw new TypeError(`Expected \`role\` of ${where} to be "system", "developer", "user" or "assistant", got ${typeof item.role === "string" ? JSON.stringify(item.role) : kindOf(item.role)}`);
+        throw new TypeError(
+          `Expected \`role\` of ${where} to be "system", "developer", "user" or "assistant", got ${typeof item.role === "string" ? JSON.stringify(item.role) : kindOf(item.role)}`,
+        );
     }
   });
   close();
