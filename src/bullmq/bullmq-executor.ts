@@ -5,7 +5,7 @@ import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./
 import { idempotencyKeyOf, jobIdOf } from "./job-id.js";
 import { RedisLanes } from "./lanes.js";
 import { lanesOf } from "./lanes-of.js";
-import { PendingCalls, type Waiter } from "./pending-calls.js";
+import { boundedClose, PendingCalls, type Waiter } from "./pending-calls.js";
 import { CALL_JOB, keysOf, type CallJobData } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
 
@@ -109,7 +109,9 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       await started?.catch(() => undefined);
       await pending?.close();
       lanes.close();
-      await queue?.close().catch(() => undefined);
+      // Disconnected first and bounded, as the events reader: closing must not wait for Redis.
+      commands.disconnect();
+      if (queue !== undefined) await boundedClose(queue.close());
       commands.disconnect();
     },
     async execute(tool: Tool, _args: Record<string, unknown>, ctx: HandlerContext): Promise<HandlerResult> {

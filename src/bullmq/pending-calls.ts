@@ -168,7 +168,10 @@ export class PendingCalls {
     this.#closing = true;
     clearInterval(this.#timer);
     for (const w of [...this.#waiters.values()]) this.settle(w, remoteExit(w.sent ? "unknown" : "not_started", "the executor was closed", w), "forget");
-    await this.#events?.close().catch(() => undefined);
+    // With Redis unreachable, QueueEvents.close() waits for a reconnect that may never come: its
+    // client is disconnected first, and the close is given a bounded time, then let go of.
+    this.#eventsClient?.disconnect();
+    if (this.#events !== undefined) await boundedClose(this.#events.close());
     this.#eventsClient?.disconnect();
   }
 
@@ -224,4 +227,25 @@ export class PendingCalls {
 function reasonText(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
   return typeof reason === "string" ? reason : "cancelled";
+}
+
+/** How long a close may wait for BullMQ to let go of its connection when Redis is unreachable. */
+const CLOSE_WAIT_MS = 1_000;
+
+/** `closing`, or `CLOSE_WAIT_MS`, whichever comes first; never a rejection, never a timer that holds the process. */
+export function boundedClose(closing: Promise<unknown>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    timer.unref?.();
+    closing.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
 }
