@@ -43,9 +43,9 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq when Redis goes a
           expect(must(later.messages[0]).content).toContain("handler_exit");
           expect(Date.now() - t).toBeLessThan(5_000);
           // Closing does not wait for Redis to come back either.
-        const closing = Date.now();
-        await executor.close();
-        expect(Date.now() - closing).toBeLessThan(5_000);
+          const closing = Date.now();
+          await executor.close();
+          expect(Date.now() - closing).toBeLessThan(5_000);
           await child.kill();
         } finally {
           await own.stop();
