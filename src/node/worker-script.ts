@@ -9,14 +9,22 @@ const here: string = (import.meta as { url?: string }).url ?? pathToFileURL(__fi
 let fromSource: Promise<URL> | undefined;
 
 /**
- * Where the worker thread's script is. In the package it is `worker.js` next to this module.
+ * Where the worker thread's script is. In the package it is `node/worker.js`, next to this module
+ * or, when the bundler put this module in a chunk shared with `toolrx/bullmq`, under it.
  * Running from TypeScript source (this repository's tests and examples), Node 20 cannot start a
  * worker on a `.ts` file, so the worker's source is bundled once per process with esbuild (a
  * development dependency, never reached from the package) into a temporary `.mjs` file.
  */
 export function workerScript(): URL | Promise<URL> {
+  if (!here.endsWith(".ts")) {
+    // This module is either the subpath's own file (dist/node/) or a chunk shared with another
+    // subpath that uses it (dist/, beside node/): the worker is next to one or under the other.
+    const beside = new URL("./worker.js", here);
+    const under = new URL("./node/worker.js", here);
+    return existsSync(fileURLToPath(beside)) ? beside : under;
+  }
   const built = new URL("./worker.js", here);
-  if (!here.endsWith(".ts") || existsSync(fileURLToPath(built))) return built;
+  if (existsSync(fileURLToPath(built))) return built;
   fromSource ??= bundleSource();
   return fromSource;
 }
