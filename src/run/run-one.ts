@@ -294,6 +294,11 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
       this.#settled(ctx, exitResult(this, cause));
       return;
     }
+    this.#accept(ctx, returned);
+  }
+
+  /** What an attempt returned, with or without hooks: settled now, or once its promise settles. */
+  #accept(ctx: CallContext, returned: unknown): void {
     if (this.#abandonIfClosed(ctx, returned)) return;
     if (!isThenable(returned)) {
       this.#settled(ctx, returned);
@@ -328,19 +333,7 @@ export class CallRun implements Timed, ReportTarget, CallIdentity {
         (cause: unknown) => exitResult(this, cause),
       );
     };
-    const returned = hookedAttempt(hooksOf(this.env.hooks, tool) ?? [], tool, args, ctx, this.env.validate, inner);
-    if (this.#abandonIfClosed(ctx, returned)) return;
-    if (!isThenable(returned)) {
-      this.#settled(ctx, returned);
-      return;
-    }
-    this.#wentAsync();
-    settle(
-      returned,
-      this,
-      (result) => this.#settled(ctx, result),
-      (cause: unknown) => this.#settled(ctx, exitResult(this, cause)),
-    );
+    this.#accept(ctx, hookedAttempt(hooksOf(this.env.hooks, tool) ?? [], tool, args, ctx, this.env.validate, inner));
   }
 
   /**
