@@ -1,11 +1,8 @@
 import type { Subscriber, Unsubscribable } from "rxjs";
 import type { ToolEvent } from "./events.js";
 import type { RunEnv } from "./options.js";
-import type { CallCancellation } from "./run-options.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
-import { describe } from "../util/safe.js";
-import { reportUnhandled } from "../util/report-unhandled.js";
 import type { ToolError } from "../tool/tool-error.js";
 import { toolNotFound } from "../tool/unknown-tool.js";
 import type { ToolSource } from "./tool-source.js";
@@ -14,6 +11,8 @@ import type { CallSink } from "./call-sink.js";
 import type { Abandoned } from "./late-settlement.js";
 import { CallRun } from "./run-one.js";
 import { Lanes, type Lane } from "./lanes.js";
+import { cancelById, type CancelScope } from "./pool-cancel.js";
+import { stopAll, track, untrack, watch } from "./pool-running.js";
 
 /** Compact a streamed queue once this many started calls sit before its head. */
 const COMPACT_AT = 1_024;
@@ -25,12 +24,14 @@ const COMPACT_AT = 1_024;
  * group) is at its own limit waits in that lane without holding a global slot, so calls of
  * other tools go ahead; within a lane, input order is kept.
  */
-export class Pool implements CallSink<CallRun> {
+export class Pool implements CallSink<CallRun>, CancelScope {
+  // Internal: queue, head, base, draining, running, env, source, lanes, skip and watched are
+  // ordinary fields only so that pool-cancel.ts and pool-running.ts can share them.
   /** Calls not started yet, from `head` on; a batch's own array is read, never written. */
-  #queue: readonly ToolCall[];
-  #head = 0;
-  /** Input index of `#queue[0]`. */
-  #base = 0;
+  queue: readonly ToolCall[];
+  head = 0;
+  /** Input index of `queue[0]`. */
+  base = 0;
   readonly #batch: boolean;
   /** Calls received so far: the next streamed call's index. */
   arrived = 0;
@@ -38,38 +39,35 @@ export class Pool implements CallSink<CallRun> {
   inputDone: boolean;
   #closed = false;
   #closeReason: unknown;
-  #draining = false;
+  draining = false;
   /** The clock as last read during this drain pass; see {@link Pool.startClock}. */
   #passNow: number | undefined;
-  /**
-   * The calls that went asynchronous, each knowing its position (`CallRun.runningAt`): adding
-   * and removing one is a push and a swap, a sixth of an async call's cost as a `Set` (issue 14).
-   */
-  readonly #running: CallRun[] = [];
+  /** The calls that went asynchronous (see pool-running.ts). */
+  readonly running: CallRun[] = [];
   readonly deadlines: Deadlines;
   current: CallRun | undefined;
-  readonly #env: RunEnv;
-  readonly #source: ToolSource;
+  readonly env: RunEnv;
+  readonly source: ToolSource;
   readonly #subscriber: Subscriber<ToolEvent>;
-  #lanes: Lanes | undefined;
+  lanes: Lanes | undefined;
   /** Indices of queued calls already answered as cancelled. */
-  #skip: Set<number> | undefined;
-  #watched: Set<Abandoned> | undefined;
+  skip: Set<number> | undefined;
+  watched: Set<Abandoned> | undefined;
 
   /** `batch` is the whole input when it is known up front; otherwise calls are `push`ed. */
   constructor(env: RunEnv, source: ToolSource, subscriber: Subscriber<ToolEvent>, batch: readonly ToolCall[] | undefined) {
-    this.#env = env;
-    this.#source = source;
+    this.env = env;
+    this.source = source;
     this.#subscriber = subscriber;
-    this.#queue = batch ?? [];
+    this.queue = batch ?? [];
     this.#batch = batch !== undefined;
     this.inputDone = this.#batch;
-    this.arrived = this.#queue.length;
+    this.arrived = this.queue.length;
     this.deadlines = new Deadlines(env.scheduler);
   }
 
   push(call: ToolCall): void {
-    (this.#queue as ToolCall[]).push(call);
+    (this.queue as ToolCall[]).push(call);
     this.arrived++;
     this.drain();
   }
@@ -93,12 +91,12 @@ export class Pool implements CallSink<CallRun> {
    */
   open(): () => void {
     try {
-      this.#source.check();
+      this.source.check();
     } catch (e) {
       this.fail(e);
       return noop;
     }
-    const { signal, cancel } = this.#env;
+    const { signal, cancel } = this.env;
     const onAbort = () => this.fail(signal?.reason);
     let cancels: Unsubscribable | undefined;
     if (signal?.aborted) {
@@ -106,7 +104,7 @@ export class Pool implements CallSink<CallRun> {
     } else {
       signal?.addEventListener("abort", onAbort);
       if (cancel !== undefined) {
-        cancels = cancel.subscribe({ next: (request) => this.#cancelById(request), error: (e: unknown) => this.fail(e) });
+        cancels = cancel.subscribe({ next: (request) => cancelById(this, request), error: (e: unknown) => this.fail(e) });
       }
       this.drain();
     }
@@ -119,51 +117,51 @@ export class Pool implements CallSink<CallRun> {
   }
 
   drain(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    const limit = this.#env.concurrency;
+    if (this.draining) return;
+    this.draining = true;
+    const limit = this.env.concurrency;
     while (!this.closed && this.active < limit) {
-      if (this.#lanes !== undefined && this.#lanes.parked > 0) {
-        const ready = this.#lanes.takeReady();
+      if (this.lanes !== undefined && this.lanes.parked > 0) {
+        const ready = this.lanes.takeReady();
         if (ready !== undefined) {
           this.#start(ready[0].call, ready[0].index, ready[0].tool, ready[1]);
           continue;
         }
       }
-      if (this.#head >= this.#queue.length) break;
-      const index = this.#base + this.#head;
-      const call = this.#queue[this.#head++] as ToolCall;
-      if (this.#skip?.delete(index) === true) continue;
-      const tool = this.#source.lookup(call.name);
+      if (this.head >= this.queue.length) break;
+      const index = this.base + this.head;
+      const call = this.queue[this.head++] as ToolCall;
+      if (this.skip?.delete(index) === true) continue;
+      const tool = this.source.lookup(call.name);
       if (tool?.control === undefined) {
         this.#start(call, index, tool, undefined);
         continue;
       }
-      this.#lanes ??= new Lanes();
-      const lanes = this.#lanes;
+      this.lanes ??= new Lanes();
+      const lanes = this.lanes;
       const lane = lanes.of(tool);
       if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
     }
-    this.#draining = false;
+    this.draining = false;
     this.#passNow = undefined;
     if (this.closed) return;
-    if (this.#head === this.#queue.length) {
+    if (this.head === this.queue.length) {
       // Everything queued has started; let go of the calls so a long run does not hold them.
-      if (this.#head > 0) {
-        this.#base += this.#head;
-        this.#queue = [];
-        this.#head = 0;
+      if (this.head > 0) {
+        this.base += this.head;
+        this.queue = [];
+        this.head = 0;
       }
-      if (this.inputDone && this.active === 0 && (this.#lanes?.parked ?? 0) === 0) {
+      if (this.inputDone && this.active === 0 && (this.lanes?.parked ?? 0) === 0) {
         this.#closed = true;
         this.deadlines.close();
         this.#subscriber.complete();
       }
-    } else if (!this.#batch && this.#head >= COMPACT_AT && this.#head * 2 >= this.#queue.length) {
+    } else if (!this.#batch && this.head >= COMPACT_AT && this.head * 2 >= this.queue.length) {
       // A standing backlog never empties the queue: drop the started calls in front of it.
-      this.#base += this.#head;
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
+      this.base += this.head;
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 
@@ -185,7 +183,7 @@ export class Pool implements CallSink<CallRun> {
    * a deadline may start that much early: microseconds, unless the consumer blocks on an event.
    */
   startClock(): number {
-    if (!this.#draining) return this.deadlines.now();
+    if (!this.draining) return this.deadlines.now();
     this.#passNow ??= this.deadlines.now();
     return this.#passNow;
   }
@@ -193,7 +191,7 @@ export class Pool implements CallSink<CallRun> {
   /** When a handler returned or settled: always read, and kept for the next start in this pass. */
   endClock(): number {
     const now = this.deadlines.now();
-    if (this.#draining) this.#passNow = now;
+    if (this.draining) this.#passNow = now;
     return now;
   }
 
@@ -202,19 +200,18 @@ export class Pool implements CallSink<CallRun> {
   }
 
   track(run: CallRun): void {
-    run.runningAt = this.#running.length;
-    this.#running.push(run);
+    track(this, run);
   }
 
   notFound(who: CallIdentity): ToolError {
-    return toolNotFound(who, this.#source.names());
+    return toolNotFound(who, this.source.names());
   }
 
   done(run: CallRun, tracked: boolean, now?: number): void {
-    if (tracked) this.#untrack(run);
+    if (tracked) untrack(this, run);
     this.active--;
     if (run.lane !== undefined) (run.lane as Lane).active--;
-    if (!this.#draining) {
+    if (!this.draining) {
       // The reading taken when the handler settled starts the next call, as within a drain pass
       // (see startClock): one clock read per async call instead of two, a tenth of its cost.
       this.#passNow = now;
@@ -222,103 +219,26 @@ export class Pool implements CallSink<CallRun> {
     }
   }
 
-  #untrack(run: CallRun): void {
-    const at = run.runningAt;
-    if (at < 0) return;
-    run.runningAt = -1;
-    const last = this.#running.pop() as CallRun;
-    if (last !== run) {
-      this.#running[at] = last;
-      last.runningAt = at;
-    }
-  }
-
   watch(run: CallRun, abandoned: Abandoned): Unsubscribable {
-    this.#watched ??= new Set();
-    const watched = this.#watched;
-    watched.add(abandoned);
-    const grace = this.#env.scheduler.schedule(onGrace, this.#env.settleGrace, { run, abandoned, watched });
-    return {
-      unsubscribe() {
-        watched.delete(abandoned);
-        grace.unsubscribe();
-      },
-    };
+    return watch(this, run, abandoned);
   }
 
   #start(call: ToolCall, index: number, tool: Tool | undefined, lane: Lane | undefined): void {
     this.active++;
     if (lane !== undefined) lane.active++;
-    new CallRun(call, index, tool, this.#env, this, lane).start();
-  }
-
-  /**
-   * Cancel one call by id: running, it is aborted and answered; queued, it is answered at once.
-   * A malformed request cancels nothing and is reported, as a throwing listener is.
-   */
-  #cancelById(request: string | CallCancellation): void {
-    const id = typeof request === "string" ? request : request?.toolCallId;
-    const reason = typeof request === "string" ? undefined : request?.reason;
-    if (typeof id !== "string" || (reason !== undefined && typeof reason !== "string")) {
-      reportUnhandled(new TypeError(`Expected \`cancel\` to emit a call id or { toolCallId: string, reason?: string }, got ${describe(request)}`));
-      return;
-    }
-    if (this.closed) return;
-    const hits: CallRun[] = [];
-    for (const run of this.#running) if (run.toolCallId === id) hits.push(run);
-    const current = this.current;
-    if (current !== undefined && current.runningAt < 0 && current.toolCallId === id) hits.push(current);
-    for (const run of hits) run.cancelById(reason);
-    for (let i = this.#head; i < this.#queue.length; i++) {
-      const call = this.#queue[i] as ToolCall;
-      if (call.id === id && !this.#skip?.has(this.#base + i)) {
-        this.#skip ??= new Set();
-        this.#skip.add(this.#base + i);
-        this.#answerCancelled(call, this.#base + i, this.#source.lookup(call.name), reason);
-      }
-    }
-    for (const parked of this.#lanes?.remove(id) ?? []) this.#answerCancelled(parked.call, parked.index, parked.tool, reason);
-    this.drain();
-  }
-
-  /** Answer a call that never took a slot; counted as active while it answers, so `done` balances. */
-  #answerCancelled(call: ToolCall, index: number, tool: Tool | undefined, reason: string | undefined): void {
-    if (this.closed) return;
-    this.active++;
-    const draining = this.#draining;
-    this.#draining = true;
-    try {
-      new CallRun(call, index, tool, this.#env, this, undefined).answerCancelled(reason);
-    } finally {
-      this.#draining = draining;
-    }
+    new CallRun(call, index, tool, this.env, this, lane).start();
   }
 
   #close(reason: unknown): void {
     if (!this.#closed) this.#closeReason = reason;
     this.#closed = true;
     this.deadlines.close();
-    // Taken out first: what a cancelled handler does on its abort cannot reorder the list under us.
-    for (const run of this.#running.splice(0)) {
-      run.runningAt = -1;
-      run.cancel(reason);
-    }
-    for (const abandoned of this.#watched ?? []) {
-      abandoned.reported = true;
-      abandoned.grace?.unsubscribe();
-    }
-    this.#watched = undefined;
-    this.#queue = [];
-    this.#head = 0;
-    this.#lanes?.clear();
-    this.#lanes = undefined;
+    stopAll(this, reason);
+    this.queue = [];
+    this.head = 0;
+    this.lanes?.clear();
+    this.lanes = undefined;
   }
-}
-
-function onGrace(this: unknown, state: { run: CallRun; abandoned: Abandoned; watched: Set<Abandoned> } | undefined): void {
-  if (state === undefined) return;
-  state.watched.delete(state.abandoned);
-  state.run.graceOver(state.abandoned);
 }
 
 function noop(): void {}
