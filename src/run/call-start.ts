@@ -103,6 +103,11 @@ export function startAttempt(run: CallState, tool: Tool, args: Record<string, un
     settled(run, ctx, exitResult(run, cause));
     return;
   }
+  accept(run, ctx, returned);
+}
+
+/** What an attempt returned, with or without hooks: settled now, or once its promise settles. */
+function accept(run: CallState, ctx: CallContext, returned: unknown): void {
   if (abandonIfClosed(run, ctx, returned)) return;
   if (!isThenable(returned)) {
     settled(run, ctx, returned);
@@ -137,19 +142,7 @@ function runHooked(run: CallState, tool: Tool, args: Record<string, unknown>, ct
       (cause: unknown) => exitResult(run, cause),
     );
   };
-  const returned = hookedAttempt(hooksOf(run.env.hooks, tool) ?? [], tool, args, ctx, run.env.validate, inner);
-  if (abandonIfClosed(run, ctx, returned)) return;
-  if (!isThenable(returned)) {
-    settled(run, ctx, returned);
-    return;
-  }
-  wentAsync(run);
-  settle(
-    returned,
-    run,
-    (result) => settled(run, ctx, result),
-    (cause: unknown) => settled(run, ctx, exitResult(run, cause)),
-  );
+  accept(run, ctx, hookedAttempt(hooksOf(run.env.hooks, tool) ?? [], tool, args, ctx, run.env.validate, inner));
 }
 
 /**
