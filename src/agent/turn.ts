@@ -1,15 +1,13 @@
-import { from, type Observable, type Subscription } from "rxjs";
+import { from, type Observable } from "rxjs";
 import type { HaltMetadata } from "../run/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
-import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
+import type { ToolCall } from "../tool/tool-call.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
-import { ModelEventError } from "./model-event-error.js";
-import { LiveInput } from "./live-input.js";
+import { ModelReply } from "./model-reply.js";
 import { planned, type PlannedTurn } from "./turn-plan.js";
 import { isThenable } from "../tool/results.js";
 import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
 import { settleDecisions } from "./decisions.js";
-import { isTokenUsage } from "./usage.js";
 import type { Verdict } from "../tool/approval-decision.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
@@ -44,8 +42,6 @@ export interface TurnSink {
   usage(usage: TokenUsage): void;
 }
 
-const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
-
 /**
  * One turn: first the calls a resumed conversation left pending (approved, denied, or still
  * waiting), then, unless those halt, one model request whose tool calls start as they arrive.
@@ -58,16 +54,10 @@ export class Turn {
   readonly #sink: TurnSink;
   readonly #added: Message[] = [];
   readonly #toolMessages: ToolMessage[] = [];
-  readonly #text: string[] = [];
-  /** The ids of this turn's calls, once there are too many to compare one by one. */
-  #ids: Set<string> | undefined;
   #batch: CallBatch | undefined;
-  #model: Subscription | undefined;
-  #modelOver = false;
-  #finishReason: FinishReason | undefined;
+  #reply: ModelReply | undefined;
   #over = false;
   #committed = 0;
-  #live: LiveInput | undefined;
 
   /** `conversation` is the loop's own copy: the turn may append the messages a resume adds. */
   constructor(env: BatchEnv, turn: number, conversation: Message[], open: OpenTurn | undefined, sink: TurnSink) {
@@ -113,8 +103,7 @@ export class Turn {
   /** Stop everything: the model's stream and the running handlers. Nothing more is reported. */
   cancel(): void {
     this.#over = true;
-    this.#modelOver = true;
-    this.#model?.unsubscribe();
+    this.#reply?.stop();
     this.#batch?.cancel();
   }
 
@@ -189,9 +178,15 @@ export class Turn {
       this.#turn,
       conversation,
       undefined,
-      this.#batchSink(() => this.#modelTurnDone(batch)),
+      this.#batchSink(() => this.#modelTurnDone(batch, this.#reply as ModelReply)),
     );
     this.#batch = batch;
+    const reply = new ModelReply(this.#turn, this.#env.quiet, batch, {
+      emit: (event) => this.#sink.emit(event),
+      usage: (usage) => this.#sink.usage(usage),
+      fail: (error) => this.#fail(error),
+    });
+    this.#reply = reply;
     let events: Observable<ModelEvent>;
     try {
       events = from(this.#env.agent.model(request));
@@ -199,118 +194,20 @@ export class Turn {
       this.#fail(e);
       return;
     }
-    const subscription = events.subscribe({
-      next: (event) => this.#modelOver || this.#onModelEvent(event),
-      error: (e: unknown) => this.#modelOver || this.#fail(e),
-      complete: () => this.#modelOver || this.#modelDone(),
-    });
-    if (this.#modelOver) subscription.unsubscribe();
-    else this.#model = subscription;
+    reply.listen(events);
   }
 
-  #onModelEvent(event: ModelEvent): void {
-    if (!isPlainRecord(event)) {
-      this.#fail(new ModelEventError(this.#turn, event, "an event that is not an object"));
-      return;
-    }
-    switch (event.type) {
-      case "text_delta":
-        if (typeof event.text !== "string") {
-          this.#fail(new ModelEventError(this.#turn, event, "a text_delta whose `text` is not a string"));
-          return;
-        }
-        this.#text.push(event.text);
-        if (!this.#env.quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
-        return;
-      case "tool_call": {
-        const call = event.call;
-        const batch = this.#batch as CallBatch;
-        try {
-          assertToolCall(call, batch.calls.length);
-        } catch (e) {
-          this.#fail(new ModelEventError(this.#turn, event, `a malformed tool call (${(e as Error).message})`));
-          return;
-        }
-        if (this.#seen(call.id, batch.calls)) {
-          this.#fail(new ModelEventError(this.#turn, event, `a second tool call with the id "${call.id}"`));
-          return;
-        }
-        const complete = this.#live?.complete(call);
-        if (complete !== undefined) this.#sink.emit(complete);
-        batch.add(call);
-        return;
-      }
-      case "tool_input_started":
-      case "tool_input_delta": {
-        if (this.#env.quiet) return;
-        this.#live ??= new LiveInput(this.#turn);
-        const live = this.#live;
-        const e = event as { id?: unknown; name?: unknown; delta?: unknown };
-        const shown = event.type === "tool_input_started" ? live.started(e.id, e.name) : live.delta(e.id, e.delta);
-        if (shown !== undefined) this.#sink.emit(shown);
-        return;
-      }
-      case "finish":
-        if (!FINISH_REASONS.has(event.reason)) {
-          this.#fail(new ModelEventError(this.#turn, event, "a finish event with an unknown `reason`"));
-          return;
-        }
-        if (event.reason === "error") {
-          this.#fail(event.error);
-          return;
-        }
-        this.#finishReason = event.reason;
-        // `finish` ends the model's part of the turn: stop listening.
-        this.#modelOver = true;
-        this.#model?.unsubscribe();
-        this.#modelDone();
-        return;
-      case "usage":
-        if (!isTokenUsage(event.usage)) {
-          this.#fail(new ModelEventError(this.#turn, event, "a usage event whose token counts are not non-negative numbers"));
-          return;
-        }
-        this.#sink.usage(event.usage);
-        return;
-      default:
-        this.#fail(new ModelEventError(this.#turn, event, "an event of unknown type"));
-    }
-  }
-
-  /**
-   * Whether a call of this turn already has `id`; remembers it otherwise. A turn holds a handful
-   * of calls: comparing them costs a fraction of a `Set`'s upkeep, which takes over past 16.
-   */
-  #seen(id: string, calls: readonly ToolCall[]): boolean {
-    if (this.#ids === undefined) {
-      if (calls.length < 16) {
-        for (const call of calls) if (call.id === id) return true;
-        return false;
-      }
-      this.#ids = new Set(calls.map((call) => call.id));
-    }
-    if (this.#ids.has(id)) return true;
-    this.#ids.add(id);
-    return false;
-  }
-
-  #modelDone(): void {
-    this.#modelOver = true;
-    this.#batch?.close();
-  }
-
-  #modelTurnDone(batch: CallBatch): void {
+  #modelTurnDone(batch: CallBatch, reply: ModelReply): void {
     const calls = batch.calls;
-    const assistant: AssistantMessage =
-      calls.length === 0 ? { role: "assistant", content: this.#text.join("") } : { role: "assistant", content: this.#text.join(""), toolCalls: calls };
+    const content = reply.text;
+    const assistant: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
     const messages = batch.messages();
     this.#added.push(assistant, ...messages);
     this.#toolMessages.push(...messages);
-    this.#finishReason ??= calls.length > 0 ? "tool_calls" : "stop";
-    this.#complete(assistant, batch);
+    this.#complete(assistant, batch, reply.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
   }
 
-  #complete(assistant: AssistantMessage | undefined, batch: CallBatch): void {
+  #complete(assistant: AssistantMessage | undefined, batch: CallBatch, finishReason?: FinishReason): void {
     if (this.#over) return;
     this.#over = true;
     const halt = batch.halt;
@@ -328,7 +225,7 @@ export class Turn {
       awaitingApproval: batch.awaitingApproval,
       manual: batch.manual,
       questions: carried.length === 0 ? asked : [...carried, ...asked],
-      finishReason: assistant === undefined ? undefined : this.#finishReason,
+      finishReason,
     });
   }
 

@@ -1,0 +1,167 @@
+import type { Observable, Subscription } from "rxjs";
+import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
+import type { CallBatch } from "./call-batch.js";
+import { LiveInput } from "./live-input.js";
+import { ModelEventError } from "./model-event-error.js";
+import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
+import { isTokenUsage } from "./usage.js";
+
+/** Where a model's reply reports: its turn. */
+export interface ReplySink {
+  emit(event: AgentEvent): void;
+  usage(usage: TokenUsage): void;
+  /** The reply broke the protocol (or the model failed): the turn fails with `error`. */
+  fail(error: unknown): void;
+}
+
+const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
+
+/**
+ * One model reply, read as it streams: text is kept and shown, each tool call is checked and
+ * handed to the turn's batch the moment it arrives (so it starts while the model still writes),
+ * and the batch is closed when the model is done. Every event is checked against the protocol:
+ * a malformed one fails the turn with a {@link ModelEventError} naming it, never a silent skip.
+ */
+export class ModelReply {
+  readonly #turn: number;
+  readonly #quiet: boolean;
+  readonly #batch: CallBatch;
+  readonly #sink: ReplySink;
+  readonly #text: string[] = [];
+  /** The ids of this reply's calls, once there are too many to compare one by one. */
+  #ids: Set<string> | undefined;
+  #live: LiveInput | undefined;
+  #subscription: Subscription | undefined;
+  #over = false;
+  #finishReason: FinishReason | undefined;
+
+  constructor(turn: number, quiet: boolean, batch: CallBatch, sink: ReplySink) {
+    this.#turn = turn;
+    this.#quiet = quiet;
+    this.#batch = batch;
+    this.#sink = sink;
+  }
+
+  /** The reply's text so far: the whole of it once the model is done. */
+  get text(): string {
+    return this.#text.join("");
+  }
+
+  /** The reason the model gave in its `finish` event, if it sent one. */
+  get finishReason(): FinishReason | undefined {
+    return this.#finishReason;
+  }
+
+  listen(events: Observable<ModelEvent>): void {
+    const subscription = events.subscribe({
+      next: (event) => this.#over || this.#event(event),
+      error: (e: unknown) => this.#over || this.#sink.fail(e),
+      complete: () => this.#over || this.#done(),
+    });
+    // Done, failed or stopped while subscribing: nothing more is wanted from the model.
+    if (this.#over) subscription.unsubscribe();
+    else this.#subscription = subscription;
+  }
+
+  /** Stop listening; the model's stream is unsubscribed and nothing more of it is read. */
+  stop(): void {
+    this.#over = true;
+    this.#subscription?.unsubscribe();
+  }
+
+  #event(event: ModelEvent): void {
+    if (!isPlainRecord(event)) {
+      this.#fail(event, "an event that is not an object");
+      return;
+    }
+    switch (event.type) {
+      case "text_delta":
+        if (typeof event.text !== "string") {
+          this.#fail(event, "a text_delta whose `text` is not a string");
+          return;
+        }
+        this.#text.push(event.text);
+        if (!this.#quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
+        return;
+      case "tool_call":
+        this.#call(event.call, event);
+        return;
+      case "tool_input_started":
+      case "tool_input_delta": {
+        if (this.#quiet) return;
+        this.#live ??= new LiveInput(this.#turn);
+        const live = this.#live;
+        const e = event as { id?: unknown; name?: unknown; delta?: unknown };
+        const shown = event.type === "tool_input_started" ? live.started(e.id, e.name) : live.delta(e.id, e.delta);
+        if (shown !== undefined) this.#sink.emit(shown);
+        return;
+      }
+      case "finish":
+        if (!FINISH_REASONS.has(event.reason)) {
+          this.#fail(event, "a finish event with an unknown `reason`");
+          return;
+        }
+        if (event.reason === "error") {
+          this.#sink.fail(event.error);
+          return;
+        }
+        this.#finishReason = event.reason;
+        // `finish` ends the model's part of the turn: stop listening.
+        this.stop();
+        this.#done();
+        return;
+      case "usage":
+        if (!isTokenUsage(event.usage)) {
+          this.#fail(event, "a usage event whose token counts are not non-negative numbers");
+          return;
+        }
+        this.#sink.usage(event.usage);
+        return;
+      default:
+        this.#fail(event, "an event of unknown type");
+    }
+  }
+
+  #call(call: ToolCall, event: ModelEvent): void {
+    const batch = this.#batch;
+    try {
+      assertToolCall(call, batch.calls.length);
+    } catch (e) {
+      this.#fail(event, `a malformed tool call (${(e as Error).message})`);
+      return;
+    }
+    if (this.#seen(call.id, batch.calls)) {
+      this.#fail(event, `a second tool call with the id "${call.id}"`);
+      return;
+    }
+    const complete = this.#live?.complete(call);
+    if (complete !== undefined) this.#sink.emit(complete);
+    batch.add(call);
+  }
+
+  /**
+   * Whether a call of this reply already has `id`; remembers it otherwise. A turn holds a handful
+   * of calls: comparing them costs a fraction of a `Set`'s upkeep, which takes over past 16.
+   */
+  #seen(id: string, calls: readonly ToolCall[]): boolean {
+    if (this.#ids === undefined) {
+      if (calls.length < 16) {
+        for (const call of calls) if (call.id === id) return true;
+        return false;
+      }
+      this.#ids = new Set(calls.map((call) => call.id));
+    }
+    if (this.#ids.has(id)) return true;
+    this.#ids.add(id);
+    return false;
+  }
+
+  #fail(event: unknown, what: string): void {
+    this.#sink.fail(new ModelEventError(this.#turn, event, what));
+  }
+
+  #done(): void {
+    this.#over = true;
+    this.#batch.close();
+  }
+}
