@@ -4,7 +4,9 @@
  * The core is a stack of layers, each importing only the ones below it:
  *   util → schema → tool → resolve → run → agent → src/index.ts
  * The subpaths (toolrx/providers, /mcp, /otel, /testing, /node, /bullmq) sit on top: they use
- * the core, never the other way round, and reach another subpath only through its entry.
+ * the core only as a user would, through src/index.ts (plus the pure helpers of util/ and the
+ * short list of internals in src/internal.ts), never the other way round, and reach another
+ * subpath only through its entry.
  * Type-only imports count: a cycle of types is still a cycle for a reader.
  */
 const LAYERS = ["util", "schema", "tool", "resolve", "run", "agent"];
@@ -34,6 +36,20 @@ const subpathRules = SUBPATHS.map((subpath) => ({
 
 module.exports = {
   forbidden: [
+    {
+      name: "subpaths-use-the-public-core",
+      comment: "A subpath reaches the core through src/index.ts, src/internal.ts or util/, never a layer's internals",
+      severity: "error",
+      from: { path: `^src/(${SUBPATHS.join("|")})/` },
+      to: { path: `^src/(${LAYERS.filter((l) => l !== "util").join("|")})/` },
+    },
+    {
+      name: "only-subpaths-use-the-internal-seam",
+      comment: "src/internal.ts exists for the subpaths; the core imports its modules directly",
+      severity: "error",
+      from: { path: `^src/(${LAYERS.join("|")})/|^src/index\\.ts$` },
+      to: { path: "^src/internal\\.ts$" },
+    },
     {
       name: "no-circular",
       comment: "No import cycle anywhere in src/, type-only imports included",

@@ -1,7 +1,8 @@
-import { assertToolCall, isPlainRecord } from "../tool/tool-call.js";
+import { assertToolCall } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
 import type { Message } from "../tool/message.js";
 import { assertStructure } from "./check-structure.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced

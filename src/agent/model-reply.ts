@@ -1,10 +1,11 @@
 import type { Observable, Subscription } from "rxjs";
-import { assertToolCall, isPlainRecord, type ToolCall } from "../tool/tool-call.js";
+import { assertToolCall, type ToolCall } from "../tool/tool-call.js";
 import type { CallBatch } from "./call-batch.js";
 import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
 import { isTokenUsage } from "./usage.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** Where a model's reply reports: its turn. */
 export interface ReplySink {

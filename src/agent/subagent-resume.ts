@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message } from "../tool/message.js";
-import { isPlainRecord, type ToolCall } from "../tool/tool-call.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** The key of a continuation call's `metadata` that carries the subagent's state to resume. */
 export const SUBAGENT_RESUME = "toolrx.subagentResume";

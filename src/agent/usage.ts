@@ -1,5 +1,5 @@
-import { isPlainRecord } from "../tool/tool-call.js";
 import type { TokenUsage } from "./types.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** Whether a `usage` event's counts are what the type says: non-negative numbers. */
 export function isTokenUsage(usage: unknown): usage is TokenUsage {

@@ -1,12 +1,9 @@
-import type { CompiledSchema } from "../schema/tool-schema.js";
-import { reportFate } from "../run/executor-fate.js";
-import type { HandlerContext } from "../tool/handler-context.js";
-import { error, type HandlerResult } from "../tool/results.js";
-import { isPlainRecord } from "../tool/tool-call.js";
-import { ToolError } from "../tool/tool-error.js";
 import { rejectedResult, resultOf } from "./call-result.js";
 import { isConnectionLost, SDK_TIMEOUT_OFF, toolCaller, type McpCallParams, type McpClientLike } from "./client-like.js";
 import { reportProgress } from "./progress.js";
+import type { CompiledSchema } from "../internal.js";
+import { error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** Which remote tool a handler calls, and how its answers are read. */
 export interface McpCallTarget {

@@ -1,7 +1,6 @@
-import { askUser, error, ok, type HandlerResult } from "../tool/results.js";
-import type { CompiledSchema } from "../schema/tool-schema.js";
-import { isPlainRecord } from "../tool/tool-call.js";
-import { ToolError } from "../tool/tool-error.js";
+import { askUser, error, type HandlerResult, ok, ToolError } from "../index.js";
+import type { CompiledSchema } from "../internal.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** What the mapping of one result needs to know. */
 export interface ResultContext {

@@ -1,6 +1,6 @@
-import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpClientLike } from "./client-like.js";
 import { McpToolsError } from "./mcp-tools-error.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** A tool as a server lists it, checked for the fields toolrx relies on. */
 export interface McpToolDefinition {

@@ -1,13 +1,12 @@
-import { compileSchema, type CompiledSchema } from "../schema/tool-schema.js";
-import { defineTool, type Tool } from "../tool/tool.js";
-import { isPlainRecord } from "../tool/tool-call.js";
-import { describe } from "../tool/tool-error.js";
 import { mcpHandler } from "./call-handler.js";
 import { isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
 import { listAllTools, skipped, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 import { schemaProblem } from "./schema-shape.js";
 import { ToolNamer, type McpToolNaming } from "./tool-names.js";
+import { type CompiledSchema, compileSchema } from "../internal.js";
+import { defineTool, type Tool } from "../index.js";
+import { describe, isPlainRecord } from "../util/safe.js";
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions {

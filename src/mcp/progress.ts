@@ -1,5 +1,5 @@
-import type { HandlerContext } from "../tool/handler-context.js";
 import type { McpProgress } from "./client-like.js";
+import type { HandlerContext } from "../index.js";
 
 /**
  * Hand an MCP progress notification to the call's progress channel (`ctx.progress`): it reaches

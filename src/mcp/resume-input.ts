@@ -1,13 +1,16 @@
-import type { AgentResult } from "../agent/types.js";
-import type { Message } from "../tool/message.js";
-import { runToolCalls } from "../run/batch.js";
-import type { RunOptions } from "../run/run-options.js";
-import type { AskUserHalt, HaltMetadata } from "../run/run-result.js";
-import type { PendingQuestion } from "../tool/needs-approval.js";
-import type { Tool } from "../tool/tool.js";
-import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpInputRequest } from "./call-result.js";
 import { mcpRetryCall } from "./retry-call.js";
+import {
+  type AgentResult,
+  type AskUserHalt,
+  type HaltMetadata,
+  type Message,
+  type PendingQuestion,
+  type RunOptions,
+  runToolCalls,
+  type Tool,
+} from "../index.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** What {@link resumeMcpInput} gives back. */
 export interface McpInputResumed {

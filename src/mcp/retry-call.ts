@@ -1,6 +1,6 @@
-import type { ToolCall } from "../tool/tool-call.js";
-import { describe } from "../tool/tool-error.js";
 import type { McpInputRequest } from "./call-result.js";
+import type { ToolCall } from "../index.js";
+import { describe } from "../util/safe.js";
 
 /**
  * The call that answers an MCP server's `input_required` (protocol revision 2026-07-28): the

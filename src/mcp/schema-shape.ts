@@ -1,4 +1,4 @@
-import { isPlainRecord } from "../tool/tool-call.js";
+import { isPlainRecord } from "../util/safe.js";
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];

@@ -1,7 +1,6 @@
-import type { PendingApproval } from "../tool/needs-approval.js";
-import type { Tool } from "../tool/tool.js";
-import { isPlainRecord } from "../tool/tool-call.js";
 import type { McpRequestContext } from "./server-like.js";
+import type { PendingApproval, Tool } from "../index.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** The key of toolrx's approval question among a request's input requests and responses. */
 export const APPROVAL_KEY = "toolrx_approval";

@@ -1,21 +1,24 @@
 import { lastValueFrom, toArray } from "rxjs";
 import { availableCores } from "../util/cores.js";
-import type { ToolEvent } from "../run/events.js";
-import { resolveOptions } from "../run/options.js";
-import type { RunOptions } from "../run/run-options.js";
-import type { CallReport } from "../run/call-report.js";
-import { isToolResolver, type ToolResolver } from "../resolve/resolver.js";
-import { streamToolCalls } from "../run/stream.js";
-import { toolJsonSchema, type Tool } from "../tool/tool.js";
-import { isPlainRecord } from "../tool/tool-call.js";
-import { describe } from "../tool/tool-error.js";
 import { SDK_TIMEOUT_OFF } from "./client-like.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { askApproval } from "./serve-approval.js";
-import { approve } from "../tool/decide.js";
-import type { ApprovalMessage } from "../tool/message.js";
-import type { PendingApproval } from "../tool/needs-approval.js";
 import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
+import {
+  type ApprovalMessage,
+  approve,
+  type CallReport,
+  isToolResolver,
+  type PendingApproval,
+  type RunOptions,
+  streamToolCalls,
+  type Tool,
+  type ToolEvent,
+  toolJsonSchema,
+  type ToolResolver,
+} from "../index.js";
+import { resolveOptions } from "../internal.js";
+import { describe, isPlainRecord } from "../util/safe.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {

@@ -1,5 +1,5 @@
-import { describe } from "../tool/tool-error.js";
 import { McpToolsError } from "./mcp-tools-error.js";
+import { describe } from "../util/safe.js";
 
 /** What a `rename` function is told about each tool. */
 export interface McpToolNaming {

@@ -1,7 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { from, Observable } from "rxjs";
-import type { AgentEvent, AgentOptions, Model, ModelEvent, ModelRequest } from "../agent/types.js";
-import { isPlainRecord } from "../tool/tool-call.js";
 import { CallRegistry } from "./call-registry.js";
 import { CallSpans } from "./call-spans.js";
 import { epochOf } from "./clock.js";
@@ -13,6 +11,8 @@ import { ERROR_CANCELLED } from "./semconv.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
 import { tracedOptions } from "./traced-tool-calls.js";
 import { usageAttributes } from "./usage-attributes.js";
+import type { AgentEvent, AgentOptions, Model, ModelEvent, ModelRequest } from "../index.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** The open spans of the current turn. */
 interface TurnSpans {

@@ -1,13 +1,10 @@
 import { context, type Span } from "@opentelemetry/api";
-import type { ToolExecutor } from "../tool/executor.js";
-import type { OnToolError } from "../run/policy.js";
-import type { Tool } from "../tool/tool.js";
-import type { CallReport } from "../run/call-report.js";
 import { recordReport } from "./call-reports.js";
 import { guarded } from "./guard.js";
 import type { CallRecord } from "./call-record.js";
 import type { Instruments } from "./instruments.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
+import type { CallReport, OnToolError, Tool, ToolExecutor } from "../index.js";
 
 /**
  * The running calls of one subscription by id, so the executor and the policy, which see a call

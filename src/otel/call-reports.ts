@@ -1,9 +1,9 @@
 import { context, SpanKind, SpanStatusCode, type Attributes, type Span } from "@opentelemetry/api";
-import type { CallReport, RecipeStepReport } from "../run/call-report.js";
 import type { CallRecord } from "./call-record.js";
 import { contentText, errorTypeOf } from "./error-type.js";
 import type { Instruments } from "./instruments.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
+import type { CallReport, RecipeStepReport } from "../index.js";
 
 /** Progress events kept per span: enough to see a call's pace, not so many that a chatty tool floods it. */
 const MAX_PROGRESS_EVENTS = 16;

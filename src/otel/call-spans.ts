@@ -1,6 +1,4 @@
 import { INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
-import type { ToolEvent } from "../run/events.js";
-import { isToolError } from "../tool/tool-error.js";
 import type { CallRegistry } from "./call-registry.js";
 import type { CallRecord } from "./call-record.js";
 import { epochOf } from "./clock.js";
@@ -11,6 +9,7 @@ import type { Instruments } from "./instruments.js";
 import type { QueueClock } from "./queue-clock.js";
 import { ERROR_CANCELLED, EVENT_ASK_USER, EVENT_CANCELLED, type CallOutcome } from "./semconv.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
+import { isToolError, type ToolEvent } from "../index.js";
 
 // Attribute names are written out as literals on this path (see semconv.ts for what each
 // means): V8 builds an object literal with literal keys from a template, one with computed keys

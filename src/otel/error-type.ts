@@ -1,5 +1,5 @@
-import { isToolError } from "../tool/tool-error.js";
 import { ERROR_OTHER } from "./semconv.js";
+import { isToolError } from "../index.js";
 
 /**
  * The `error.type` of an error term: a `ToolError`'s closed reason (`timeout`, `handler_raised`,

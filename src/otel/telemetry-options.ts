@@ -1,5 +1,5 @@
 import { metrics, trace, type Meter, type MeterProvider, type Tracer, type TracerProvider } from "@opentelemetry/api";
-import { describe } from "../tool/tool-error.js";
+import { describe } from "../util/safe.js";
 
 /** Options of {@link telemetry}. All optional. */
 export interface TelemetryOptions {

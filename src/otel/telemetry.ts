@@ -1,11 +1,7 @@
-import type { runAgent } from "../agent/run-agent.js";
-import type { streamAgent } from "../agent/stream-agent.js";
-import type { runToolCalls } from "../run/batch.js";
-import type { executeToolCalls } from "../run/execute-tool-calls.js";
-import type { streamToolCalls } from "../run/stream.js";
 import { resolveTelemetry, type TelemetryOptions } from "./telemetry-options.js";
 import { tracedRunAgent, tracedStreamAgent } from "./traced-agent.js";
 import { tracedExecuteToolCalls, tracedRunToolCalls, tracedStreamToolCalls } from "./traced-tool-calls.js";
+import type { executeToolCalls, runAgent, runToolCalls, streamAgent, streamToolCalls } from "../index.js";
 
 /** toolrx's runners, traced: the same functions, signatures and behaviour, plus spans and metrics. */
 export interface Telemetry {

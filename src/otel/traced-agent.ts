@@ -1,12 +1,10 @@
 import { context } from "@opentelemetry/api";
 import { defer, tap, type Observable } from "rxjs";
-import type { runAgent as coreRunAgent } from "../agent/run-agent.js";
-import { streamAgent as coreStreamAgent } from "../agent/stream-agent.js";
-import type { AgentEvent, AgentOptions, AgentResult } from "../agent/types.js";
 import { AgentSpans } from "./agent-spans.js";
 import { guarded } from "./guard.js";
 import { instrumentsOf } from "./instruments.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
+import { type AgentEvent, type AgentOptions, type AgentResult, type runAgent as coreRunAgent, streamAgent as coreStreamAgent } from "../index.js";
 
 /** `streamAgent` with spans for the run, each turn, each model call and each tool call. */
 export function tracedStreamAgent(config: TelemetryConfig): typeof coreStreamAgent {

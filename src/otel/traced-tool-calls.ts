@@ -1,21 +1,24 @@
 import { context } from "@opentelemetry/api";
 import { defer, Observable, tap, type OperatorFunction, type Subscribable } from "rxjs";
-import { collectToolCalls, type runToolCalls as coreRunToolCalls } from "../run/batch.js";
-import type { ToolEvent } from "../run/events.js";
-import { executeToolCalls as coreExecuteToolCalls } from "../run/execute-tool-calls.js";
-import { defaultExecutor } from "../tool/executor.js";
-import type { RunOptions } from "../run/run-options.js";
-import type { ToolResolver } from "../resolve/resolver.js";
-import type { RunResult } from "../run/run-result.js";
-import { streamToolCalls as coreStreamToolCalls } from "../run/stream.js";
-import type { Tool } from "../tool/tool.js";
-import type { ToolCall } from "../tool/tool-call.js";
 import { CallRegistry } from "./call-registry.js";
 import { CallSpans } from "./call-spans.js";
 import { guarded } from "./guard.js";
 import { instrumentsOf } from "./instruments.js";
 import { Arrivals, queuedAtOnce } from "./queue-clock.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
+import { collectToolCalls } from "../internal.js";
+import {
+  defaultExecutor,
+  executeToolCalls as coreExecuteToolCalls,
+  type RunOptions,
+  type RunResult,
+  type runToolCalls as coreRunToolCalls,
+  streamToolCalls as coreStreamToolCalls,
+  type Tool,
+  type ToolCall,
+  type ToolEvent,
+  type ToolResolver,
+} from "../index.js";
 
 /**
  * The options a traced run hands the core: the user's, with the executor wrapped so handlers

@@ -1,5 +1,5 @@
 import type { Attributes } from "@opentelemetry/api";
-import { isPlainRecord } from "../tool/tool-call.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /**
  * The GenAI usage and response attributes of a `usage` event, each only when it is well formed:

@@ -1,6 +1,5 @@
-import type { Message } from "../tool/message.js";
-import type { ToolCall } from "../tool/tool-call.js";
 import { isRecord, kindOf } from "./shape.js";
+import type { Message, ToolCall } from "../index.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool", "approval"]);
 

@@ -1,5 +1,5 @@
 import { Observable } from "rxjs";
-import type { ModelEvent, ModelRequest } from "../agent/types.js";
+import type { ModelEvent, ModelRequest } from "../index.js";
 
 /** Turns a provider's stream items into model events, and says what is left when the stream ends. */
 export interface StreamReader<Item> {

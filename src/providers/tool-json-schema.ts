@@ -1,5 +1,4 @@
-import type { JsonSchema } from "../schema/tool-schema.js";
-import type { Tool, ToolJSON } from "../tool/tool.js";
+import type { JsonSchema, Tool, ToolJSON } from "../index.js";
 
 /**
  * A tool's JSON Schema for a provider's request, read through the tool's own `toJSON` (tools

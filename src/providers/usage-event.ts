@@ -1,4 +1,4 @@
-import type { ModelEvent, TokenUsage } from "../agent/types.js";
+import type { ModelEvent, TokenUsage } from "../index.js";
 
 /** The `usage` event of a turn, with the response's id and model when the provider gave them. */
 export function usageEvent(usage: TokenUsage, responseId: unknown, responseModel: unknown): ModelEvent {

@@ -1,7 +1,7 @@
 import type { HandlerContext } from "../tool/handler-context.js";
 import { error, isThenable, ok, type HandlerResult } from "../tool/results.js";
-import { isPlainRecord, type ToolCall } from "../tool/tool-call.js";
-import { describe, messageOf as errorMessageOf, withoutFrames } from "../util/safe.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { describe, isPlainRecord, messageOf as errorMessageOf, withoutFrames } from "../util/safe.js";
 import { reporterOf } from "./recipe-step.js";
 
 /** One sub-call of a recipe. */

@@ -2,8 +2,9 @@ import type { HandlerContext } from "../tool/handler-context.js";
 import { runRecipe, type Recipe, type RecipeEnv, type RecipePlan, type ResolveAnswer } from "./recipe.js";
 import { error, ok, type HandlerResult } from "../tool/results.js";
 import { withHandler, type Tool } from "../tool/tool.js";
-import { isPlainRecord, type ToolCall } from "../tool/tool-call.js";
+import type { ToolCall } from "../tool/tool-call.js";
 import { describe, ToolError } from "../tool/tool-error.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /**
  * A tool source that answers calls itself (LlmToolkit's `ToolResolver`): it lists its tools and

@@ -4,9 +4,8 @@ import type { HandlerContext } from "../tool/handler-context.js";
 import { invalidReturn } from "../tool/invalid-return.js";
 import { error, isHandlerResult, isThenable, type HandlerResult } from "../tool/results.js";
 import type { Tool } from "../tool/tool.js";
-import { isPlainRecord } from "../tool/tool-call.js";
 import { ToolError } from "../tool/tool-error.js";
-import { isError } from "../util/safe.js";
+import { isError, isPlainRecord } from "../util/safe.js";
 
 type Maybe<T> = T | Promise<T>;
 

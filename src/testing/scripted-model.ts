@@ -1,5 +1,5 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from "rxjs";
-import type { Model, ModelEvent, ModelRequest } from "../agent/types.js";
+import type { Model, ModelEvent, ModelRequest } from "../index.js";
 
 /** A pause in a scripted turn: the next event comes `wait` ms later, on the scheduler. */
 export interface ScriptedWait {

@@ -1,6 +1,6 @@
 import type { ApprovalMessage } from "./message.js";
-import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
+import { isPlainRecord } from "../util/safe.js";
 
 export type { ApprovalMessage } from "./message.js";
 

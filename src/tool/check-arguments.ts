@@ -1,7 +1,8 @@
 import { InvalidArgumentsError } from "../schema/invalid-arguments-error.js";
 import type { Validation } from "../schema/tool-schema.js";
 import { compiledSchemaOf, type Tool } from "./tool.js";
-import { isPlainRecord, type ToolCall } from "./tool-call.js";
+import type { ToolCall } from "./tool-call.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** Valid arguments (the schema's output), or the error to answer the model with. */
 export type CheckedArguments = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly error: InvalidArgumentsError };

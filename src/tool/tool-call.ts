@@ -1,4 +1,4 @@
-import { describe, isArray } from "../util/safe.js";
+import { describe, isPlainRecord } from "../util/safe.js";
 
 /** One tool call a model asked for. */
 export interface ToolCall {
@@ -108,9 +108,4 @@ function providerShape(c: Record<string, unknown>): { what: string; parser: stri
     return { what: "an OpenAI Responses function_call item", parser: "openai.parseResponseOutput(response.output)" };
   }
   return undefined;
-}
-
-/** A non-null, non-array object. */
-export function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !isArray(value);
 }

@@ -3,10 +3,10 @@ import type { HandlerContext } from "./handler-context.js";
 import type { HandlerResult } from "./results.js";
 import { checkToolControl, type ToolControl } from "./tool-control.js";
 import { compileSchema, type CompiledSchema, type InferArguments, type JsonSchema, type ToolSchema } from "../schema/tool-schema.js";
-import { isPlainRecord } from "./tool-call.js";
 import { describe } from "./tool-error.js";
 import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.js";
 import { checkHooks, type CallHook } from "./call-hook.js";
+import { isPlainRecord } from "../util/safe.js";
 
 /** What a handler may return: one of the result shapes, sync or as a Promise. */
 export type HandlerReturn = HandlerResult | PromiseLike<HandlerResult>;

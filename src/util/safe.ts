@@ -190,3 +190,8 @@ function plainObject(object: object, depth: number, seen: object[]): unknown {
 function clip(text: string): string {
   return text.length > LIMITS.chars ? `${text.slice(0, LIMITS.chars)}...` : text;
 }
+
+/** A non-null, non-array object. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !isArray(value);
+}

@@ -1,6 +1,6 @@
-import type { ModelEvent } from "../../agent/types.js";
 import { isRecord } from "../shape.js";
 import { count, tokenUsage, usageEvent } from "../usage-event.js";
+import type { ModelEvent } from "../../index.js";
 
 /**
  * The tokens of a streamed message: `message_start` gives the input side, each `message_delta`

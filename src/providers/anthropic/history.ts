@@ -1,8 +1,7 @@
-import type { Message, ToolMessage } from "../../tool/message.js";
-import type { ToolCall } from "../../tool/tool-call.js";
 import { calledName, historyText } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { toolUseCall } from "./parse-tool-calls.js";
+import type { Message, ToolCall, ToolMessage } from "../../index.js";
 
 const TEXT = new Set(["text"]);
 /** Blocks the model functions leave out too: the conversation has no place for them. */

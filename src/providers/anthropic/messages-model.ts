@@ -1,4 +1,3 @@
-import type { FinishReason, Model, ModelEvent } from "../../agent/types.js";
 import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
 import { parseArgumentsText } from "../parse-arguments.js";
@@ -7,6 +6,7 @@ import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { AnthropicUsage } from "./anthropic-usage.js";
 import { toolUseCall } from "./parse-tool-calls.js";
 import { toTools, type AnthropicTool } from "./tools.js";
+import type { FinishReason, Model, ModelEvent } from "../../index.js";
 
 /** One Messages API stream event, the fields the model reads. */
 export type MessageStreamEventLike =

@@ -1,9 +1,6 @@
-import type { AssistantMessage, Message } from "../../tool/message.js";
-import type { RunResult } from "../../run/run-result.js";
-import type { ToolMessage } from "../../tool/message.js";
-import type { ToolCall } from "../../tool/tool-call.js";
 import { messageList } from "../messages.js";
 import { isRecord } from "../shape.js";
+import type { AssistantMessage, Message, RunResult, ToolCall, ToolMessage } from "../../index.js";
 
 /** A `tool_result` block answering one `tool_use`. */
 export interface ToolResultBlock {

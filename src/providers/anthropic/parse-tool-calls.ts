@@ -1,6 +1,5 @@
-import type { AssistantMessage } from "../../tool/message.js";
-import type { ToolCall } from "../../tool/tool-call.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
+import type { AssistantMessage, ToolCall } from "../../index.js";
 
 /** A Messages API content block; `tool_use` blocks are tool calls, `text` blocks the turn's text. */
 export type ContentBlock = { type: "tool_use"; id: string; name: string; input: unknown } | { type: "text"; text: string } | { type: string };

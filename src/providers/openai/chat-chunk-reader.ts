@@ -1,10 +1,10 @@
-import type { FinishReason, ModelEvent, TokenUsage } from "../../agent/types.js";
 import type { StreamReader } from "../model-stream.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord } from "../shape.js";
 import { ObjectCloser } from "./object-closer.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { count, tokenUsage, usageEvent } from "../usage-event.js";
+import type { FinishReason, ModelEvent, TokenUsage } from "../../index.js";
 
 /** One streamed Chat Completions chunk, the fields the model reads. */
 export interface ChatCompletionChunkLike {

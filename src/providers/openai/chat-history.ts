@@ -1,7 +1,7 @@
-import type { AssistantMessage, Message } from "../../tool/message.js";
 import { calledName, historyText } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { parseToolCalls } from "./chat-tool-calls.js";
+import type { AssistantMessage, Message } from "../../index.js";
 
 const USER_TEXT = new Set(["text"]);
 const ASSISTANT_TEXT = new Set(["text", "refusal"]);

@@ -1,8 +1,6 @@
-import type { AssistantMessage, Message } from "../../tool/message.js";
-import type { RunResult } from "../../run/run-result.js";
-import type { ToolMessage } from "../../tool/message.js";
 import { argumentsText, messageList } from "../messages.js";
 import { chatMessageOf, parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
+import type { AssistantMessage, Message, RunResult, ToolMessage } from "../../index.js";
 
 /** A Chat Completions tool-role message, answering one tool call. */
 export interface ChatToolMessage {

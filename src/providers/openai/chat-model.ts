@@ -1,10 +1,10 @@
-import type { Model } from "../../agent/types.js";
 import { assertClient } from "../model-options.js";
 import { streamModel } from "../model-stream.js";
 import type { TruncatedStreamError } from "../truncated-stream-error.js";
 import { ChatChunkReader, type ChatCompletionChunkLike } from "./chat-chunk-reader.js";
 import { toChatMessages, type ChatMessageParam } from "./chat-messages.js";
 import { toTools, type ChatFunctionTool } from "./tools.js";
+import type { Model } from "../../index.js";
 
 /** The request {@link chatModel} sends: your parameters, plus the conversation, tools and `stream: true`. */
 export interface ChatStreamRequest {

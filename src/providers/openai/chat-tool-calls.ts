@@ -1,6 +1,6 @@
-import type { ToolCall } from "../../tool/tool-call.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape } from "../shape.js";
+import type { ToolCall } from "../../index.js";
 
 /** A Chat Completions function tool call, as in `message.tool_calls`. */
 export interface ChatToolCall {

@@ -1,8 +1,7 @@
-import type { Message, ToolMessage } from "../../tool/message.js";
-import type { ToolCall } from "../../tool/tool-call.js";
 import { calledName, historyText } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { functionCall } from "./responses-output.js";
+import type { Message, ToolCall, ToolMessage } from "../../index.js";
 
 const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
 

@@ -1,5 +1,5 @@
-import type { Message } from "../../tool/message.js";
 import { argumentsText, messageList } from "../messages.js";
+import type { Message } from "../../index.js";
 
 /** A Responses API input item, as {@link toResponsesInput} writes them. */
 export type ResponsesInputItem =

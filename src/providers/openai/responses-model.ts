@@ -1,4 +1,3 @@
-import type { Model, ModelEvent } from "../../agent/types.js";
 import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
 import { isRecord } from "../shape.js";
@@ -7,6 +6,7 @@ import { count, tokenUsage, usageEvent } from "../usage-event.js";
 import { functionCall } from "./responses-output.js";
 import { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
 import { toResponsesTools, type ResponsesFunctionTool } from "./tools.js";
+import type { Model, ModelEvent } from "../../index.js";
 
 /** One Responses API stream event, the fields the model reads. */
 export type ResponseStreamEventLike =

@@ -1,9 +1,6 @@
-import type { AssistantMessage } from "../../tool/message.js";
-import type { RunResult } from "../../run/run-result.js";
-import type { ToolMessage } from "../../tool/message.js";
-import type { ToolCall } from "../../tool/tool-call.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
+import type { AssistantMessage, RunResult, ToolCall, ToolMessage } from "../../index.js";
 
 /** A Responses API output item; `function_call` items are tool calls, `message` items carry text. */
 export type ResponseOutputItem =

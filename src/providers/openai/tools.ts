@@ -1,5 +1,5 @@
-import type { Tool } from "../../tool/tool.js";
 import { toolJsonSchemaOf } from "../tool-json-schema.js";
+import type { Tool } from "../../index.js";
 
 /** A Chat Completions function tool, as the `tools` request parameter lists it. */
 export interface ChatFunctionTool {

@@ -1,0 +1,10 @@
+/**
+ * Not part of the public API: the few core internals the subpaths (`toolrx/mcp`, `toolrx/otel`)
+ * build on beyond what `src/index.ts` exports. They are listed here, in one place, so the
+ * contract between the core and its subpaths is visible and a change to it is a change to this
+ * file. Subpaths import the core only through `src/index.ts`, this file and `src/util/`
+ * (dependency-cruiser checks it).
+ */
+export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
+export { resolveOptions } from "./run/options.js";
+export { collectToolCalls } from "./run/batch.js";
