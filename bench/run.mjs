@@ -17,6 +17,10 @@
  * `timeout` on each call), and `limit-stream` / `limit-batch` (hand-written pools doing exactly
  * the work a tool runner must do: the physical limit). The targets are evaluated at the end.
  *
+ * Then the benches that run on their own (bench/lib/sub-benches.mjs: the agent loop, its memory,
+ * MCP, isolated calls, BullMQ, the heap under a standing backlog), each in a child process; their
+ * targets join the list, so one run prints every target of the project as met or missed.
+ *
  * Writes the tables and targets to stdout, and everything to bench/results.json.
  */
 import { execFile } from "node:child_process";
@@ -32,10 +36,12 @@ import { scalingJob } from "./lib/scaling.mjs";
 import { contractOf, limitOf, maxCalls, SETTINGS } from "./lib/settings.mjs";
 import { loadSystem, SYSTEM_NAMES } from "./lib/systems.mjs";
 import { printTable } from "./lib/table.mjs";
+import { runSubBench, SUB_BENCHES } from "./lib/sub-benches.mjs";
 import { evaluateTargets } from "./lib/targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ALL_SCENARIOS = ["sync", "async", "deadline", "concurrency", "scaling", "queued"];
+const TABLE_SCENARIOS = ["sync", "async", "deadline", "concurrency", "scaling", "queued"];
+const ALL_SCENARIOS = [...TABLE_SCENARIOS, ...Object.keys(SUB_BENCHES)];
 
 const args = process.argv.slice(2);
 if (args[0] === "--child") {
@@ -56,9 +62,13 @@ async function main(argv) {
   const { systems, missing } = await loadAll(SYSTEM_NAMES);
   const loaded = (names) => systems.filter((s) => names.includes(s.name));
   const rows = [];
+  const subTargets = [];
   for (const scenario of scenarios) {
     const t = performance.now();
-    if (scenario === "sync" || scenario === "async") {
+    if (scenario in SUB_BENCHES) {
+      console.error(`  ${scenario}: bench/${SUB_BENCHES[scenario].script}`);
+      subTargets.push(...(await runSubBench(scenario, mode)));
+    } else if (scenario === "sync" || scenario === "async") {
       rows.push(...(await perCall(scenario, systems, mode)));
       const alone = [];
       for (const system of loaded(mode.alone)) alone.push(await inChild({ job: "alone", scenario, system: system.name, mode: mode.name }));
@@ -88,10 +98,10 @@ async function main(argv) {
       const jobs = [...mergeMap.map((n) => ["floor", n]), ...toolrx.map((n) => ["toolrx-stream", n])];
       rows.push(...(await Promise.all(jobs.map(([system, n]) => inChild({ job: "queued", system, n, watchdogMs }, watchdogMs)))));
     }
-    if (scenario !== "queued") for (const [name, reason] of missing) rows.push(notRun(scenario, name, null, reason));
+    if (TABLE_SCENARIOS.includes(scenario) && scenario !== "queued") for (const [name, reason] of missing) rows.push(notRun(scenario, name, null, reason));
     console.error(`  ${scenario}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  const targets = evaluateTargets(rows);
+  const targets = [...evaluateTargets(rows), ...subTargets];
   printTable(rows, targets);
   const outAt = argv.indexOf("--out");
   const file = outAt === -1 ? join(here, "results.json") : resolve(argv[outAt + 1]);
