@@ -63,11 +63,14 @@ async function main(argv) {
   const loaded = (names) => systems.filter((s) => names.includes(s.name));
   const rows = [];
   const subTargets = [];
+  const failedBenches = [];
   for (const scenario of scenarios) {
     const t = performance.now();
     if (scenario in SUB_BENCHES) {
       console.error(`  ${scenario}: bench/${SUB_BENCHES[scenario].script}`);
-      subTargets.push(...(await runSubBench(scenario, mode)));
+      const { failed, targets } = await runSubBench(scenario, mode);
+      subTargets.push(...targets);
+      if (failed) failedBenches.push(SUB_BENCHES[scenario].script);
     } else if (scenario === "sync" || scenario === "async") {
       rows.push(...(await perCall(scenario, systems, mode)));
       const alone = [];
@@ -109,6 +112,7 @@ async function main(argv) {
   const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
   writeFileSync(file, `${JSON.stringify({ mode: mode.name, machine: machine(), seconds, targets, rows }, null, 2)}\n`);
   console.log(`\n${rows.length} rows and ${targets.length} targets written to ${file} in ${seconds} s`);
+  if (failedBenches.length > 0) fail(`${failedBenches.join(", ")} failed (its output is above)`);
 }
 
 /** A job in a fresh process: one system alone, one scaling size, or one queued case. */

@@ -25,7 +25,10 @@ export const SUB_BENCHES = {
   memory: { script: "backlog.mjs", node: ["--expose-gc"], targets: ["heap-flat"] },
 };
 
-/** Run one sub-bench; resolves to its targets (or its named targets, not measured, and why). */
+/**
+ * Run one sub-bench; resolves to its targets (or its named targets, not measured, and why) and
+ * whether it failed: a bench that crashes must fail `npm run bench`, or CI would not notice.
+ */
 export async function runSubBench(name, mode) {
   const bench = SUB_BENCHES[name];
   const dir = mkdtempSync(join(tmpdir(), "toolrx-bench-"));
@@ -45,25 +48,32 @@ export async function runSubBench(name, mode) {
     }
     const why = code === 0 ? "the bench reported no figure for it" : `the bench failed (exit ${code}): ${tail || "no output"}`;
     const missing = bench.targets.filter((id) => !reported.some((t) => t.id === id));
-    return [...reported, ...missing.map((id) => ({ id, target: id, met: null, figure: `not measured: ${why}` }))];
+    return { failed: code !== 0, targets: [...reported, ...missing.map((id) => ({ id, target: id, met: null, figure: `not measured: ${why}` }))] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Runs node with `args`, its output shown indented on stderr; resolves with the exit code and its last error line. */
+/**
+ * Runs node with `args`, its output shown indented on stderr; resolves with the exit code and
+ * the line that says why it failed (the last one naming an error, else its last line).
+ */
 function run(args, env) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let last = "";
+    let error = "";
     const show = (chunk) => {
       const text = chunk.toString();
       process.stderr.write(text.replace(/^(?=.)/gm, "    "));
-      const lines = text.trim().split("\n").filter(Boolean);
-      if (lines.length > 0) last = lines.at(-1);
+      for (const line of text.split("\n")) {
+        if (line.trim() === "") continue;
+        last = line;
+        if (/\b\w*Error\b|^error\b|^bench:/i.test(line.trim())) error = line;
+      }
     };
     child.stdout.on("data", show);
     child.stderr.on("data", show);
-    child.on("close", (code) => resolve({ code: code ?? 1, tail: last.trim() }));
+    child.on("close", (code) => resolve({ code: code ?? 1, tail: (error || last).trim() }));
   });
 }
