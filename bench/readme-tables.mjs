@@ -15,8 +15,10 @@ const { mode, machine, seconds, targets, rows } = JSON.parse(readFileSync(file, 
 const LABELS = {
   floor: "bare `mergeMap` (the floor)",
   "floor-timeout": "`mergeMap` + RxJS `timeout`",
-  "limit-stream": "the limit, streaming",
-  "limit-batch": "the limit, with ordered messages",
+  "contract-stream": "the contract's limit, streaming",
+  "contract-batch": "the contract's limit, with ordered messages",
+  "limit-stream": "the old limit, streaming",
+  "limit-batch": "the old limit, with ordered messages",
   "toolrx-stream": "toolrx `streamToolCalls`",
   "toolrx-batch": "toolrx `runToolCalls`",
   "p-limit": "p-limit + `Promise.all` (no deadline)",
@@ -47,12 +49,12 @@ console.log(`<!-- ${mode} run, ${machine}, ${Math.round(seconds)} s -->\n`);
 // Per call: sync and async side by side.
 const sync = of("sync");
 const async = of("async");
-console.log("| system | sync: CPU µs/call | × mergeMap | × limit | async, deadline on: CPU µs/call | × mergeMap | × limit |");
-console.log("|---|---:|---:|---:|---:|---:|---:|");
+console.log("| system | sync: CPU µs/call | × contract | × mergeMap | × old limit | async, deadline on: CPU µs/call | × contract | × mergeMap | × old limit |");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const s of sync) {
   const a = async.find((r) => r.system === s.system);
-  const cells = [num(s.cpuUsPerCall), ratio(s.xFloor), ratio(s.xLimit), a ? num(a.cpuUsPerCall) : "—", a ? ratio(a.xFloor) : "—", a ? ratio(a.xLimit) : "—"];
-  console.log(`| ${label(s.system, { n: s.n, usual: 10_000 })} | ${cells.join(" | ")} |`);
+  const perCall = (r) => (r ? [num(r.cpuUsPerCall), ratio(r.xContract), ratio(r.xFloor), ratio(r.xLimit)] : ["—", "—", "—", "—"]);
+  console.log(`| ${label(s.system, { n: s.n, usual: 10_000 })} | ${[...perCall(s), ...perCall(a)].join(" | ")} |`);
 }
 
 console.log("\n| target | | this run |\n|---|---|---|");
@@ -90,7 +92,7 @@ for (const r of of("queued")) {
 
 console.log("\n| system | calls | late, median | late, p99 |\n|---|---:|---:|---:|");
 for (const r of of("deadline").filter((x) => x.lateMedianMs !== null)) {
-  const system = r.system === "limit-stream" ? "the limit, streaming (one bare `setTimeout`)" : label(r.system);
+  const system = r.system === "limit-stream" ? "one bare `setTimeout` per call (the old limit, streaming)" : label(r.system);
   console.log(`| ${system} | ${r.n.toLocaleString("en-US")} | ${r.lateMedianMs} ms | ${r.lateP99Ms} ms |`);
 }
 
