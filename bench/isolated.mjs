@@ -10,11 +10,14 @@
  *    calls per second (wall) and CPU µs per call, with the runner's limit at the pool's size.
  * 3. How late a deadline fires for a handler stuck in `for(;;)`: time from the call's start to
  *    its `timeout` answer, minus the deadline (in-process such a handler never answers).
+ *
+ * Target (isolated-overhead): isolation adds at most 40 µs of CPU per call (1.).
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { defineTool, ok, runToolCalls } from "../dist/index.js";
 import { workerPool } from "../dist/node/index.js";
+import { reportTargets } from "./lib/report-targets.mjs";
 import { cpuMs, median, quantile, round } from "./lib/stats.mjs";
 
 const argv = process.argv.slice(2);
@@ -104,3 +107,12 @@ for (let r = 0; r < (quick ? 5 : 30); r++) {
 await pool3.close();
 console.log(`\n3. A handler stuck in for(;;) under toolTimeout ${deadlineMs} ms: answered this late (ms)`);
 console.table([{ runs: lateness.length, median: round(median(lateness), 2), p90: round(quantile(lateness, 0.9), 2), max: round(Math.max(...lateness), 2) }]);
+
+reportTargets([
+  {
+    id: "isolated-overhead",
+    target: "an isolated call (toolrx/node) adds ≤ 40 µs of CPU per call",
+    met: added.cpuUs <= 40,
+    figure: `${added.cpuUs} µs of CPU (all threads) and ${added.wallUs} µs of wall time added per sequential call`,
+  },
+]);
