@@ -13,8 +13,18 @@ export {
   type Halt,
   type HandlerResult,
   type Ok,
+  type OkOptions,
   type ReservedHaltReason,
 } from "./tool/results.js";
+export {
+  checkParts,
+  partMarker,
+  type ContentPart,
+  type FilePart,
+  type ImagePart,
+  type ResourcePart,
+  type TextPart,
+} from "./tool/content-part.js";
 export { isToolError, ToolError, TOOL_ERROR_REASONS, type ToolErrorOptions, type ToolErrorReason } from "./tool/tool-error.js";
 export { EngineError, type EngineErrorReason } from "./tool/engine-error.js";
 export { InvalidArgumentsError, type ArgumentIssue } from "./schema/invalid-arguments-error.js";

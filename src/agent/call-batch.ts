@@ -1,6 +1,6 @@
 import type { Observer, Subscribable, Subscription, Unsubscribable } from "rxjs";
 import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/events.js";
-import { haltMetadataOf, type HaltMetadata } from "../run/run-result.js";
+import { encodedMessage, haltMetadataOf, type HaltMetadata } from "../run/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
 import { streamToolCalls } from "../run/stream.js";
 import type { Tool } from "../tool/tool.js";
@@ -174,10 +174,12 @@ export class CallBatch {
     if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
     switch (event.type) {
       case "tool_result_encoded":
+        this.#messages[this.#positions[event.index] as number] = encodedMessage(event);
+        return;
       case "tool_halt": {
         const position = this.#positions[event.index] as number;
         this.#messages[position] = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: event.content, isError: event.isError };
-        if (event.type === "tool_halt") this.#halted(position, haltMetadataOf(event));
+        this.#halted(position, haltMetadataOf(event));
         return;
       }
       case "ask_user_requested": {

@@ -3,6 +3,7 @@ import { describe } from "../tool/tool-error.js";
 import type { Message } from "../tool/message.js";
 import { assertStructure } from "./check-structure.js";
 import { isPlainRecord } from "../util/safe.js";
+import { checkParts } from "../tool/content-part.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced
@@ -25,8 +26,12 @@ function assertMessage(message: unknown, i: number): void {
   };
   switch (message.role) {
     case "system":
+      field("content", isString, "a string");
+      field("parts", (v) => v === undefined, "absent (a system message carries text only; put images and files in a user message)");
+      return;
     case "user":
       field("content", isString, "a string");
+      checkPartsOf(message, at);
       return;
     case "assistant": {
       field("content", isString, "a string");
@@ -47,6 +52,7 @@ function assertMessage(message: unknown, i: number): void {
       field("name", isString, "a string");
       field("content", isString, "a string");
       field("isError", (v) => typeof v === "boolean", "a boolean");
+      checkPartsOf(message, at);
       return;
     case "approval":
       field("toolCallId", isNonEmpty, "a non-empty string");
@@ -58,6 +64,11 @@ function assertMessage(message: unknown, i: number): void {
     default:
       throw new TypeError(`Expected \`${at}.role\` to be "system", "user", "assistant", "tool" or "approval", got ${describe(message.role)}`);
   }
+}
+
+/** A message's content parts, when it has any: each checked as `ok(value, { parts })` checks them. */
+function checkPartsOf(message: Record<string, unknown>, at: string): void {
+  if (message.parts !== undefined) checkParts(message.parts, `\`${at}\``);
 }
 
 const isString = (value: unknown): value is string => typeof value === "string";

@@ -1,6 +1,7 @@
 import { askUser, error, type HandlerResult, ok, ToolError } from "../index.js";
 import type { CompiledSchema } from "../internal.js";
 import { isPlainRecord } from "../util/safe.js";
+import { partsOfBlocks } from "./content-parts.js";
 
 /** What the mapping of one result needs to know. */
 export interface ResultContext {
@@ -21,7 +22,8 @@ export interface ResultContext {
  * A `tools/call` result as a toolrx handler result:
  *
  * - `isError: true` → `error(text)`, so it goes through `onToolError` like any failure;
- * - otherwise → `ok(text)`; with an `outputSchema`, `structuredContent` must be present and match
+ * - otherwise → `ok(text)`, with the blocks' images, files and resource links as its content
+ *   parts (see content-parts.ts); with an `outputSchema`, `structuredContent` must be present and match
  *   it, else a `handler_raised` error (the server broke its own promise);
  * - `resultType: "input_required"` → `ask_user` with the server's questions, the retry data in
  *   `opts.mcp`;
@@ -49,7 +51,9 @@ export function resultOf(result: unknown, rc: ResultContext): HandlerResult {
       );
     }
   }
-  return ok(cap(renderContent(blocks, structuredContent), rc.maxResultChars));
+  const text = cap(renderContent(blocks, structuredContent), rc.maxResultChars);
+  const parts = partsOfBlocks(blocks);
+  return parts === undefined ? ok(text) : ok(text, { parts });
 }
 
 /**
@@ -58,7 +62,7 @@ export function resultOf(result: unknown, rc: ResultContext): HandlerResult {
  * | block | text |
  * |---|---|
  * | `text` | the text itself |
- * | `image`, `audio` | `[image: image/png, 2.1 kB]` (a tool message carries text only) |
+ * | `image`, `audio` | `[image: image/png, 2.1 kB]` (an image is also one of the result's parts) |
  * | `resource_link` | `[resource link: <name> <uri>]` and its description, if any |
  * | `resource` with text | `[resource: <uri>]` then the text |
  * | `resource` with a blob | `[resource: <uri>, <mimeType>, <size>]` |
@@ -98,7 +102,8 @@ function renderBlock(block: unknown): string {
 function sizeOf(data: unknown): string {
   if (typeof data !== "string") return "no data";
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
+  // As toolrx's own part markers count (1 kB = 1,000 B), so a marker is the same text either way.
+  return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
 }
 
 /** `text` cut to `max` characters, saying how much was left out. */

@@ -19,6 +19,7 @@ import {
 } from "../index.js";
 import { resolveOptions } from "../internal.js";
 import { describe, isPlainRecord } from "../util/safe.js";
+import { blockOfPart, type McpContentBlock } from "./content-parts.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
@@ -31,7 +32,7 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
   approvalTimeout?: number;
 }
 
-type CallResult = { content: { type: "text"; text: string }[]; isError: boolean; structuredContent?: Record<string, unknown> };
+type CallResult = { content: McpContentBlock[]; isError: boolean; structuredContent?: Record<string, unknown> };
 
 /**
  * Serve toolrx tools (or a resolver) from an MCP server: `tools/list` lists them with their
@@ -182,6 +183,8 @@ function resultOf(events: ToolEvent[]): CallResult {
       case "tool_halt": {
         const result = textResult(event.isError ? unwrapped(event.content) : event.content, event.isError);
         if (structured !== undefined && !event.isError) result.structuredContent = structured;
+        // The tool's content parts follow its text, as MCP content blocks.
+        if (event.type === "tool_result_encoded" && event.parts !== undefined) result.content.push(...event.parts.map(blockOfPart));
         return result;
       }
       case "ask_user_requested":

@@ -1,5 +1,5 @@
 import { isRecord, kindOf } from "./shape.js";
-import type { Message, ToolCall } from "../index.js";
+import { checkParts, type Message, type ToolCall } from "../index.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool", "approval"]);
 
@@ -20,6 +20,12 @@ export function* messageList(messages: readonly Message[], fn: string): Generato
     if (message.role === "approval") continue;
     if (typeof message.content !== "string") {
       throw new TypeError(`Expected \`content\` of message ${index} (${message.role}) of \`${fn}\` to be a string, got ${kindOf(message.content)}`);
+    }
+    if (message.parts !== undefined) {
+      if (message.role !== "user" && message.role !== "tool") {
+        throw new TypeError(`Expected message ${index} (${message.role}) of \`${fn}\` to have no \`parts\`: only user and tool messages carry content parts`);
+      }
+      checkParts(message.parts, `message ${index} (${message.role}) of \`${fn}\``);
     }
     yield message as unknown as Exclude<Message, { role: "approval" }>;
   }

@@ -1,3 +1,4 @@
+import type { ContentPart } from "../tool/content-part.js";
 import type { HandlerResult } from "../tool/results.js";
 
 /** Fields every event carries: which call it belongs to. */
@@ -29,6 +30,8 @@ export interface ToolResultEncoded extends ToolEventBase {
   readonly content: string;
   /** True when `content` is an error text from `encodeError`. */
   readonly isError: boolean;
+  /** The result's content parts (`ok(value, { parts })`), for the tool message; absent without. */
+  readonly parts?: readonly ContentPart[];
 }
 
 /** The handler asked the user a question; the batch halts with `haltedReason: "ask_user"`. */

@@ -8,6 +8,7 @@ import { error, isHandlerResult, isReservedHaltReason, ok, type HandlerResult } 
 import { describe } from "../util/safe.js";
 import type { CallIdentity } from "../tool/tool-call.js";
 import { ToolError } from "../tool/tool-error.js";
+import { checkParts, type ContentPart } from "../tool/content-part.js";
 
 /** A call's last two events, decided together because the completed result depends on the policy. */
 export type Outcome = readonly [ToolExecutionCompleted, ToolTailEvent];
@@ -30,11 +31,14 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
   let value: unknown;
   let text: unknown;
   let opts: unknown;
-  const r = result as Partial<Record<"type" | "value" | "reason" | "question" | "opts" | "result", unknown>>;
+  let parts: unknown;
+  const r = result as Partial<Record<"type" | "value" | "reason" | "question" | "opts" | "result" | "parts", unknown>>;
   try {
     type = r.type;
-    if (type === "ok") value = r.value;
-    else if (type === "error") value = r.reason;
+    if (type === "ok") {
+      value = r.value;
+      parts = r.parts;
+    } else if (type === "error") value = r.reason;
     else if (type === "ask_user") {
       text = r.question;
       opts = r.opts ?? {};
@@ -49,7 +53,11 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
     case "ok": {
       const content = encoded(env, value, who);
       if (content instanceof ToolError) return failed(env, who, content);
-      return [completedEvent(who, result), encodedEvent(who, content, false)];
+      if (parts === undefined) return [completedEvent(who, result), encodedEvent(who, content, false)];
+      // A result built by hand skipped ok()'s check of its parts: checked here, a bad part is the call's invalid_return.
+      const checked = checkedParts(parts, who, result);
+      if (checked instanceof ToolError) return failed(env, who, checked);
+      return [completedEvent(who, result), { ...encodedEvent(who, content, false), parts: checked }];
     }
     case "error":
       return failed(env, who, value, result);
@@ -87,6 +95,20 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
     }
   }
   return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
+}
+
+/** The result's parts, checked, or the `invalid_return` that says what is wrong with them. */
+function checkedParts(parts: unknown, who: CallIdentity, result: HandlerResult): readonly ContentPart[] | ToolError {
+  try {
+    return checkParts(parts, `the result of tool ${who.toolName}`);
+  } catch (e) {
+    return new ToolError("invalid_return", {
+      message: `tool ${who.toolName} returned content parts that cannot be sent: ${(e as Error).message}`,
+      toolName: who.toolName,
+      toolCallId: who.toolCallId,
+      cause: result,
+    });
+  }
 }
 
 /** Route the error term `term` through the policy; `own` is the handler's own error result, if any. */

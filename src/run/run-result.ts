@@ -1,4 +1,4 @@
-import { AWAITING_USER_RESPONSE, type AskUserRequested, type ToolEvent, type ToolHaltEvent } from "./events.js";
+import { AWAITING_USER_RESPONSE, type AskUserRequested, type ToolEvent, type ToolHaltEvent, type ToolResultEncoded } from "./events.js";
 import { isToolError } from "../tool/tool-error.js";
 import type { ToolMessage } from "../tool/message.js";
 import type { PendingApproval } from "../tool/needs-approval.js";
@@ -73,7 +73,7 @@ export class RunResultCollector {
   add(event: ToolEvent): void {
     switch (event.type) {
       case "tool_result_encoded":
-        this.#message(event.index, event.toolCallId, event.toolName, event.content, event.isError);
+        this.#messages[event.index] = encodedMessage(event);
         return;
       case "ask_user_requested":
         this.#message(event.index, event.toolCallId, event.toolName, AWAITING_USER_RESPONSE, false);
@@ -105,6 +105,12 @@ export class RunResultCollector {
   #message(index: number, toolCallId: string, name: string, content: string, isError: boolean): void {
     this.#messages[index] = { role: "tool", toolCallId, name, content, isError };
   }
+}
+
+/** The tool message of a call that ended `tool_result_encoded`: its content, and its parts when it has any. */
+export function encodedMessage(event: ToolResultEncoded): ToolMessage {
+  const { toolCallId, toolName: name, content, isError, parts } = event;
+  return parts === undefined ? { role: "tool", toolCallId, name, content, isError } : { role: "tool", toolCallId, name, content, isError, parts };
 }
 
 /** The halt a call's tail event declares: ask_user, the policy's tool_error, or a handler's own reason. */

@@ -1,3 +1,4 @@
+import type { ContentPart } from "./content-part.js";
 import type { ToolCall } from "./tool-call.js";
 
 /** One tool-role message per call, ready to append to the conversation. */
@@ -8,12 +9,22 @@ export interface ToolMessage {
   content: string;
   /** True when `content` is an error text (`encodeError`). */
   isError: boolean;
+  /**
+   * Rich content after `content` (`ok(value, { parts })`): images, files, resources. Providers
+   * that take them send them; the others get a text marker for each (docs/tools.md).
+   */
+  parts?: readonly ContentPart[];
 }
 
 /** A system prompt or a user's words. */
 export interface TextMessage {
   readonly role: "system" | "user";
   readonly content: string;
+  /**
+   * A user's images and files after `content`, for the providers that take them (a system
+   * message carries none: providers refuse them there).
+   */
+  readonly parts?: readonly ContentPart[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { thenOf } from "../util/safe.js";
+import { checkParts, type ContentPart } from "./content-part.js";
 
 /**
  * A handler succeeded; `value` goes to the result encoder.
@@ -6,6 +7,11 @@ import { thenOf } from "../util/safe.js";
 export interface Ok<T = unknown> {
   readonly type: "ok";
   readonly value: T;
+  /**
+   * Rich content for the model beside the encoded `value` (an image, a file, a resource): it
+   * rides on the tool message as `parts`. See {@link ContentPart}.
+   */
+  readonly parts?: readonly ContentPart[];
 }
 
 /**
@@ -39,14 +45,23 @@ export interface Halt<R = unknown> {
 /** The only shapes a handler may return, sync or as a Promise. */
 export type HandlerResult = Ok | ErrorResult | AskUser | Halt;
 
+/** What {@link ok} takes beside the value. */
+export interface OkOptions {
+  /** Content parts for the model, after the encoded value (checked now: a bad part throws here). */
+  readonly parts?: readonly ContentPart[];
+}
+
 /**
  * Build a success result.
  *
  * @example
  * ok({ tempC: 21 }); // { type: "ok", value: { tempC: 21 } }
+ * ok("the chart", { parts: [{ type: "image", mediaType: "image/png", data: png }] });
  */
-export function ok<T>(value: T): Ok<T> {
-  return { type: "ok", value };
+export function ok<T>(value: T, options?: OkOptions): Ok<T> {
+  if (options === undefined) return { type: "ok", value };
+  const parts = (options as { parts?: unknown }).parts;
+  return parts === undefined ? { type: "ok", value } : { type: "ok", value, parts: checkParts(parts, "ok(value, { parts })") };
 }
 
 /**

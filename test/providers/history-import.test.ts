@@ -50,10 +50,10 @@ describe("openai.fromChatMessages", () => {
     ]);
   });
 
-  it("refuses what a text conversation cannot hold, naming the message", () => {
-    expect(() => openai.fromChatMessages([{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }])).toThrow(
+  it("refuses what a toolrx conversation cannot hold, naming the message", () => {
+    expect(() => openai.fromChatMessages([{ role: "user", content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] }])).toThrow(
       new TypeError(
-        'Expected part 0 of message 0 of `openai.fromChatMessages` to be text (text), got a "image_url" part: toolrx\'s conversation holds text only',
+        'Expected part 0 of message 0 of `openai.fromChatMessages` to be text, an image or a file, got a "input_audio" part: toolrx has no content part for it',
       ),
     );
     expect(() => openai.fromChatMessages([{ role: "tool", tool_call_id: "c9", content: "x" }])).toThrow(/answer to "c9", which no earlier message called/);

@@ -1,4 +1,4 @@
-import { calledName, historyText } from "../history-text.js";
+import { calledName, historyContent, historyText, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { toolUseCall } from "./parse-tool-calls.js";
 import type { Message, ToolCall, ToolMessage } from "../../index.js";
@@ -48,6 +48,19 @@ export function fromMessages(request: { readonly system?: unknown; readonly mess
   return out;
 }
 
+/** An `image` or `document` block (base64 or URL); a document by URL is a PDF, the only kind the API fetches. */
+const anthropicPart: PartReader = (block) => {
+  if ((block.type !== "image" && block.type !== "document") || !isRecord(block.source)) return undefined;
+  const type = block.type === "image" ? "image" : "file";
+  const { source } = block;
+  if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string") {
+    return { type, mediaType: source.media_type, data: source.data };
+  }
+  if (source.type === "url" && typeof source.url === "string")
+    return type === "image" ? { type, url: source.url } : { type, mediaType: "application/pdf", url: source.url };
+  return undefined;
+};
+
 function userMessages(content: unknown, where: string, names: ReadonlyMap<string, string>): Message[] {
   if (typeof content === "string") return [{ role: "user", content }];
   if (!Array.isArray(content)) throw new TypeError(`Expected \`content\` of ${where} to be a string or an array of content blocks, got ${kindOf(content)}`);
@@ -61,10 +74,10 @@ function userMessages(content: unknown, where: string, names: ReadonlyMap<string
     const id = block.tool_use_id;
     if (typeof id !== "string" || id === "")
       throw new TypeError(`Expected \`tool_use_id\` of block ${j} of ${where} to be a non-empty string, got ${kindOf(id)}`);
-    const body = block.content === undefined ? "" : historyText(block.content, TEXT, `block ${j} of ${where}`);
-    results.push({ role: "tool", toolCallId: id, name: calledName(names, id, `block ${j} of ${where}`), content: body, isError: block.is_error === true });
+    const body = block.content === undefined ? { content: "" } : historyContent(block.content, TEXT, anthropicPart, `block ${j} of ${where}`);
+    results.push({ role: "tool", toolCallId: id, name: calledName(names, id, `block ${j} of ${where}`), ...body, isError: block.is_error === true });
   }
-  return text.length > 0 ? [...results, { role: "user", content: historyText(text, TEXT, where) }] : results;
+  return text.length > 0 ? [...results, { role: "user", ...historyContent(text, TEXT, anthropicPart, where) }] : results;
 }
 
 function assistantMessage(content: unknown, where: string, names: Map<string, string>): Message {

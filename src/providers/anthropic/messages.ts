@@ -1,4 +1,5 @@
 import { messageList } from "../messages.js";
+import { anthropicBlocks, type AnthropicContentBlock } from "../parts.js";
 import { isRecord } from "../shape.js";
 import type { AssistantMessage, Message, RunResult, ToolCall, ToolMessage } from "../../index.js";
 
@@ -6,7 +7,8 @@ import type { AssistantMessage, Message, RunResult, ToolCall, ToolMessage } from
 export interface ToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content: string;
+  /** The text, or blocks when the tool message has content parts (images, PDFs). */
+  content: string | AnthropicContentBlock[];
   is_error: boolean;
 }
 
@@ -17,7 +19,7 @@ export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"
 export type MessageParam = { role: "user"; content: string | UserBlock[] } | { role: "assistant"; content: string | AssistantBlock[] };
 
 /** A user content block as {@link toMessages} writes them: tool results first, then text. */
-export type UserBlock = ToolResultBlock | { type: "text"; text: string };
+export type UserBlock = ToolResultBlock | AnthropicContentBlock;
 
 /**
  * Messages API: a toolrx conversation as the request's `system` and `messages`, within the
@@ -29,7 +31,8 @@ export type UserBlock = ToolResultBlock | { type: "text"; text: string };
  * roles must alternate, and empty text is left out, since the API refuses it: an assistant
  * turn that said nothing (an empty `end_turn`) leaves the tool results and the user's next
  * words in one user message. The loop's ask-user question is ordinary assistant text and
- * approval messages are left out.
+ * approval messages are left out. Content parts become `image` and `document` blocks, in user
+ * messages and tool results alike.
  *
  * A call whose arguments were not a JSON object keeps the model's text as `input:
  * { rawArguments }` (the API takes only an object there), so the model still sees what it sent
@@ -54,9 +57,8 @@ export function toMessages(conversation: readonly Message[]): { system?: string;
   };
   for (const message of messageList(conversation, "anthropic.toMessages")) {
     if (message.role === "system") system.push(message.content);
-    else if (message.role === "tool") {
-      add("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, is_error: message.isError }]);
-    } else if (message.role === "user") add("user", textBlocks(message.content));
+    else if (message.role === "tool") add("user", [toolResultBlock(message)]);
+    else if (message.role === "user") add("user", message.parts?.length ? anthropicBlocks(message.content, message.parts) : textBlocks(message.content));
     else add("assistant", assistantBlocks(message as AssistantMessage));
   }
   const messages = turns.map(({ role, blocks }): MessageParam => {
@@ -104,6 +106,12 @@ export function toToolResultMessage(messages: readonly ToolMessage[] | RunResult
   const list = Array.isArray(messages) ? messages : (messages as RunResult).messages;
   return {
     role: "user",
-    content: list.map((m) => ({ type: "tool_result", tool_use_id: m.toolCallId, content: m.content, is_error: m.isError })),
+    content: list.map(toolResultBlock),
   };
+}
+
+/** A tool message's `tool_result`: its text, or its text and parts as blocks. */
+function toolResultBlock(m: ToolMessage): ToolResultBlock {
+  const content = m.parts?.length ? anthropicBlocks(m.content, m.parts) : m.content;
+  return { type: "tool_result", tool_use_id: m.toolCallId, content, is_error: m.isError };
 }

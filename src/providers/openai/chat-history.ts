@@ -1,4 +1,4 @@
-import { calledName, historyText } from "../history-text.js";
+import { calledName, historyContent, historyText, partFromUrl, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { parseToolCalls } from "./chat-tool-calls.js";
 import type { AssistantMessage, Message } from "../../index.js";
@@ -28,6 +28,13 @@ const ASSISTANT_TEXT = new Set(["text", "refusal"]);
  * //  { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] },
  * //  { role: "tool", toolCallId: "call_1", name: "weather", content: '{"tempC":21}', isError: false }]
  */
+/** A Chat Completions user part: `image_url`, or a `file` given inline (a file by id has no bytes here). */
+const chatPart: PartReader = (part) => {
+  if (part.type === "image_url") return partFromUrl("image", isRecord(part.image_url) ? part.image_url.url : undefined);
+  if (part.type === "file" && isRecord(part.file)) return partFromUrl("file", part.file.file_data, part.file.filename);
+  return undefined;
+};
+
 export function fromChatMessages(messages: readonly unknown[]): Message[] {
   const fn = "openai.fromChatMessages";
   if (!Array.isArray(messages)) throw new TypeError(`Expected \`messages\` of \`${fn}\` to be an array of Chat messages, got ${kindOf(messages)}`);
@@ -40,7 +47,7 @@ export function fromChatMessages(messages: readonly unknown[]): Message[] {
       case "developer":
         return { role: "system", content: historyText(message.content, USER_TEXT, where) };
       case "user":
-        return { role: "user", content: historyText(message.content, USER_TEXT, where) };
+        return { role: "user", ...historyContent(message.content, USER_TEXT, chatPart, where) };
       case "assistant":
         return chatAssistant(message, where, names);
       case "tool": {

@@ -1,4 +1,6 @@
 import { argumentsText, messageList } from "../messages.js";
+import { chatUserParts, type ChatContentPart } from "../parts.js";
+import { withMarkers } from "../../internal.js";
 import { chatMessageOf, parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
 import type { AssistantMessage, Message, RunResult, ToolMessage } from "../../index.js";
 
@@ -11,7 +13,8 @@ export interface ChatToolMessage {
 
 /** A Chat Completions request message, as {@link toChatMessages} writes them. */
 export type ChatMessageParam =
-  | { role: "system" | "user"; content: string }
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ChatContentPart[] }
   | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
   | ChatToolMessage;
 
@@ -19,7 +22,8 @@ export type ChatMessageParam =
  * Chat Completions: a toolrx conversation as the request's `messages`. An assistant turn keeps
  * its tool calls (their `rawArguments` as the model sent them), each tool message answers its
  * call, the loop's ask-user question is an ordinary assistant message, and approval messages
- * (host bookkeeping) are left out.
+ * (host bookkeeping) are left out. A user message's content parts become `image_url` and
+ * `file` parts; a tool message takes text only here, so its parts become text markers.
  *
  * @example
  * openai.toChatMessages([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);
@@ -32,14 +36,16 @@ export function toChatMessages(messages: readonly Message[]): ChatMessageParam[]
   for (const message of messageList(messages, "openai.toChatMessages")) {
     switch (message.role) {
       case "system":
+        out.push({ role: "system", content: message.content });
+        break;
       case "user":
-        out.push({ role: message.role, content: message.content });
+        out.push({ role: "user", content: message.parts?.length ? chatUserParts(message.content, message.parts) : message.content });
         break;
       case "assistant":
         out.push(assistantParam(message));
         break;
       case "tool":
-        out.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
+        out.push(chatToolMessage(message));
         break;
     }
   }
@@ -90,5 +96,10 @@ export function fromChatMessage(response: ChatCompletionLike | ChatAssistantMess
  */
 export function toToolMessages(messages: readonly ToolMessage[] | RunResult): ChatToolMessage[] {
   const list = Array.isArray(messages) ? messages : (messages as RunResult).messages;
-  return list.map((m) => ({ role: "tool", tool_call_id: m.toolCallId, content: m.content }));
+  return list.map(chatToolMessage);
+}
+
+/** A tool message takes text only in Chat Completions: its parts become markers after its content. */
+function chatToolMessage(m: ToolMessage): ChatToolMessage {
+  return { role: "tool", tool_call_id: m.toolCallId, content: withMarkers(m.content, m.parts) };
 }

@@ -1,4 +1,4 @@
-import { calledName, historyText } from "../history-text.js";
+import { calledName, historyContent, partFromUrl, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { functionCall } from "./responses-output.js";
 import type { Message, ToolCall, ToolMessage } from "../../index.js";
@@ -27,6 +27,13 @@ const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
  * //  { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }] },
  * //  { role: "tool", toolCallId: "call_1", name: "weather", content: '{"tempC":21}', isError: false }]
  */
+/** A Responses input part: `input_image`, or an `input_file` inline or by URL (a file by id has no bytes here). */
+const responsesPart: PartReader = (part) => {
+  if (part.type === "input_image") return partFromUrl("image", part.image_url);
+  if (part.type === "input_file") return partFromUrl("file", part.file_data ?? part.file_url, part.filename);
+  return undefined;
+};
+
 export function fromResponsesInput(items: readonly unknown[]): Message[] {
   const fn = "openai.fromResponsesInput";
   if (!Array.isArray(items)) throw new TypeError(`Expected \`input\` of \`${fn}\` to be an array of input items, got ${kindOf(items)}`);
@@ -62,7 +69,7 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
         role: "tool",
         toolCallId: id,
         name: calledName(names, id, where),
-        content: historyText(item.output, INPUT_TEXT, where),
+        ...historyContent(item.output, INPUT_TEXT, responsesPart, where),
         isError: false,
       };
       out.push(message);
@@ -72,8 +79,10 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
       throw new TypeError(
         `Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`,
       );
-    const content = historyText(item.content, INPUT_TEXT, where);
+    const { content, parts } = historyContent(item.content, INPUT_TEXT, responsesPart, where);
     close();
+    if (parts !== undefined && item.role !== "user")
+      throw new TypeError(`Expected ${where} to hold text only: a ${JSON.stringify(item.role)} message has no images or files`);
     switch (item.role) {
       case "assistant":
         turn = { content, calls: [] };
@@ -83,7 +92,7 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
         out.push({ role: "system", content });
         return;
       case "user":
-        out.push({ role: "user", content });
+        out.push(parts === undefined ? { role: "user", content } : { role: "user", content, parts });
         return;
       default:
         throw new TypeError(

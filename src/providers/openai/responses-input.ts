@@ -1,17 +1,20 @@
 import { argumentsText, messageList } from "../messages.js";
+import { responsesParts, type ResponsesContentPart } from "../parts.js";
 import type { Message } from "../../index.js";
 
 /** A Responses API input item, as {@link toResponsesInput} writes them. */
 export type ResponsesInputItem =
-  | { role: "system" | "user" | "assistant"; content: string }
+  | { role: "system" | "assistant"; content: string }
+  | { role: "user"; content: string | ResponsesContentPart[] }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
-  | { type: "function_call_output"; call_id: string; output: string };
+  | { type: "function_call_output"; call_id: string; output: string | ResponsesContentPart[] };
 
 /**
  * Responses API: a toolrx conversation as the request's `input`, for stateless use (no
  * `previous_response_id`). An assistant turn becomes its text (when it has any) followed by a
  * `function_call` item per call, each tool message a `function_call_output`; the loop's
- * ask-user question is ordinary assistant text and approval messages are left out.
+ * ask-user question is ordinary assistant text and approval messages are left out. Content
+ * parts become `input_image` and `input_file` parts, in user messages and tool outputs alike.
  *
  * @example
  * openai.toResponsesInput([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);
@@ -24,8 +27,10 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
   for (const message of messageList(messages, "openai.toResponsesInput")) {
     switch (message.role) {
       case "system":
+        items.push({ role: "system", content: message.content });
+        break;
       case "user":
-        items.push({ role: message.role, content: message.content });
+        items.push({ role: "user", content: message.parts?.length ? responsesParts(message.content, message.parts) : message.content });
         break;
       case "assistant":
         if (message.content !== "" || !message.toolCalls?.length) items.push({ role: "assistant", content: message.content });
@@ -34,7 +39,11 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
         }
         break;
       case "tool":
-        items.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
+        items.push({
+          type: "function_call_output",
+          call_id: message.toolCallId,
+          output: message.parts?.length ? responsesParts(message.content, message.parts) : message.content,
+        });
         break;
     }
   }

@@ -1,6 +1,7 @@
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
 import type { AssistantMessage, RunResult, ToolCall, ToolMessage } from "../../index.js";
+import { responsesParts, type ResponsesContentPart } from "../parts.js";
 
 /** A Responses API output item; `function_call` items are tool calls, `message` items carry text. */
 export type ResponseOutputItem =
@@ -67,9 +68,12 @@ export function fromResponseOutput(response: ResponseLike | readonly ResponseOut
  * openai.toFunctionCallOutputs(await runToolCalls(calls, tools));
  * // [{ type: "function_call_output", call_id: "call_1", output: '{"tempC":21}' }]
  */
-export function toFunctionCallOutputs(messages: readonly ToolMessage[] | RunResult): { type: "function_call_output"; call_id: string; output: string }[] {
+export function toFunctionCallOutputs(
+  messages: readonly ToolMessage[] | RunResult,
+): { type: "function_call_output"; call_id: string; output: string | ResponsesContentPart[] }[] {
   const list = Array.isArray(messages) ? messages : (messages as RunResult).messages;
-  return list.map((m) => ({ type: "function_call_output", call_id: m.toolCallId, output: m.content }));
+  // A tool message's content parts become input_image / input_file parts of its output.
+  return list.map((m) => ({ type: "function_call_output", call_id: m.toolCallId, output: m.parts?.length ? responsesParts(m.content, m.parts) : m.content }));
 }
 
 function outputOf(response: unknown, fn: string): readonly ResponseOutputItem[] {
