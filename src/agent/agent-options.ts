@@ -36,7 +36,7 @@ export interface AgentEnv {
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
-const AGENT_KEYS: ReadonlySet<string> = new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal", "prepareTurn"]);
+const AGENT_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal", "prepareTurn"]);
 
 /**
  * Check every option up front, so a misconfigured agent fails where it is called, before any

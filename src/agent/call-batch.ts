@@ -14,7 +14,7 @@ import type { PendingQuestion } from "../tool/needs-approval.js";
 import { LOOP_APPROVES } from "../run/options.js";
 import type { Verdict } from "../tool/approval-decision.js";
 
-const NO_QUESTIONS: readonly PendingQuestion[] = Object.freeze([]);
+const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
 import { reportsTo } from "./report-events.js";
 
 /** Where a batch reports: the turn that owns it. */

@@ -15,7 +15,7 @@ export interface ReplySink {
   fail(error: unknown): void;
 }
 
-const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
+const FINISH_REASONS: ReadonlySet<string> = /* @__PURE__ */ new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
 
 /**
  * One model reply, read as it streams: text is kept and shown, each tool call is checked and

@@ -24,7 +24,7 @@ export type RecipeStepBody = RecipeStepFields &
  * field: the runner's context has it on its prototype (no cost per call), and a context made by
  * someone else (a custom executor's own) has none, so its recipe reports nothing.
  */
-export const REPORT_RECIPE_STEP: unique symbol = Symbol("toolrx.reportRecipeStep");
+export const REPORT_RECIPE_STEP: unique symbol = /* @__PURE__ */ Symbol("toolrx.reportRecipeStep");
 
 /** A `ctx` that can take recipe step reports: the runner's. */
 export interface RecipeStepReporter {

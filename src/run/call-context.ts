@@ -12,7 +12,7 @@ import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fa
  * The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}).
  * A symbol, as for recipe steps: a context made by a custom executor has none.
  */
-export const REPORT_NESTED: unique symbol = Symbol("toolrx.reportNested");
+export const REPORT_NESTED: unique symbol = /* @__PURE__ */ Symbol("toolrx.reportNested");
 
 /**
  * The function that reports a nested run's events on the call `ctx` belongs to, or `undefined`

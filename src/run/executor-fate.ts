@@ -15,7 +15,7 @@ const FATES: ReadonlySet<string> = new Set<ExecutorFate>(["killed", "cancel_sent
  * The method by which a runner's `ctx` takes an executor's word on an abandoned attempt. A
  * symbol, as for recipe steps: a context the runner did not make has none and reports nothing.
  */
-export const REPORT_FATE: unique symbol = Symbol("toolrx.reportFate");
+export const REPORT_FATE: unique symbol = /* @__PURE__ */ Symbol("toolrx.reportFate");
 
 /** A `ctx` that can take an executor's fate report: the runner's. */
 export interface FateReporter {

@@ -19,7 +19,7 @@ import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.j
  * Set by the agent loop on the options of each turn's runner: the loop has settled approvals
  * itself, so the runner runs what it is given. A symbol, so no user option can set it by a typo.
  */
-export const LOOP_APPROVES: unique symbol = Symbol("toolrx.loopApproves");
+export const LOOP_APPROVES: unique symbol = /* @__PURE__ */ Symbol("toolrx.loopApproves");
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {

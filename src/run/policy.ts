@@ -19,7 +19,7 @@ export type PolicyOutcome =
   | { readonly action: "replace"; readonly value: unknown }
   | { readonly action: "halt"; readonly term: unknown };
 
-const CONTINUE: PolicyOutcome = Object.freeze({ action: "continue" });
+const CONTINUE: PolicyOutcome = /* @__PURE__ */ Object.freeze({ action: "continue" });
 
 /**
  * Apply `policy` to the error term `term` of `call`. A function policy that throws or answers

@@ -46,7 +46,7 @@ function unit(random: () => number): number {
 const ONE_BELOW = 1 - Number.EPSILON / 2;
 
 /** What {@link errorTerm} gives for a result that is not an error result. */
-export const NO_ERROR: unique symbol = Symbol("no error");
+export const NO_ERROR: unique symbol = /* @__PURE__ */ Symbol("no error");
 
 /** The error term of a result, if it is an error result; hostile shapes count as no error here. */
 export function errorTerm(result: unknown): unknown {

@@ -31,7 +31,7 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   approvalLedger: true,
 };
 
-const KEYS: KnownKeys = knownKeys(OPTION_KEYS);
+const KEYS: KnownKeys = /* @__PURE__ */ knownKeys(OPTION_KEYS);
 
 /** The keys of `RunOptions`. A key outside them is a typo or an option of something else. */
 export const RUN_OPTION_KEYS: readonly string[] = KEYS.names;

@@ -3,7 +3,7 @@
  * sees the inherited function when a validator reads `args[name]` on an object that leaves the
  * field out, and refuses a call that is valid.
  */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+const INHERITED = /* @__PURE__ */ new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /**
  * Whether a JSON Schema names a property that plain objects inherit, anywhere in it. Checked

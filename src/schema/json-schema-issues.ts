@@ -8,7 +8,7 @@ export type SchemaLookup = Record<string, unknown>;
  * Keywords whose error only says "a subschema had errors": the errors below them say what, so
  * the wrapper itself adds nothing a model can act on.
  */
-const WRAPPERS = new Set([
+const WRAPPERS = /* @__PURE__ */ new Set([
   "$ref",
   "$recursiveRef",
   "properties",
@@ -26,7 +26,7 @@ const WRAPPERS = new Set([
 ]);
 
 /** Keywords that sum up their subschemas' failures; the failures of each branch would mislead. */
-const SUMMARIES = new Set(["anyOf", "oneOf", "not", "contains", "propertyNames"]);
+const SUMMARIES = /* @__PURE__ */ new Set(["anyOf", "oneOf", "not", "contains", "propertyNames"]);
 
 /**
  * The validator's output units as zod-shaped issues, one per thing the model got wrong, each

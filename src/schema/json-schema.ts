@@ -105,9 +105,9 @@ function dialectOf($schema: unknown, where: string): SchemaDraft {
 }
 
 /** Keywords whose values are data, not subschemas: a `pattern` or `$ref` key inside them means nothing. */
-const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+const DATA_KEYWORDS = /* @__PURE__ */ new Set(["const", "enum", "default", "examples"]);
 /** Keywords whose values map names to subschemas: there, any key (even "enum") names a schema. */
-const MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const MAP_KEYWORDS = /* @__PURE__ */ new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 /**
  * Refuse, where the tool is defined, what would otherwise fail on every call: a `$ref` the

@@ -8,7 +8,13 @@
  * - `already_used`: the approval was spent already (a replayed request; needs `approvalLedger`).
  * - `arguments_invalid`: approved with edited arguments the tool's schema refuses.
  */
-export const APPROVAL_MISMATCH_REASONS = Object.freeze(["token_missing", "token_invalid", "not_pending", "already_used", "arguments_invalid"] as const);
+export const APPROVAL_MISMATCH_REASONS = /* @__PURE__ */ Object.freeze([
+  "token_missing",
+  "token_invalid",
+  "not_pending",
+  "already_used",
+  "arguments_invalid",
+] as const);
 
 /** One of {@link APPROVAL_MISMATCH_REASONS}. */
 export type ApprovalMismatchReason = (typeof APPROVAL_MISMATCH_REASONS)[number];

@@ -52,13 +52,13 @@ export interface ResourcePart {
 export type ContentPart = TextPart | ImagePart | FilePart | ResourcePart;
 
 const KEYS: Readonly<Record<ContentPart["type"], KnownKeys>> = {
-  text: knownKeys({ type: true, text: true } satisfies Record<keyof TextPart, true>),
-  image: knownKeys({ type: true, mediaType: true, data: true, url: true } satisfies Record<keyof ImagePart, true>, { mimeType: "mediaType" }),
-  file: knownKeys({ type: true, mediaType: true, data: true, url: true, name: true } satisfies Record<keyof FilePart, true>, {
+  text: /* @__PURE__ */ knownKeys({ type: true, text: true } satisfies Record<keyof TextPart, true>),
+  image: /* @__PURE__ */ knownKeys({ type: true, mediaType: true, data: true, url: true } satisfies Record<keyof ImagePart, true>, { mimeType: "mediaType" }),
+  file: /* @__PURE__ */ knownKeys({ type: true, mediaType: true, data: true, url: true, name: true } satisfies Record<keyof FilePart, true>, {
     mimeType: "mediaType",
     filename: "name",
   }),
-  resource: knownKeys({ type: true, uri: true, mimeType: true, name: true, text: true } satisfies Record<keyof ResourcePart, true>, {
+  resource: /* @__PURE__ */ knownKeys({ type: true, uri: true, mimeType: true, name: true, text: true } satisfies Record<keyof ResourcePart, true>, {
     mediaType: "mimeType",
   }),
 };

@@ -21,7 +21,7 @@ export interface ToolResultEncoder {
  * jsonEncoder.encode("sunny");            // 'sunny'
  * jsonEncoder.encodeError("no such city"); // '{"error":"no such city"}'
  */
-export const jsonEncoder: ToolResultEncoder = Object.freeze({
+export const jsonEncoder: ToolResultEncoder = /* @__PURE__ */ Object.freeze({
   encode(value: unknown): string {
     if (typeof value === "string") return value.includes(FRAME_MARK) ? withoutFrames(value) : value;
     const text: string | undefined = JSON.stringify(value);

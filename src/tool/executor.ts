@@ -21,7 +21,7 @@ export interface ToolExecutor {
  * @example
  * await defaultExecutor.execute(weather, { city: "Paris" }, ctx); // { type: "ok", value: { tempC: 21 } }
  */
-export const defaultExecutor: ToolExecutor = Object.freeze({
+export const defaultExecutor: ToolExecutor = /* @__PURE__ */ Object.freeze({
   execute(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext): HandlerResult | Promise<HandlerResult> {
     const toolName = tool.name;
     const toolCallId = ctx.toolCall.id;

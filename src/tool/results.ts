@@ -99,7 +99,7 @@ export function halt<R>(reason: string, result: R): Halt<R> {
  * `invalid_return`, so a loop never mistakes a tool's halt for its own: the contract's six,
  * then the agent loop's own endings (`approval_required`, `manual_tool_calls`, `error`).
  */
-export const RESERVED_HALT_REASONS = Object.freeze([
+export const RESERVED_HALT_REASONS = /* @__PURE__ */ Object.freeze([
   "ask_user",
   "max_turns",
   "halt_when",
@@ -114,7 +114,7 @@ export const RESERVED_HALT_REASONS = Object.freeze([
 /** One of {@link RESERVED_HALT_REASONS}. */
 export type ReservedHaltReason = (typeof RESERVED_HALT_REASONS)[number];
 
-const reserved: ReadonlySet<string> = new Set(RESERVED_HALT_REASONS);
+const reserved: ReadonlySet<string> = /* @__PURE__ */ new Set(RESERVED_HALT_REASONS);
 
 /** Whether `reason` belongs to the orchestrator rather than to a handler. */
 export function isReservedHaltReason(reason: string): reason is ReservedHaltReason {

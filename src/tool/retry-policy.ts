@@ -56,7 +56,7 @@ export interface RetryPlan {
 }
 
 /** Every key of {@link RetryPolicy}; the compiler fails here when one is added to the interface alone. */
-const POLICY_KEYS = knownKeys({
+const POLICY_KEYS = /* @__PURE__ */ knownKeys({
   attempts: true,
   delay: true,
   factor: true,
@@ -69,7 +69,7 @@ const POLICY_KEYS = knownKeys({
 } satisfies Record<keyof RetryPolicy, true>);
 
 const RETRYABLE: readonly RetryableReason[] = ["timeout", "handler_raised", "handler_exit"];
-const DEFAULT_RETRY_ON: ReadonlySet<string> = new Set(RETRYABLE);
+const DEFAULT_RETRY_ON: ReadonlySet<string> = /* @__PURE__ */ new Set(RETRYABLE);
 
 /**
  * Check a retry policy where it is given: `where` is its option path, `owner` says whose it is.

@@ -44,7 +44,7 @@ const CONTROL_KEYS: Record<keyof ToolControl, true> = {
 };
 
 /** The keys a `control` may have, and where the run-wide names of its fields point. */
-const TOOL_CONTROL_KEYS: KnownKeys = knownKeys(CONTROL_KEYS, {
+const TOOL_CONTROL_KEYS: KnownKeys = /* @__PURE__ */ knownKeys(CONTROL_KEYS, {
   maxConcurrency: "concurrency",
   limit: "concurrency",
   toolTimeout: "timeout",

@@ -11,7 +11,14 @@ import { describe, isError, read } from "../util/safe.js";
  * - `encoding_failed`: the result encoder threw or returned a non-string.
  * - `not_found`: the tool has no handler, or a streamed call names no known tool.
  */
-export const TOOL_ERROR_REASONS = Object.freeze(["handler_raised", "handler_exit", "timeout", "invalid_return", "encoding_failed", "not_found"] as const);
+export const TOOL_ERROR_REASONS = /* @__PURE__ */ Object.freeze([
+  "handler_raised",
+  "handler_exit",
+  "timeout",
+  "invalid_return",
+  "encoding_failed",
+  "not_found",
+] as const);
 
 /** One of {@link TOOL_ERROR_REASONS}. */
 export type ToolErrorReason = (typeof TOOL_ERROR_REASONS)[number];
@@ -27,7 +34,7 @@ export interface ToolErrorOptions {
   metadata?: Record<string, unknown>;
 }
 
-const reasons: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
+const reasons: ReadonlySet<string> = /* @__PURE__ */ new Set(TOOL_ERROR_REASONS);
 
 /**
  * A failure that the executor or runner produced, as opposed to one a handler reported.

@@ -82,7 +82,7 @@ const DEFINITION_KEYS: Record<keyof ToolDefinition<ToolSchema>, true> = {
 };
 
 /** The keys a tool definition may have, and where names from elsewhere (other SDKs, run options) point. */
-const TOOL_DEFINITION_KEYS: KnownKeys = knownKeys(DEFINITION_KEYS, {
+const TOOL_DEFINITION_KEYS: KnownKeys = /* @__PURE__ */ knownKeys(DEFINITION_KEYS, {
   execute: "handler",
   run: "handler",
   parameters: "schema",
@@ -102,7 +102,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const compiled = new WeakMap<object, CompiledSchema>();
 /** Where a tool made by this package keeps its prepared schema: a property read is cheaper per call than a WeakMap lookup. */
-const COMPILED = Symbol("toolrx.compiledSchema");
+const COMPILED = /* @__PURE__ */ Symbol("toolrx.compiledSchema");
 
 /**
  * Define a tool. Checks every field up front and prepares the schema once, so a bad definition

@@ -6,7 +6,7 @@
  */
 
 /** Returned by {@link read} when reading threw. */
-export const UNREADABLE: unique symbol = Symbol("toolrx.unreadable");
+export const UNREADABLE: unique symbol = /* @__PURE__ */ Symbol("toolrx.unreadable");
 
 /** `value[key]`, or {@link UNREADABLE} when the read throws. */
 export function read(value: object, key: PropertyKey): unknown {

@@ -30,7 +30,7 @@ export function toAsyncIterable<T>(source: Observable<T>): AsyncIterable<T> {
 }
 
 type Waiter<T> = { resolve: (result: IteratorResult<T, undefined>) => void; reject: (error: unknown) => void };
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+const DONE: IteratorReturnResult<undefined> = /* @__PURE__ */ Object.freeze({ done: true, value: undefined });
 
 class ObservableIterator<T> implements AsyncIterator<T, undefined> {
   /** Values not read yet; `head` avoids `shift()` copying a long buffer. */
