@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { firstValueFrom, toArray } from "rxjs";
+import { firstValueFrom, Subject, tap, toArray } from "rxjs";
 import type { Redis } from "ioredis";
 import { isToolError, runToolCalls, streamToolCalls, type CallReport, type ToolCall, type ToolEvent } from "../../src/index.js";
 import { bullmqExecutor, type BullmqExecutor } from "../../src/bullmq/index.js";
@@ -114,6 +114,27 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       // The job was running: the cancel went to its worker, which is all the producer can know.
       expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({ abandoned: "timeout", settled: false, fate: "cancel_sent" });
       expect(messages).toHaveLength(1);
+    });
+  });
+
+  describe("when calls start together", () => {
+    it("sends them as one batch: each runs once, and one cancelled in the pass that started it never reaches a worker", async () => {
+      const cancel = new Subject<string>();
+      const batch: ToolCall[] = ["t1", "t2", "t3", "t4"].map((id) => ({ id, name: "slow", arguments: { ms: 50 } }));
+      const events = await firstValueFrom(
+        streamToolCalls(batch, tools(queue, "p"), { toolExecutor: executor, cancel, maxConcurrency: 4 }).pipe(
+          tap((e) => {
+            if (e.type === "tool_execution_started" && e.toolCallId === "t2") cancel.next("t2");
+          }),
+          toArray(),
+        ),
+      );
+      const answers = new Map(events.filter((e) => e.type === "tool_result_encoded").map((e) => [e.toolCallId, e]));
+      expect(must(answers.get("t2")).isError).toBe(true);
+      for (const id of ["t1", "t3", "t4"]) expect(must(answers.get(id)).isError).toBe(false);
+      await new Promise((r) => setTimeout(r, 500));
+      const counts = await runCounts(client, queue);
+      expect([counts.t1, counts.t2, counts.t3, counts.t4]).toEqual([1, undefined, 1, 1]);
     });
   });
 
