@@ -91,53 +91,15 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   let started: Promise<void> | undefined;
   const ready = (): Promise<void> => (started ??= start());
 
-  /**
-   * Jobs to add, gathered while the runner starts calls: the calls of one drain pass go to Redis
-   * in one `addBulk` (one round trip, one script call each) instead of one `add` apiece.
-   */
-  let gathered: { waiter: Waiter; data: CallJobData; done: () => void; failed: (cause: unknown) => void }[] | undefined;
-  const addGathered = (): void => {
-    const jobs = (gathered ?? []).filter((job) => {
-      // Settled while it waited (its call was answered): it was never sent, and is not now.
-      if (job.waiter.settled) job.done();
-      // Cancelled in the pass that started it: never sent, so answered `not_started` and not added.
-      else if (job.waiter.signal.aborted) job.failed(job.waiter.signal.reason);
-      else return true;
-      return false;
-    });
-    gathered = undefined;
-    if (jobs.length === 0) return;
-    const age = Math.ceil(retention / 1000);
-    const opts = (waiter: Waiter) => ({ jobId: waiter.jobId, attempts: 1, removeOnComplete: { age }, removeOnFail: { age } });
-    // From here on a failure leaves the jobs' fate unknown: the command may have reached Redis.
-    for (const { waiter } of jobs) waiter.sent = true;
-    const added =
-      jobs.length === 1
-        ? (queue as Queue).add(CALL_JOB, (jobs[0] as (typeof jobs)[number]).data, opts((jobs[0] as (typeof jobs)[number]).waiter))
-        : (queue as Queue).addBulk(jobs.map(({ waiter, data }) => ({ name: CALL_JOB, data, opts: opts(waiter) })));
-    added.then(
-      () => {
-        for (const job of jobs) {
-          job.waiter.added = true;
-          job.done();
-        }
-      },
-      (cause: unknown) => {
-        for (const job of jobs) job.failed(cause);
-      },
-    );
-  };
   const send = async (waiter: Waiter, data: CallJobData): Promise<void> => {
+    const at = waiter;
     if (waiter.lanes.length > 0) await lanes.acquire(waiter.jobId, waiter.lanes, waiter.signal);
     if (waiter.settled) return;
-    await new Promise<void>((done, failed) => {
-      if (gathered === undefined) {
-        gathered = [];
-        // After the calls started in this pass have reached here: their continuations are queued first.
-        queueMicrotask(addGathered);
-      }
-      gathered.push({ waiter, data, done, failed });
-    });
+    const age = Math.ceil(retention / 1000);
+    // From here on a failure leaves the job's fate unknown: the command may have reached Redis.
+    waiter.sent = true;
+    await (queue as Queue).add(CALL_JOB, data, { jobId: at.jobId, attempts: 1, removeOnComplete: { age }, removeOnFail: { age } });
+    waiter.added = true;
   };
 
   return {
