@@ -1,15 +1,12 @@
-import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as MemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
-import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontextprotocol/client";
-import { Server as ServerV2 } from "@modelcontextprotocol/server";
+import type { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, runToolCalls, type ContentPart, type Tool } from "../../src/index.js";
-import { mcpTools, serveTools } from "../../src/mcp/index.js";
+import { mcpTools } from "../../src/mcp/index.js";
 import { openai } from "../../src/providers/index.js";
 import { must } from "../support/must.js";
-import { connect, LINES, type Connected, type SdkLine } from "./servers.js";
+import { connect, LINES, servedThroughToolrx, type Connected, type SdkLine } from "./servers.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const PDF = "JVBERi0xLjQK";
@@ -25,18 +22,8 @@ async function remote(line: SdkLine, content: unknown[]): Promise<Connected> {
 }
 
 /** A server of `line` serving `tools` through toolrx, and a client of the same line. */
-async function served(line: SdkLine, tools: readonly Tool[]): Promise<ClientV1 | ClientV2> {
-  const server = line === "v1" ? new ServerV1({ name: "toolrx", version: "1.0.0" }) : new ServerV2({ name: "toolrx", version: "1.0.0" });
-  serveTools(server, tools);
-  const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
-  await server.connect(b as never);
-  const client = line === "v1" ? new ClientV1({ name: "c", version: "1.0.0" }) : new ClientV2({ name: "c", version: "1.0.0" });
-  await client.connect(a as never);
-  closers.push(
-    () => client.close(),
-    () => server.close(),
-  );
-  return client;
+function served(line: SdkLine, tools: readonly Tool[]): Promise<ClientV1 | ClientV2> {
+  return servedThroughToolrx(line, tools, closers);
 }
 
 describe.each(LINES)("content parts across MCP (SDK %s)", (line) => {

@@ -1,13 +1,12 @@
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as MemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
-import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontextprotocol/client";
+import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, error, ok, runToolCalls, toolJsonSchema, toolResolver, type Tool, type ToolResolver } from "../../src/index.js";
 import { mcpTools, serveTools, type ServeToolsOptions } from "../../src/mcp/index.js";
-import { LINES, sleep, type SdkLine } from "./servers.js";
+import { LINES, servedThroughToolrx, sleep, type SdkLine } from "./servers.js";
 
 type AnyClient = ClientV1 | ClientV2;
 const closers: (() => Promise<void>)[] = [];
@@ -16,18 +15,8 @@ afterEach(async () => {
 });
 
 /** A server of `line` serving `tools` through toolrx, and a client of the same line. */
-async function served(line: SdkLine, tools: readonly Tool[] | ToolResolver, options?: ServeToolsOptions): Promise<AnyClient> {
-  const server = line === "v1" ? new ServerV1({ name: "toolrx", version: "1.0.0" }) : new ServerV2({ name: "toolrx", version: "1.0.0" });
-  serveTools(server, tools, options);
-  const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
-  await server.connect(b as never);
-  const client = line === "v1" ? new ClientV1({ name: "c", version: "1.0.0" }) : new ClientV2({ name: "c", version: "1.0.0" });
-  await client.connect(a as never);
-  closers.push(
-    () => client.close(),
-    () => server.close(),
-  );
-  return client;
+function served(line: SdkLine, tools: readonly Tool[] | ToolResolver, options?: ServeToolsOptions): Promise<AnyClient> {
+  return servedThroughToolrx(line, tools, closers, options);
 }
 
 function callTool(client: AnyClient, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {

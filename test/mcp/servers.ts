@@ -5,6 +5,8 @@ import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
+import type { Tool, ToolResolver } from "../../src/index.js";
+import { serveTools, type ServeToolsOptions } from "../../src/mcp/index.js";
 
 export type SdkLine = "v1" | "v2";
 export const LINES: readonly SdkLine[] = ["v1", "v2"];
@@ -124,4 +126,27 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/**
+ * A server of `line` serving `tools` through toolrx's `serveTools`, and a client of the same line,
+ * connected in memory. `closers` gets what closes both, for the test's `afterEach`.
+ */
+export async function servedThroughToolrx(
+  line: SdkLine,
+  tools: readonly Tool[] | ToolResolver,
+  closers: (() => Promise<void>)[],
+  options?: ServeToolsOptions,
+): Promise<ClientV1 | ClientV2> {
+  const server = line === "v1" ? new ServerV1({ name: "toolrx", version: "1.0.0" }) : new ServerV2({ name: "toolrx", version: "1.0.0" });
+  serveTools(server, tools, options);
+  const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
+  await server.connect(b as never);
+  const client = line === "v1" ? new ClientV1({ name: "c", version: "1.0.0" }) : new ClientV2({ name: "c", version: "1.0.0" });
+  await client.connect(a as never);
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
+  return client;
 }
