@@ -8,4 +8,4 @@
 export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
 export { resolveOptions } from "./run/options.js";
 export { collectToolCalls } from "./run/batch.js";
-export { dataUrlParts, urlOf, withMarkers } from "./tool/content-part.js";
+export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";

@@ -1,5 +1,5 @@
 import { askUser, error, type HandlerResult, ok, ToolError } from "../index.js";
-import type { CompiledSchema } from "../internal.js";
+import { type CompiledSchema, sizeOf } from "../internal.js";
 import { isPlainRecord } from "../util/safe.js";
 import { partsOfBlocks } from "./content-parts.js";
 
@@ -82,7 +82,7 @@ function renderBlock(block: unknown): string {
       return typeof block.text === "string" ? block.text : "";
     case "image":
     case "audio":
-      return `[${block.type}: ${String(block.mimeType ?? "unknown type")}, ${sizeOf(block.data)}]`;
+      return `[${block.type}: ${String(block.mimeType ?? "unknown type")}, ${sizeOfData(block.data)}]`;
     case "resource_link": {
       const head = `[resource link: ${String(block.name ?? "")} ${String(block.uri ?? "")}]`;
       return typeof block.description === "string" && block.description !== "" ? `${head}\n${block.description}` : head;
@@ -91,19 +91,16 @@ function renderBlock(block: unknown): string {
       const resource = isPlainRecord(block.resource) ? block.resource : {};
       const uri = String(resource.uri ?? "");
       if (typeof resource.text === "string") return `[resource: ${uri}]\n${resource.text}`;
-      return `[resource: ${uri}, ${String(resource.mimeType ?? "unknown type")}, ${sizeOf(resource.blob)}]`;
+      return `[resource: ${uri}, ${String(resource.mimeType ?? "unknown type")}, ${sizeOfData(resource.blob)}]`;
     }
     default:
       return `[${String(block.type)} content]`;
   }
 }
 
-/** The decoded size of base64 data, for a placeholder. */
-function sizeOf(data: unknown): string {
-  if (typeof data !== "string") return "no data";
-  const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-  // As toolrx's own part markers count (1 kB = 1,000 B), so a marker is the same text either way.
-  return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
+/** The decoded size of base64 data, for a placeholder: counted as toolrx's own part markers count it. */
+function sizeOfData(data: unknown): string {
+  return typeof data === "string" ? sizeOf(data) : "no data";
 }
 
 /** `text` cut to `max` characters, saying how much was left out. */

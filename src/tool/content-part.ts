@@ -151,8 +151,8 @@ function optionalText(part: Record<string, unknown>, key: string, where: string)
   return part[key] === undefined ? undefined : text(part, key, where);
 }
 
-/** How many bytes a part's base64 `data` holds, as people read sizes. */
-function sizeOf(data: string): string {
+/** How many bytes base64 `data` holds, as people read sizes (1 kB = 1,000 B): the one rule every marker uses. */
+export function sizeOf(data: string): string {
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
   return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
 }
