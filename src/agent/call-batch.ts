@@ -8,10 +8,11 @@ import type { ToolCall } from "../tool/tool-call.js";
 import type { AgentEnv } from "./agent-options.js";
 import { approvalNeeded, deniedMessage } from "./approval.js";
 import type { ApprovalContext } from "../tool/needs-approval.js";
-import type { AgentEvent } from "./types.js";
+import type { AgentEvent, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
-import { LOOP_APPROVES } from "../run/options.js";
+import { LOOP_APPROVES, NESTED_EVENTS } from "../run/options.js";
+import type { NestedEventReport } from "../run/call-report.js";
 import type { Verdict } from "../tool/approval-decision.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
@@ -36,6 +37,8 @@ export interface BatchEnv {
   /** The tools offered to the model (a resolver's `availableTools()`, read once per run). */
   readonly tools: readonly Tool[];
   lookup(name: string): Tool | undefined;
+  /** A subagent run inside a call of this run ended, and reported tokens. */
+  subagentUsage(share: Extract<UsageSource, { source: "subagent" }>): void;
 }
 
 /**
@@ -152,7 +155,12 @@ export class CallBatch {
       this.#input = new CallFeed();
       this.#runnerDone = false;
       const { runOptions, tools } = this.#env.agent;
-      const options = { ...runOptions, signal: this.#env.signal, [LOOP_APPROVES]: true } as typeof runOptions;
+      const options = {
+        ...runOptions,
+        signal: this.#env.signal,
+        [LOOP_APPROVES]: true,
+        [NESTED_EVENTS]: (report: NestedEventReport) => this.#nested(report),
+      } as typeof runOptions;
       // One stream drives a UI: what happens inside calls comes as agent events too.
       if (!this.#env.quiet) options.onCallReport = reportsTo(runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
       const events = streamToolCalls(this.#input, tools, options);
@@ -192,6 +200,14 @@ export class CallBatch {
       default:
         return;
     }
+  }
+
+  /** A subagent's end carries its tokens: they are this run's too. Its own subagents' are in them already. */
+  #nested(report: NestedEventReport): void {
+    const event = report.event as AgentEvent;
+    if (event.type !== "agent_halted" || event.usage === undefined) return;
+    const { toolCallId, toolName } = report;
+    this.#env.subagentUsage({ source: "subagent", turn: this.#turn, toolCallId, toolName, usage: event.usage, breakdown: event.usageBreakdown ?? [] });
   }
 
   #halted(position: number, halt: HaltMetadata): void {

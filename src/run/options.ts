@@ -3,7 +3,7 @@ import { availableCores } from "../util/cores.js";
 import { jsonEncoder, type ToolResultEncoder } from "../tool/encoder.js";
 import { defaultExecutor, type ToolExecutor } from "../tool/executor.js";
 import type { OnToolError } from "./policy.js";
-import type { CallReport } from "./call-report.js";
+import type { CallReport, NestedEventReport } from "./call-report.js";
 import { checkRetryPolicy, type RetryPlan } from "../tool/retry-policy.js";
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
@@ -20,6 +20,13 @@ import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.j
  * itself, so the runner runs what it is given. A symbol, so no user option can set it by a typo.
  */
 export const LOOP_APPROVES: unique symbol = /* @__PURE__ */ Symbol("toolrx.loopApproves");
+
+/**
+ * Set by the agent loop on the options of each turn's runner: where every event of a run nested
+ * in a call (a subagent's) goes, whether or not the host listens on `onCallReport`, so that the
+ * loop counts a subagent's tokens in `runAgent` too. A symbol, as {@link LOOP_APPROVES}.
+ */
+export const NESTED_EVENTS: unique symbol = /* @__PURE__ */ Symbol("toolrx.nestedEvents");
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
@@ -40,6 +47,8 @@ export interface RunEnv {
   /** `Infinity` when unset. */
   readonly idleTimeout: number;
   readonly onReport: ((report: CallReport) => void) | undefined;
+  /** The agent loop's listener for nested runs' events (see {@link NESTED_EVENTS}). */
+  readonly onNested: ((report: NestedEventReport) => void) | undefined;
   readonly cancel: Subscribable<string | CallCancellation> | undefined;
   readonly retry: RetryPlan | undefined;
   readonly settleGrace: number;
@@ -158,6 +167,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     recipeConcurrency: maxConcurrency ?? cap,
     idleTimeout: toolIdleTimeout,
     onReport: onCallReport,
+    onNested: (options as { [NESTED_EVENTS]?: (report: NestedEventReport) => void })[NESTED_EVENTS],
     cancel,
     retry,
     settleGrace,
