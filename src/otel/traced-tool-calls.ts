@@ -6,7 +6,7 @@ import { guarded } from "./guard.js";
 import { instrumentsOf } from "./instruments.js";
 import { Arrivals, queuedAtOnce } from "./queue-clock.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
-import { collectToolCalls } from "../internal.js";
+import { collectToolCalls, type SubagentRunner } from "../internal.js";
 import {
   defaultExecutor,
   executeToolCalls as coreExecuteToolCalls,
@@ -40,8 +40,11 @@ export function tracedOptions(options: RunOptions | undefined, registry: CallReg
   };
 }
 
-/** `streamToolCalls` with a span per call. Same checks, events and errors as the core's. */
-export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStreamToolCalls {
+/**
+ * `streamToolCalls` with a span per call. Same checks, events and errors as the core's. An
+ * `agentTool` call runs its subagent with `subagents` (the traced loop), under the call's span.
+ */
+export function tracedStreamToolCalls(config: TelemetryConfig, subagents: SubagentRunner): typeof coreStreamToolCalls {
   return function streamToolCalls(
     calls: readonly ToolCall[] | Subscribable<ToolCall>,
     tools: readonly Tool[] | ToolResolver,
@@ -52,7 +55,7 @@ export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStrea
     const streamed = !Array.isArray(calls);
     return defer(() => {
       const instruments = instrumentsOf(config.meter());
-      const registry = new CallRegistry(config, instruments);
+      const registry = new CallRegistry(config, instruments, subagents);
       // The span active when the user subscribes is the parent of every call's span.
       const arrivals = streamed ? new Arrivals<number>(false) : undefined;
       const clock = arrivals ?? queuedAtOnce(performance.now());
