@@ -2,6 +2,7 @@ import type { Subscriber } from "rxjs";
 import { isToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
 import { indexTools } from "../tool/tool-index.js";
+import { assertExecutorsKnown, checkToolExecutors } from "../run/tool-executors.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
@@ -96,6 +97,8 @@ export class AgentRun {
     const list: readonly Tool[] = isToolResolver(tools) ? tools.availableTools() : tools;
     if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
     const byName = indexTools(list, isToolResolver(tools) ? "availableTools()" : "tools");
+    // A resolver's tools are first seen here: one on an executor the run lacks ends it before the model is asked.
+    if (isToolResolver(tools)) assertExecutorsKnown(byName.values(), checkToolExecutors(this.#env.runOptions.toolExecutors));
     return {
       agent: this.#env,
       signal: this.#controller.signal,

@@ -17,6 +17,7 @@ import {
   type Tool,
   type ToolCall,
   type ToolEvent,
+  type ToolExecutor,
   type ToolResolver,
 } from "../index.js";
 
@@ -28,16 +29,28 @@ import {
 export function tracedOptions(options: RunOptions | undefined, registry: CallRegistry): RunOptions {
   const given = options ?? {};
   const executor = given.toolExecutor ?? given.engine?.toolExecutor ?? defaultExecutor;
-  const { onToolError, onCallReport, settleGrace } = given;
+  const { onToolError, onCallReport, settleGrace, toolExecutors } = given;
   return {
     ...given,
     toolExecutor: registry.executor(executor),
+    // Each named executor too, so a call runs inside its span whichever executor its tool names.
+    toolExecutors: toolExecutors === undefined ? undefined : tracedExecutors(toolExecutors, registry),
     onToolError: typeof onToolError === "function" ? registry.policy(onToolError) : onToolError,
     onCallReport: registry.reports(onCallReport),
     // A listener makes the runner watch abandoned handlers for `settleGrace`: without one of the
     // user's, tracing must not keep a process waiting 5 s after a timeout, so it watches for 0 ms.
     settleGrace: settleGrace ?? (onCallReport === undefined ? 0 : undefined),
   };
+}
+
+/** Each of `executors`, wrapped as the run's own executor is; an entry that is not an executor stays, for the core to refuse. */
+function tracedExecutors(executors: Readonly<Record<string, ToolExecutor>>, registry: CallRegistry): Readonly<Record<string, ToolExecutor>> {
+  if (typeof executors !== "object" || executors === null || Array.isArray(executors)) return executors;
+  const traced: Record<string, ToolExecutor> = {};
+  for (const [name, executor] of Object.entries(executors)) {
+    traced[name] = typeof (executor as { execute?: unknown } | null)?.execute === "function" ? registry.executor(executor) : executor;
+  }
+  return traced;
 }
 
 /**

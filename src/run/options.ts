@@ -7,6 +7,7 @@ import type { CallReport, NestedEventReport } from "./call-report.js";
 import { checkRetryPolicy, type RetryPlan } from "../tool/retry-policy.js";
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
+import { checkToolExecutors, routedExecutor } from "./tool-executors.js";
 import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
@@ -30,7 +31,10 @@ export const NESTED_EVENTS: unique symbol = /* @__PURE__ */ Symbol("toolrx.neste
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
+  /** The run's executor: `toolExecutor`, routing each call whose tool names one to its `toolExecutors` entry. */
   readonly executor: ToolExecutor;
+  /** `toolExecutors`, checked; `undefined` when none were given. */
+  readonly executors: ReadonlyMap<string, ToolExecutor> | undefined;
   readonly encoder: ToolResultEncoder;
   readonly policy: OnToolError;
   readonly timeout: number;
@@ -96,6 +100,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   if (typeof executor?.execute !== "function") {
     throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describe(executor)}`);
   }
+  const executors = checkToolExecutors(options.toolExecutors);
   const encoder = options.toolResultEncoder ?? engine?.toolResultEncoder ?? jsonEncoder;
   if (typeof encoder?.encode !== "function" || typeof encoder.encodeError !== "function") {
     throw new TypeError(`Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`);
@@ -152,7 +157,8 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
 
   const cap = 2 * availableCores();
   return {
-    executor,
+    executor: executors === undefined || executors.size === 0 ? executor : routedExecutor(executor, executors),
+    executors,
     encoder,
     policy: onToolError,
     timeout: toolTimeout,
