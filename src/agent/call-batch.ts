@@ -1,4 +1,5 @@
-import type { Observer, Subscribable, Subscription, Unsubscribable } from "rxjs";
+import type { Subscription } from "rxjs";
+import { CallFeed } from "./call-feed.js";
 import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/events.js";
 import { encodedMessage, haltMetadataOf, type HaltMetadata } from "../run/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
@@ -239,28 +240,5 @@ export class CallBatch {
     this.#over = true;
     this.#subscription?.unsubscribe();
     this.#sink.fail(error);
-  }
-}
-
-/**
- * The runner's input: calls go straight to the one observer the runner attaches, without a
- * Subject's bookkeeping on every call.
- */
-class CallFeed implements Subscribable<ToolCall> {
-  #observer: Partial<Observer<ToolCall>> | undefined;
-
-  subscribe(observer: Partial<Observer<ToolCall>>): Unsubscribable {
-    this.#observer = observer;
-    return { unsubscribe: () => (this.#observer = undefined) };
-  }
-
-  next(call: ToolCall): void {
-    this.#observer?.next?.(call);
-  }
-
-  complete(): void {
-    const observer = this.#observer;
-    this.#observer = undefined;
-    observer?.complete?.();
   }
 }
