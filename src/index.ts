@@ -101,6 +101,7 @@ export type {
   PendingWork,
   SubagentEvent,
   TokenUsage,
+  UsageSource,
   ToolInputEvent,
   TurnResult,
 } from "./agent/types.js";

@@ -1,5 +1,6 @@
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import { resolveOptions } from "../run/options.js";
+import { assertExecutorsKnown } from "../run/tool-executors.js";
 import type { RunOptions } from "../run/run-options.js";
 import { isToolResolver, type ToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
@@ -74,6 +75,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
 
   const env = resolveOptions(options, undefined, AGENT_KEYS); // every RunOptions check, at call time
+  if (Array.isArray(tools)) assertExecutorsKnown(tools, env.executors);
   const runOptions: Record<string, unknown> = {};
   for (const key of Object.keys(options)) if (!AGENT_KEYS.has(key)) runOptions[key] = (options as unknown as Record<string, unknown>)[key];
   return {

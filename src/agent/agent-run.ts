@@ -2,6 +2,7 @@ import type { Subscriber } from "rxjs";
 import { isToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
 import { indexTools } from "../tool/tool-index.js";
+import { assertExecutorsKnown, checkToolExecutors } from "../run/tool-executors.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
@@ -12,7 +13,7 @@ import type { PendingApproval } from "../tool/needs-approval.js";
 import { subagentResumeOf } from "./subagent-resume.js";
 import type { OpenTurn } from "./resume.js";
 import { Turn, type TurnOutcome } from "./turn.js";
-import type { AgentEvent, TokenUsage } from "./types.js";
+import type { AgentEvent, TokenUsage, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
 
 /**
@@ -33,8 +34,11 @@ export class AgentRun {
   #advance = false;
   #looping = false;
   #onAbort: (() => void) | undefined;
-  /** Every usage the model reported in this run, summed; undefined until one arrives. */
+  /** Every usage the model and the subagents reported in this run, summed; undefined until one arrives. */
   #usage: TokenUsage | undefined;
+  /** The model's own share of `#usage`. */
+  #own: TokenUsage | undefined;
+  readonly #subagents: Extract<UsageSource, { source: "subagent" }>[] = [];
 
   readonly #quiet: boolean;
 
@@ -93,7 +97,16 @@ export class AgentRun {
     const list: readonly Tool[] = isToolResolver(tools) ? tools.availableTools() : tools;
     if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
     const byName = indexTools(list, isToolResolver(tools) ? "availableTools()" : "tools");
-    return { agent: this.#env, signal: this.#controller.signal, quiet: this.#quiet, tools: list, lookup: (name) => byName.get(name) };
+    // A resolver's tools are first seen here: one on an executor the run lacks ends it before the model is asked.
+    if (isToolResolver(tools)) assertExecutorsKnown(byName.values(), checkToolExecutors(this.#env.runOptions.toolExecutors));
+    return {
+      agent: this.#env,
+      signal: this.#controller.signal,
+      quiet: this.#quiet,
+      tools: list,
+      lookup: (name) => byName.get(name),
+      subagentUsage: (share) => this.#subagentUsage(share),
+    };
   }
 
   #next(): void {
@@ -158,6 +171,12 @@ export class AgentRun {
 
   #addUsage(usage: TokenUsage): void {
     this.#usage = addUsage(this.#usage, usage);
+    this.#own = addUsage(this.#own, usage);
+  }
+
+  #subagentUsage(share: Extract<UsageSource, { source: "subagent" }>): void {
+    this.#usage = addUsage(this.#usage, share.usage);
+    this.#subagents.push(share);
   }
 
   #failed(error: unknown): void {
@@ -192,7 +211,11 @@ export class AgentRun {
       metadata: halt.metadata,
       messages: this.#conversation.slice(),
     };
-    if (this.#usage !== undefined) event.usage = { ...this.#usage };
+    if (this.#usage !== undefined) {
+      event.usage = { ...this.#usage };
+      const own: UsageSource[] = this.#own === undefined ? [] : [{ source: "model", usage: { ...this.#own } }];
+      event.usageBreakdown = [...own, ...this.#subagents];
+    }
     this.#subscriber.next(event as unknown as AgentEvent);
     this.#subscriber.complete();
   }

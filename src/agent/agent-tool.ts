@@ -7,6 +7,7 @@ import type { InferArguments, ToolSchema } from "../schema/tool-schema.js";
 import { checkAgentOptions } from "./agent-options.js";
 import { agentRuns } from "./stream-agent.js";
 import { SUBAGENT_RESUME, type SubagentState } from "./subagent-resume.js";
+import { subagentRunnerOf } from "./subagent-runner.js";
 import type { AgentEvent, AgentOptions, AgentResult } from "./types.js";
 
 /** A subagent's run, as its tool builds it per call: every {@link AgentOptions} but `signal`, which is the call's. */
@@ -64,11 +65,15 @@ function runSubagent(name: string, options: SubagentOptions, ctx: HandlerContext
   const resume = ctx.toolCall.metadata?.[SUBAGENT_RESUME] as SubagentState | undefined;
   const messages = resume === undefined ? options.messages : resume.messages;
   // Checked here, synchronously: a misconfigured subagent is this call's `handler_raised`.
-  const env = checkAgentOptions({ ...options, messages, signal: ctx.signal });
+  const run: AgentOptions = { ...options, messages, signal: ctx.signal };
+  const env = checkAgentOptions(run);
   const report = nestedReporterOf(ctx);
   const round = resume === undefined ? 0 : resume.round + 1;
+  // Under telemetry the subagent runs traced, so its spans nest under this call's.
+  const runner = subagentRunnerOf(ctx);
+  const events = runner === undefined ? agentRuns(env, report === undefined) : runner(run);
   return new Promise<HandlerResult>((resolve) => {
-    agentRuns(env, report === undefined).subscribe({
+    events.subscribe({
       next: (event: AgentEvent) => {
         if (event.type !== "agent_halted") {
           report?.(event);

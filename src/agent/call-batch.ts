@@ -1,4 +1,5 @@
-import type { Observer, Subscribable, Subscription, Unsubscribable } from "rxjs";
+import type { Subscription } from "rxjs";
+import { CallFeed } from "./call-feed.js";
 import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/events.js";
 import { encodedMessage, haltMetadataOf, type HaltMetadata } from "../run/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
@@ -8,10 +9,11 @@ import type { ToolCall } from "../tool/tool-call.js";
 import type { AgentEnv } from "./agent-options.js";
 import { approvalNeeded, deniedMessage } from "./approval.js";
 import type { ApprovalContext } from "../tool/needs-approval.js";
-import type { AgentEvent } from "./types.js";
+import type { AgentEvent, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
-import { LOOP_APPROVES } from "../run/options.js";
+import { LOOP_APPROVES, NESTED_EVENTS } from "../run/options.js";
+import type { NestedEventReport } from "../run/call-report.js";
 import type { Verdict } from "../tool/approval-decision.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
@@ -36,6 +38,8 @@ export interface BatchEnv {
   /** The tools offered to the model (a resolver's `availableTools()`, read once per run). */
   readonly tools: readonly Tool[];
   lookup(name: string): Tool | undefined;
+  /** A subagent run inside a call of this run ended, and reported tokens. */
+  subagentUsage(share: Extract<UsageSource, { source: "subagent" }>): void;
 }
 
 /**
@@ -152,7 +156,12 @@ export class CallBatch {
       this.#input = new CallFeed();
       this.#runnerDone = false;
       const { runOptions, tools } = this.#env.agent;
-      const options = { ...runOptions, signal: this.#env.signal, [LOOP_APPROVES]: true } as typeof runOptions;
+      const options = {
+        ...runOptions,
+        signal: this.#env.signal,
+        [LOOP_APPROVES]: true,
+        [NESTED_EVENTS]: (report: NestedEventReport) => this.#nested(report),
+      } as typeof runOptions;
       // One stream drives a UI: what happens inside calls comes as agent events too.
       if (!this.#env.quiet) options.onCallReport = reportsTo(runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
       const events = streamToolCalls(this.#input, tools, options);
@@ -194,6 +203,14 @@ export class CallBatch {
     }
   }
 
+  /** A subagent's end carries its tokens: they are this run's too. Its own subagents' are in them already. */
+  #nested(report: NestedEventReport): void {
+    const event = report.event as AgentEvent;
+    if (event.type !== "agent_halted" || event.usage === undefined) return;
+    const { toolCallId, toolName } = report;
+    this.#env.subagentUsage({ source: "subagent", turn: this.#turn, toolCallId, toolName, usage: event.usage, breakdown: event.usageBreakdown ?? [] });
+  }
+
   #halted(position: number, halt: HaltMetadata): void {
     if (position < this.#haltAt) {
       this.#haltAt = position;
@@ -223,28 +240,5 @@ export class CallBatch {
     this.#over = true;
     this.#subscription?.unsubscribe();
     this.#sink.fail(error);
-  }
-}
-
-/**
- * The runner's input: calls go straight to the one observer the runner attaches, without a
- * Subject's bookkeeping on every call.
- */
-class CallFeed implements Subscribable<ToolCall> {
-  #observer: Partial<Observer<ToolCall>> | undefined;
-
-  subscribe(observer: Partial<Observer<ToolCall>>): Unsubscribable {
-    this.#observer = observer;
-    return { unsubscribe: () => (this.#observer = undefined) };
-  }
-
-  next(call: ToolCall): void {
-    this.#observer?.next?.(call);
-  }
-
-  complete(): void {
-    const observer = this.#observer;
-    this.#observer = undefined;
-    observer?.complete?.();
   }
 }

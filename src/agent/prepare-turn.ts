@@ -3,8 +3,14 @@ import type { Tool } from "../tool/tool.js";
 
 /** What {@link PrepareTurn} sees before a model request. */
 export interface TurnInfo {
-  /** Numbered from 0 in each run. */
+  /** Numbered from 0 in each run: a resumed run starts again at 0 (see `conversationTurn`). */
   readonly turn: number;
+  /**
+   * The turn's index in the whole conversation, which a resumed run goes on counting: the
+   * model's replies already in `messages` (assistant messages, less the ones the loop writes
+   * itself: a halt's question, a subagent's continuation). Equal to `turn` in a fresh run.
+   */
+  readonly conversationTurn: number;
   /** The conversation so far, as the model would get it. */
   readonly messages: readonly Message[];
   /** Every tool of the run. */
@@ -27,3 +33,14 @@ export interface TurnPlan {
 /** Asked before each model request; answers nothing (the run's defaults) or a {@link TurnPlan}. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement has type void; it must stay assignable
 export type PrepareTurn = (turn: TurnInfo) => TurnPlan | undefined | void | PromiseLike<TurnPlan | undefined | void>;
+
+/** The model's replies in `messages`: what {@link TurnInfo.conversationTurn} counts. */
+export function modelTurnsIn(messages: readonly Message[]): number {
+  let count = 0;
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    const metadata = m.metadata;
+    if (metadata === undefined || (metadata.askUser !== true && metadata.subagentContinuation === undefined)) count++;
+  }
+  return count;
+}

@@ -5,6 +5,7 @@ import type { ToolCall } from "../tool/tool-call.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "./call-batch.js";
 import { ModelReply } from "./model-reply.js";
 import { planned, type PlannedTurn } from "./turn-plan.js";
+import { modelTurnsIn } from "./prepare-turn.js";
 import { isThenable } from "../tool/results.js";
 import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
 import { settleDecisions } from "./decisions.js";
@@ -138,7 +139,8 @@ export class Turn {
     }
     let plan: unknown;
     try {
-      plan = prepare({ turn: this.#turn, messages: this.#conversation.slice(), tools: this.#env.tools });
+      const messages = this.#conversation.slice();
+      plan = prepare({ turn: this.#turn, conversationTurn: modelTurnsIn(messages), messages, tools: this.#env.tools });
     } catch (e) {
       this.#fail(e);
       return;

@@ -44,6 +44,28 @@ export interface TokenUsage {
 }
 
 /**
+ * Where some of a run's tokens went, one entry per source: narrow on `source`. `"model"` is the
+ * run's own model calls, summed; `"subagent"` is one call of an `agentTool`, with the subagent's
+ * whole usage (its own subagents' included) and its own breakdown.
+ *
+ * @example
+ * for (const share of result.usageBreakdown ?? []) {
+ *   if (share.source === "subagent") console.log(share.toolName, share.toolCallId, share.usage.outputTokens);
+ * }
+ */
+export type UsageSource =
+  | { readonly source: "model"; readonly usage: TokenUsage }
+  | {
+      readonly source: "subagent";
+      /** The parent's turn the call ran in. */
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly usage: TokenUsage;
+      readonly breakdown: readonly UsageSource[];
+    };
+
+/**
  * What a model emits while it streams: text as it comes, each tool call once complete, the
  * tokens the call used (before `finish`, when the provider reports them, with the provider's
  * response id and the model that actually answered), and how it finished.
@@ -121,8 +143,10 @@ export type AgentHaltedEvent<HandlerReason extends string = never> = AgentEnding
   readonly type: "agent_halted";
   /** The whole conversation, input included. */
   readonly messages: readonly Message[];
-  /** The tokens of every model call of this run, summed; absent when the model reported none. */
+  /** The tokens of every model call of this run and of its subagents, summed; absent when none were reported. */
   readonly usage?: TokenUsage;
+  /** Where `usage` went: the run's own model calls, then each subagent call; present with `usage`. */
+  readonly usageBreakdown?: readonly UsageSource[];
 };
 
 /** What the loop tells as it runs; `agent_halted` is always the last event. */
@@ -193,6 +217,11 @@ export interface AgentOptions extends RunOptions {
 /** A finished run: why it ended, the details (narrow on `haltedReason`), and the whole conversation. */
 export type AgentResult<HandlerReason extends string = never> = AgentEnding<HandlerReason> & {
   readonly messages: readonly Message[];
-  /** The tokens of every model call of this run, summed (a failed call's too); absent when the model reported none. */
+  /**
+   * The tokens of every model call of this run, summed (a failed call's too), with those of the
+   * subagents its `agentTool` calls ran; absent when none were reported.
+   */
   readonly usage?: TokenUsage;
+  /** Where `usage` went: the run's own model calls, then each subagent call; present with `usage`. */
+  readonly usageBreakdown?: readonly UsageSource[];
 };

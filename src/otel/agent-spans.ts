@@ -13,6 +13,7 @@ import { tracedOptions } from "./traced-tool-calls.js";
 import { usageAttributes } from "./usage-attributes.js";
 import type { AgentEvent, AgentOptions, Model, ModelEvent, ModelRequest } from "../index.js";
 import { isPlainRecord } from "../util/safe.js";
+import type { SubagentRunner } from "../internal.js";
 
 /** The open spans of the current turn. */
 interface TurnSpans {
@@ -42,10 +43,11 @@ export class AgentSpans {
   #turn: TurnSpans | undefined;
   #over = false;
 
-  constructor(config: TelemetryConfig, instruments: Instruments, parent: Context, options: AgentOptions) {
+  /** `subagents`: the traced loop, which the run's `agentTool` calls run their subagents with. */
+  constructor(config: TelemetryConfig, instruments: Instruments, parent: Context, options: AgentOptions, subagents: SubagentRunner) {
     this.#config = config;
     this.#instruments = instruments;
-    this.#registry = new CallRegistry(config, instruments);
+    this.#registry = new CallRegistry(config, instruments, subagents);
     const { agentName, providerName, requestModel } = config;
     const attributes: Attributes = { "gen_ai.operation.name": "invoke_agent" };
     if (agentName !== undefined) attributes["gen_ai.agent.name"] = agentName;

@@ -5,6 +5,7 @@ import type { CallRecord } from "./call-record.js";
 import type { Instruments } from "./instruments.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
 import type { CallReport, OnToolError, Tool, ToolExecutor } from "../index.js";
+import { runSubagentWith, type SubagentRunner } from "../internal.js";
 
 /**
  * The running calls of one subscription by id, so the executor and the policy, which see a call
@@ -15,10 +16,13 @@ export class CallRegistry {
   readonly #byId = new Map<string, CallRecord>();
   readonly #config: TelemetryConfig;
   readonly #instruments: Instruments;
+  readonly #subagents: SubagentRunner | undefined;
 
-  constructor(config: TelemetryConfig, instruments: Instruments) {
+  /** `subagents`: the traced loop, which an `agentTool` call runs its subagent with. */
+  constructor(config: TelemetryConfig, instruments: Instruments, subagents: SubagentRunner | undefined) {
     this.#config = config;
     this.#instruments = instruments;
+    this.#subagents = subagents;
   }
 
   add(record: CallRecord): void {
@@ -68,6 +72,7 @@ export class CallRegistry {
         if (record.span.isRecording()) describeTool(record.span, tool);
         const { context: callContext } = record;
         if (callContext === undefined) return inner.execute(tool, args, ctx);
+        if (this.#subagents !== undefined) runSubagentWith(ctx, this.#subagents);
         return context.with(callContext, inner.execute, inner, tool, args, ctx);
       },
     };

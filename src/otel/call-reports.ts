@@ -44,7 +44,7 @@ export function recordReport(record: CallRecord | undefined, report: CallReport,
       }
       return;
     case "nested_event":
-      // A subagent's events: its own model and tool spans tell them, under this call's span.
+      // A subagent's events: its own traced run tells them in spans under this call's (see CallRegistry).
       return;
     default:
       recordStep(record, report, config);

@@ -36,8 +36,8 @@ export interface Telemetry {
  */
 export function telemetry(options?: TelemetryOptions): Telemetry {
   const config = resolveTelemetry(options);
-  const stream = tracedStreamToolCalls(config);
   const agent = tracedStreamAgent(config);
+  const stream = tracedStreamToolCalls(config, agent);
   return Object.freeze({
     streamToolCalls: stream,
     runToolCalls: tracedRunToolCalls(stream),

@@ -12,7 +12,8 @@ export function tracedStreamAgent(config: TelemetryConfig): typeof coreStreamAge
     // The loop's own call-time checks, so bad input throws here exactly as it does untraced.
     coreStreamAgent(options);
     return defer(() => {
-      const spans = new AgentSpans(config, instrumentsOf(config.meter()), context.active(), options);
+      // A subagent's run is traced the same way, under the span of the call that runs it.
+      const spans = new AgentSpans(config, instrumentsOf(config.meter()), context.active(), options, streamAgent);
       return coreStreamAgent(spans.options(options)).pipe(
         tap({
           next: guarded((event: AgentEvent) => spans.observe(event)),

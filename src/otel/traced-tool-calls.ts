@@ -6,7 +6,7 @@ import { guarded } from "./guard.js";
 import { instrumentsOf } from "./instruments.js";
 import { Arrivals, queuedAtOnce } from "./queue-clock.js";
 import type { TelemetryConfig } from "./telemetry-options.js";
-import { collectToolCalls } from "../internal.js";
+import { collectToolCalls, type SubagentRunner } from "../internal.js";
 import {
   defaultExecutor,
   executeToolCalls as coreExecuteToolCalls,
@@ -17,6 +17,7 @@ import {
   type Tool,
   type ToolCall,
   type ToolEvent,
+  type ToolExecutor,
   type ToolResolver,
 } from "../index.js";
 
@@ -28,10 +29,12 @@ import {
 export function tracedOptions(options: RunOptions | undefined, registry: CallRegistry): RunOptions {
   const given = options ?? {};
   const executor = given.toolExecutor ?? given.engine?.toolExecutor ?? defaultExecutor;
-  const { onToolError, onCallReport, settleGrace } = given;
+  const { onToolError, onCallReport, settleGrace, toolExecutors } = given;
   return {
     ...given,
     toolExecutor: registry.executor(executor),
+    // Each named executor too, so a call runs inside its span whichever executor its tool names.
+    toolExecutors: toolExecutors === undefined ? undefined : tracedExecutors(toolExecutors, registry),
     onToolError: typeof onToolError === "function" ? registry.policy(onToolError) : onToolError,
     onCallReport: registry.reports(onCallReport),
     // A listener makes the runner watch abandoned handlers for `settleGrace`: without one of the
@@ -40,8 +43,21 @@ export function tracedOptions(options: RunOptions | undefined, registry: CallReg
   };
 }
 
-/** `streamToolCalls` with a span per call. Same checks, events and errors as the core's. */
-export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStreamToolCalls {
+/** Each of `executors`, wrapped as the run's own executor is; an entry that is not an executor stays, for the core to refuse. */
+function tracedExecutors(executors: Readonly<Record<string, ToolExecutor>>, registry: CallRegistry): Readonly<Record<string, ToolExecutor>> {
+  if (typeof executors !== "object" || executors === null || Array.isArray(executors)) return executors;
+  const traced: Record<string, ToolExecutor> = {};
+  for (const [name, executor] of Object.entries(executors)) {
+    traced[name] = typeof (executor as { execute?: unknown } | null)?.execute === "function" ? registry.executor(executor) : executor;
+  }
+  return traced;
+}
+
+/**
+ * `streamToolCalls` with a span per call. Same checks, events and errors as the core's. An
+ * `agentTool` call runs its subagent with `subagents` (the traced loop), under the call's span.
+ */
+export function tracedStreamToolCalls(config: TelemetryConfig, subagents: SubagentRunner): typeof coreStreamToolCalls {
   return function streamToolCalls(
     calls: readonly ToolCall[] | Subscribable<ToolCall>,
     tools: readonly Tool[] | ToolResolver,
@@ -52,7 +68,7 @@ export function tracedStreamToolCalls(config: TelemetryConfig): typeof coreStrea
     const streamed = !Array.isArray(calls);
     return defer(() => {
       const instruments = instrumentsOf(config.meter());
-      const registry = new CallRegistry(config, instruments);
+      const registry = new CallRegistry(config, instruments, subagents);
       // The span active when the user subscribes is the parent of every call's span.
       const arrivals = streamed ? new Arrivals<number>(false) : undefined;
       const clock = arrivals ?? queuedAtOnce(performance.now());

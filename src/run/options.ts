@@ -3,10 +3,11 @@ import { availableCores } from "../util/cores.js";
 import { jsonEncoder, type ToolResultEncoder } from "../tool/encoder.js";
 import { defaultExecutor, type ToolExecutor } from "../tool/executor.js";
 import type { OnToolError } from "./policy.js";
-import type { CallReport } from "./call-report.js";
+import type { CallReport, NestedEventReport } from "./call-report.js";
 import { checkRetryPolicy, type RetryPlan } from "../tool/retry-policy.js";
 import { describe } from "../util/safe.js";
 import { assertKnownOptions } from "./unknown-option.js";
+import { checkToolExecutors, routedExecutor } from "./tool-executors.js";
 import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
@@ -21,9 +22,19 @@ import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.j
  */
 export const LOOP_APPROVES: unique symbol = /* @__PURE__ */ Symbol("toolrx.loopApproves");
 
+/**
+ * Set by the agent loop on the options of each turn's runner: where every event of a run nested
+ * in a call (a subagent's) goes, whether or not the host listens on `onCallReport`, so that the
+ * loop counts a subagent's tokens in `runAgent` too. A symbol, as {@link LOOP_APPROVES}.
+ */
+export const NESTED_EVENTS: unique symbol = /* @__PURE__ */ Symbol("toolrx.nestedEvents");
+
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
+  /** The run's executor: `toolExecutor`, routing each call whose tool names one to its `toolExecutors` entry. */
   readonly executor: ToolExecutor;
+  /** `toolExecutors`, checked; `undefined` when none were given. */
+  readonly executors: ReadonlyMap<string, ToolExecutor> | undefined;
   readonly encoder: ToolResultEncoder;
   readonly policy: OnToolError;
   readonly timeout: number;
@@ -40,6 +51,8 @@ export interface RunEnv {
   /** `Infinity` when unset. */
   readonly idleTimeout: number;
   readonly onReport: ((report: CallReport) => void) | undefined;
+  /** The agent loop's listener for nested runs' events (see {@link NESTED_EVENTS}). */
+  readonly onNested: ((report: NestedEventReport) => void) | undefined;
   readonly cancel: Subscribable<string | CallCancellation> | undefined;
   readonly retry: RetryPlan | undefined;
   readonly settleGrace: number;
@@ -87,6 +100,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   if (typeof executor?.execute !== "function") {
     throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describe(executor)}`);
   }
+  const executors = checkToolExecutors(options.toolExecutors);
   const encoder = options.toolResultEncoder ?? engine?.toolResultEncoder ?? jsonEncoder;
   if (typeof encoder?.encode !== "function" || typeof encoder.encodeError !== "function") {
     throw new TypeError(`Expected \`toolResultEncoder\` to have \`encode\` and \`encodeError\` methods, got ${describe(encoder)}`);
@@ -143,7 +157,8 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
 
   const cap = 2 * availableCores();
   return {
-    executor,
+    executor: executors === undefined || executors.size === 0 ? executor : routedExecutor(executor, executors),
+    executors,
     encoder,
     policy: onToolError,
     timeout: toolTimeout,
@@ -158,6 +173,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     recipeConcurrency: maxConcurrency ?? cap,
     idleTimeout: toolIdleTimeout,
     onReport: onCallReport,
+    onNested: (options as { [NESTED_EVENTS]?: (report: NestedEventReport) => void })[NESTED_EVENTS],
     cancel,
     retry,
     settleGrace,

@@ -5,7 +5,7 @@ import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { validationTimeout } from "./run-errors.js";
 import { CallContext, type ReportBody } from "./call-context.js";
-import { deliver } from "./call-report.js";
+import { deliver, type CallReport } from "./call-report.js";
 import type { ProgressUpdate } from "../tool/handler-context.js";
 import type { CallSink } from "./call-sink.js";
 import type { Abandoned } from "./late-settlement.js";
@@ -168,9 +168,11 @@ export class CallRun implements CallState {
   reported(ctx: CallContext, body: ReportBody): void {
     // A recipe's sub-steps are its progress: they restart the idle deadline too.
     if (!alive(this, ctx)) return;
-    const listener = this.env.onReport;
-    if (listener === undefined) return;
-    deliver(listener, { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, ...body } as Parameters<typeof listener>[0]);
+    const { onReport: listener, onNested } = this.env;
+    if (listener === undefined && onNested === undefined) return;
+    const report = { index: this.index, toolCallId: this.toolCallId, toolName: this.toolName, ...body } as CallReport;
+    if (onNested !== undefined && report.type === "nested_event") onNested(report);
+    if (listener !== undefined) deliver(listener, report);
   }
 
   /** An attempt's executor said what became of it (`reportFate`): report it, if the runner abandoned it and has not reported it yet. */

@@ -22,6 +22,13 @@ export interface RunOptions {
   engine?: EngineLike;
   /** Default: `engine.toolExecutor ?? defaultExecutor`. */
   toolExecutor?: ToolExecutor;
+  /**
+   * Executors by name, for tools that name theirs (`control.executor`): one batch may run some
+   * tools on BullMQ or a worker pool and the rest on `toolExecutor`, under the same limits,
+   * deadlines, events and reports. A tool naming an executor that is not here is refused
+   * before anything runs. Default: none.
+   */
+  toolExecutors?: Readonly<Record<string, ToolExecutor>>;
   /** Default: `engine.toolResultEncoder ?? jsonEncoder`. */
   toolResultEncoder?: ToolResultEncoder;
   /** Default `"continue"`. */

@@ -2,6 +2,7 @@ import type { RunEnv } from "./options.js";
 import { isToolResolver, resolverTools, type ToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
 import { indexTools } from "../tool/tool-index.js";
+import { assertExecutorsKnown } from "./tool-executors.js";
 import { describe } from "../util/safe.js";
 
 /** How a batch finds the tool for a call name. */
@@ -30,10 +31,17 @@ export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): 
   let byName: Map<string, Tool> | undefined;
   let index: () => Map<string, Tool>;
   if (isToolResolver(tools)) {
-    index = () => (byName ??= indexTools(resolverTools(tools, { concurrency: env.recipeConcurrency }), "availableTools()"));
+    index = () => {
+      if (byName !== undefined) return byName;
+      const indexed = indexTools(resolverTools(tools, { concurrency: env.recipeConcurrency }), "availableTools()");
+      assertExecutorsKnown(indexed.values(), env.executors);
+      byName = indexed;
+      return indexed;
+    };
   } else if (Array.isArray(tools)) {
     tools.forEach(assertTool);
     const checked = indexTools(tools);
+    assertExecutorsKnown(checked.values(), env.executors);
     index = () => checked;
   } else {
     throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describe(tools)}`);

@@ -8,6 +8,7 @@ import { assertKnownKeys, knownKeys, type KnownKeys } from "../util/known-keys.j
 const OPTION_KEYS: Record<keyof RunOptions, true> = {
   engine: true,
   toolExecutor: true,
+  toolExecutors: true,
   toolResultEncoder: true,
   onToolError: true,
   toolTimeout: true,

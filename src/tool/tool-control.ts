@@ -28,6 +28,12 @@ export interface ToolControl {
   idleTimeout?: number;
   /** Characters of this tool's messages the model reads at most, over `RunOptions.outputBudget`; see there. */
   outputBudget?: number;
+  /**
+   * The name of the executor that runs this tool's calls, one of `RunOptions.toolExecutors`
+   * (slow tools on BullMQ, the rest in-process). A run without it refuses the tool before
+   * anything runs. Default: the run's `toolExecutor`.
+   */
+  executor?: string;
 }
 
 /**
@@ -41,6 +47,7 @@ const CONTROL_KEYS: Record<keyof ToolControl, true> = {
   timeout: true,
   idleTimeout: true,
   outputBudget: true,
+  executor: true,
 };
 
 /** The keys a `control` may have, and where the run-wide names of its fields point. */
@@ -65,6 +72,8 @@ export interface ControlPlan {
   readonly idleTimeout: number | undefined;
   /** `undefined`: follow `RunOptions.outputBudget`. */
   readonly outputBudget: number | undefined;
+  /** `undefined`: the run's `toolExecutor`. */
+  readonly executor: string | undefined;
 }
 
 /**
@@ -78,7 +87,10 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
     throw new TypeError(`Expected \`control\` of tool "${toolName}" to be an object, got ${describe(control)}`);
   }
   assertKnownKeys(control, TOOL_CONTROL_KEYS, { noun: "key", where: ` in \`control\` of tool "${toolName}"` });
-  const { concurrency, idempotent = false, retry, timeout, idleTimeout, outputBudget } = control as ToolControl;
+  const { concurrency, idempotent = false, retry, timeout, idleTimeout, outputBudget, executor } = control as ToolControl;
+  if (executor !== undefined && (typeof executor !== "string" || executor === "")) {
+    throw new TypeError(`Expected \`control.executor\` of tool "${toolName}" to be the name of one of \`toolExecutors\`, got ${describe(executor)}`);
+  }
   let lane: string | undefined;
   let limit = Infinity;
   if (typeof concurrency === "number") {
@@ -119,7 +131,7 @@ export function checkToolControl(control: unknown, toolName: string): ControlPla
     }
   }
   const budget = outputBudget === undefined ? undefined : checkOutputBudget(outputBudget, "control.outputBudget", ` of tool "${toolName}"`);
-  return { lane, limit, idempotent, retry: plan, timeout, idleTimeout, outputBudget: budget };
+  return { lane, limit, idempotent, retry: plan, timeout, idleTimeout, outputBudget: budget, executor };
 }
 
 /** The smallest budget: room for the marker and some of the content's head and tail. */

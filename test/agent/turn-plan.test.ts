@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, runAgent, toolResolver, type Message, type ModelRequest } from "../../src/index.js";
+import { askUser, defineTool, ok, runAgent, toolResolver, type Message, type ModelRequest, type TurnInfo } from "../../src/index.js";
 import { openai } from "../../src/providers/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { chatTextTurn } from "../support/fake-streams.js";
@@ -92,5 +92,43 @@ describe("prepareTurn: per-turn tool sets and request amendment", () => {
     const result = await runAgent({ model, tools, messages: [user("go")], prepareTurn: () => ({ tools: ["nope"] }) });
     expect(result.haltedReason).toBe("error");
     expect(String(((result.metadata as { error?: Error }).error as Error).message)).toContain('"nope"');
+  });
+
+  describe("when a run resumes a conversation", () => {
+    it("turn restarts at 0 while conversationTurn goes on counting the model's replies", async () => {
+      const ask = defineTool({ name: "ask", description: "Ask the user", schema: z.object({}), handler: () => askUser("Which city?") });
+      const seen: [number, number][] = [];
+      const prepareTurn = ({ turn, conversationTurn }: TurnInfo) => {
+        seen.push([turn, conversationTurn]);
+      };
+      const model = scriptedModel([
+        [toolCall("c1", "search"), finish("tool_calls")],
+        [toolCall("c2", "ask"), finish("tool_calls")],
+        [toolCall("c3", "search"), finish("tool_calls")],
+        [text("done"), finish("stop")],
+      ]);
+      const first = await runAgent({ model, tools: [...tools, ask], messages: [user("go")], prepareTurn });
+      expect(first.haltedReason).toBe("ask_user");
+      expect(seen).toEqual([
+        [0, 0],
+        [1, 1],
+      ]);
+      // The question the loop appended is not a model reply: the resumed run's first turn is the third.
+      const second = await runAgent({ model, tools: [...tools, ask], messages: [...first.messages, user("Oslo")], prepareTurn });
+      expect(second.haltedReason).toBe("completed");
+      expect(seen.slice(2)).toEqual([
+        [0, 2],
+        [1, 3],
+      ]);
+    });
+
+    it("counts a conversation the host brings from elsewhere, and is the same for a sync and an async hook", async () => {
+      const history: Message[] = [user("hi"), { role: "assistant", content: "hello" }, user("again"), { role: "assistant", content: "yes?" }, user("go")];
+      const seen: number[] = [];
+      const model = scriptedModel([[finish("stop")], [finish("stop")]]);
+      await runAgent({ model, tools, messages: history, prepareTurn: ({ conversationTurn }) => void seen.push(conversationTurn) });
+      await runAgent({ model, tools, messages: history, prepareTurn: async ({ conversationTurn }) => void seen.push(conversationTurn) });
+      expect(seen).toEqual([2, 2]);
+    });
   });
 });

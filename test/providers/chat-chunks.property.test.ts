@@ -1,6 +1,7 @@
 /**
- * However a Chat Completions stream splits its tool calls into deltas, the model hands over the
- * same calls, whole, in the order they were streamed, each once.
+ * However a Chat Completions stream splits its tool calls into deltas, and however it interleaves
+ * them by index, the model hands over the same calls, whole, in the order they were streamed,
+ * each once, and never a call before its last delta.
  */
 import fc from "fast-check";
 import { from, lastValueFrom, map, toArray } from "rxjs";
@@ -97,7 +98,7 @@ const parsed = (text: string) => {
 };
 
 describe("openai.chatModel", () => {
-  it("hands over every streamed call once, whole, in stream order, however its arguments are split; a whole object with its last delta", async () => {
+  it("hands over every streamed call once, whole, in stream order, however its arguments are split; each as soon as it and the calls before it are complete", async () => {
     const calls = fc
       .array(fc.tuple(fc.constantFrom("weather", "now", "book"), argumentText), { minLength: 1, maxLength: 4 })
       .map((list) => list.map(([name, text], i): Sent => ({ id: `call_${i}`, name, text })));
@@ -112,14 +113,83 @@ describe("openai.chatModel", () => {
           const handed = events.flatMap(({ event, sent: at }) => (event.type === "tool_call" ? [{ call: event.call, at }] : []));
           expect(handed.map((h) => h.call)).toEqual(sent.map(({ id, name, text }) => ({ id, name, arguments: parsed(text), rawArguments: text })));
           expect(events.at(-1)?.event).toEqual({ type: "finish", reason: "tool_calls" });
-          // A call whose text is a whole object comes out with its own last delta, not later.
-          handed.forEach(({ call, at }) => {
-            if (!isObjectText(call.rawArguments ?? "")) return;
-            expect(at).toBe(ends.get(call.id));
+          // A call comes out as soon as it and every call before it are complete: a whole object
+          // with its own last delta, another text when a new id takes its index or at the finish.
+          const finishAt = chunks.length;
+          let due = 0;
+          handed.forEach(({ call, at }, i) => {
+            const end = ends.get(call.id) as number;
+            const ready = isObjectText(call.rawArguments ?? "") ? end : atZero && i < sent.length - 1 ? end + 1 : finishAt;
+            due = Math.max(due, ready);
+            expect(at).toBe(due);
           });
         },
       ),
       { numRuns: 1000 },
     );
   });
+
+  it("hands over the calls of the stream written one call after another, whatever order the deltas of different indexes interleave in", async () => {
+    const calls = fc
+      .array(fc.tuple(fc.constantFrom("weather", "now", "book"), argumentText), { minLength: 2, maxLength: 4 })
+      .map((list) => list.map(([name, text], i): Sent => ({ id: `call_${i}`, name, text })));
+    await fc.assert(
+      fc.asyncProperty(
+        calls,
+        fc.array(fc.array(fc.nat({ max: 200 }), { maxLength: 4 }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 24, maxLength: 24 }),
+        fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }),
+        async (sent, cuts, picks, together) => {
+          const plain = await modelEvents(stream(sent, cuts, false).chunks);
+          const { chunks, ends } = interleaved(sent, cuts, picks, together);
+          const events = await modelEvents(chunks);
+          const callsOf = (list: typeof events) => list.flatMap(({ event }) => (event.type === "tool_call" ? [event.call] : []));
+          expect(callsOf(events)).toEqual(callsOf(plain));
+          expect(events.at(-1)?.event).toEqual({ type: "finish", reason: "tool_calls" });
+          // Never before its last delta: a call that starts early starts with all of its arguments.
+          for (const { event, sent: at } of events) if (event.type === "tool_call") expect(at).toBeGreaterThanOrEqual(ends.get(event.call.id) as number);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 });
+
+/**
+ * The deltas of `calls` (each at its own index, its first delta with its id and name) merged in
+ * an order `picks` chooses, each call's own deltas in order, each call begun after the one
+ * before it; `together` puts a delta in the same
+ * chunk as the one before it. `ends` counts the chunks up to each call's last delta.
+ */
+function interleaved(
+  calls: readonly Sent[],
+  cuts: readonly (readonly number[])[],
+  picks: readonly number[],
+  together: readonly boolean[],
+): { chunks: ChatCompletionChunkLike[]; ends: Map<string, number> } {
+  type Delta = NonNullable<ChatCompletionChunkLike["choices"][number]["delta"]["tool_calls"]>[number];
+  const queues: Delta[][] = calls.map((call, index) =>
+    split(call.text, cuts[index] ?? []).map((part, j) =>
+      j === 0 ? { index, id: call.id, type: "function", function: { name: call.name, arguments: part } } : { index, function: { arguments: part } },
+    ),
+  );
+  const chunks: ChatCompletionChunkLike[] = [chunk({ role: "assistant", content: null } as never)];
+  const ends = new Map<string, number>();
+  let step = 0;
+  let begun = 0;
+  for (;;) {
+    // Calls begin in index order (an index is the call's rank); after that their deltas mix freely.
+    const open = queues.flatMap((q, index) => (q.length > 0 && index <= begun ? [index] : []));
+    if (open.length === 0) break;
+    const index = open[(picks[step % picks.length] ?? 0) % open.length] as number;
+    if (index === begun) begun++;
+    const delta = queues[index]?.shift() as Delta;
+    const last = chunks.at(-1)?.choices[0]?.delta.tool_calls;
+    if (together[step % together.length] === true && last !== undefined) (last as Delta[]).push(delta);
+    else chunks.push(chunk({ tool_calls: [delta] }));
+    if (queues[index]?.length === 0) ends.set(calls[index]?.id as string, chunks.length);
+    step++;
+  }
+  chunks.push(chunk({}, "tool_calls"));
+  return { chunks, ends };
+}

@@ -1,7 +1,8 @@
 /**
  * Chat Completions tool calls start while the model still streams, as Responses and Anthropic
- * calls do: a call is handed over once its arguments parse as a whole JSON object, once the
- * call at the next index begins, or once its index brings a new id.
+ * calls do: a call is handed over once its arguments parse as a whole JSON object, or once its
+ * index brings a new id, and every call before it is out. A later index beginning is no proof:
+ * the format lets a stream interleave calls by index.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { map, type Observable, takeWhile } from "rxjs";
@@ -46,16 +47,54 @@ describe("openai.chatModel", () => {
     });
   });
 
-  describe("when the next index begins", () => {
-    it("hands over the call before it, even when its arguments are not a JSON object", async () => {
+  describe("when the stream interleaves calls by index (ids only in the first delta of each)", () => {
+    it("hands each call over whole, in index order, however their deltas interleave", async () => {
       fake.server.queueStream("chat", {
-        frames: [chatToolDelta(0, "", { id: "call_a", name: "now" }), chatToolDelta(1, '{"ci', { id: "call_b", name: "weather" })],
+        frames: [
+          chatToolDelta(0, '{"city":', { id: "call_a", name: "weather" }),
+          chatToolDelta(1, '{"tz":"UTC"}', { id: "call_b", name: "now" }),
+          chatToolDelta(0, '"Paris"}'),
+          chatChunk({}, "tool_calls"),
+          CHAT_DONE,
+        ],
+      });
+
+      expect((await collect(model())).filter((e) => e.type !== "tool_input_started" && e.type !== "tool_input_delta")).toEqual([
+        { type: "tool_call", call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } },
+        { type: "tool_call", call: { id: "call_b", name: "now", arguments: { tz: "UTC" }, rawArguments: '{"tz":"UTC"}' } },
+        { type: "finish", reason: "tool_calls" },
+      ]);
+    });
+
+    it("starts the first call once its own JSON is complete, while the second still streams", async () => {
+      fake.server.queueStream("chat", {
+        frames: [
+          chatToolDelta(0, '{"city":', { id: "call_a", name: "weather" }),
+          chatToolDelta(1, '{"tz":', { id: "call_b", name: "now" }),
+          chatToolDelta(0, '"Paris"}'),
+        ],
         hang: true,
       });
 
       const seen = await unsubscribeAfter(model(), (event) => event.type === "tool_call");
 
-      expect(seen).toEqual([{ type: "tool_call", call: { id: "call_a", name: "now", arguments: {}, rawArguments: "" } }]);
+      expect(seen).toEqual([{ type: "tool_call", call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' } }]);
+    });
+
+    it("holds a call whose text is not a whole object until the choice finishes, and the calls after it with it", async () => {
+      fake.server.queueStream("chat", {
+        frames: [
+          chatToolDelta(0, "", { id: "call_a", name: "now" }),
+          chatToolDelta(1, '{"city":"Oslo"}', { id: "call_b", name: "weather" }),
+          chatChunk({}, "tool_calls"),
+          CHAT_DONE,
+        ],
+      });
+
+      expect((await collect(model())).filter((e) => e.type === "tool_call").map((e) => e.type === "tool_call" && e.call)).toEqual([
+        { id: "call_a", name: "now", arguments: {}, rawArguments: "" },
+        { id: "call_b", name: "weather", arguments: { city: "Oslo" }, rawArguments: '{"city":"Oslo"}' },
+      ]);
     });
   });
 

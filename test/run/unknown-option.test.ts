@@ -28,7 +28,7 @@ describe("an unknown option", () => {
 
   it("without a near option, lists them all", () => {
     expect(() => streamToolCalls([call("c1", "t")], [tool], { colour: "blue" } as never)).toThrow(
-      "Unknown option `colour`; the options are `engine`, `toolExecutor`, `toolResultEncoder`, `onToolError`, `toolTimeout`, `maxConcurrency`, `context`, `sessionId`, `requestId`, `signal`, `validateArguments`, `scheduler`, `toolIdleTimeout`, `onCallReport`, `cancel`, `retry`, `settleGrace`, `onUnknownTool`",
+      "Unknown option `colour`; the options are `engine`, `toolExecutor`, `toolExecutors`, `toolResultEncoder`, `onToolError`, `toolTimeout`, `maxConcurrency`, `context`, `sessionId`, `requestId`, `signal`, `validateArguments`, `scheduler`, `toolIdleTimeout`, `onCallReport`, `cancel`, `retry`, `settleGrace`, `onUnknownTool`",
     );
   });
 

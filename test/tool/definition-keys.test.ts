@@ -46,7 +46,7 @@ describe("defineTool", () => {
     ])("refuses `%s` (given %s), naming `%s` as meant", (key, value, meant) => {
       expect(define({ control: { [key]: value } })).toThrow(
         new RegExp(
-          `^Unknown key \`${key}\` in \`control\` of tool "pay" \\(did you mean \`${meant}\`\\?\\); the keys are \`concurrency\`, \`idempotent\`, \`retry\`, \`timeout\`, \`idleTimeout\`, \`outputBudget\`$`,
+          `^Unknown key \`${key}\` in \`control\` of tool "pay" \\(did you mean \`${meant}\`\\?\\); the keys are \`concurrency\`, \`idempotent\`, \`retry\`, \`timeout\`, \`idleTimeout\`, \`outputBudget\`, \`executor\`$`,
         ),
       );
     });

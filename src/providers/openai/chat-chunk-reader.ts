@@ -41,6 +41,8 @@ interface PartialCall {
   id: string;
   name: string;
   text: string;
+  /** Complete: its arguments closed as a JSON object, or a new id took its index. */
+  ready: boolean;
   /** Handed to the loop: later deltas for it are ignored. */
   done: boolean;
   /** Whether `tool_input_started` went out: once the id and name are known. */
@@ -49,15 +51,21 @@ interface PartialCall {
 }
 
 /**
- * Reads the first choice (the loop asks for one). A call is handed over as soon as it is
- * complete, by the first of three rules: its arguments parse as a whole JSON object; a call at
- * a later index begins (the API streams calls one after another); a delta at its index brings a
- * new id (some compatible servers send every whole call at index 0). Calls still open when the
- * choice finishes are handed over then. `finish` waits for the end of the stream, since the
- * usage chunk comes after the finish chunk; a stream that ends without a finish chunk was cut.
+ * Reads the first choice (the loop asks for one). A call is complete once its arguments parse
+ * as a whole JSON object, or once a delta at its index brings a new id (some compatible servers
+ * send every whole call at index 0). A call at a later index beginning proves nothing: the
+ * format lets a stream interleave calls by `index`, so an earlier call may still get text. A
+ * complete call is handed over as soon as every call before it (by index, then arrival) is, so
+ * the calls come out whole and in the model's order however the stream interleaves them; calls
+ * still open when the choice finishes are handed over then. `finish` waits for the end of the
+ * stream, since the usage chunk comes after the finish chunk; a stream that ends without a
+ * finish chunk was cut.
  */
 export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
+  /** Every call, by index and then arrival: the order they are handed over in. */
   private readonly calls: PartialCall[] = [];
+  /** How many of `calls`, from the first, are handed over. */
+  private handed = 0;
   /** The latest call at each index. */
   private readonly open = new Map<number, PartialCall>();
   private finish: string | undefined;
@@ -79,7 +87,8 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
     for (const delta of tool_calls ?? []) this.readCall(delta, events);
     if (choice.finish_reason !== null && choice.finish_reason !== undefined && this.finish === undefined) {
       this.finish = choice.finish_reason;
-      for (const call of this.calls) this.hand(call, events);
+      for (const call of this.calls) call.ready = true;
+      this.handReady(events);
     }
     return events;
   }
@@ -95,16 +104,15 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
   private readCall(delta: NonNullable<ChatCompletionChunkLike["choices"][number]["delta"]["tool_calls"]>[number], events: ModelEvent[]): void {
     let call = this.open.get(delta.index);
     if (call !== undefined && delta.id && call.id !== "" && delta.id !== call.id) {
-      this.hand(call, events);
+      call.ready = true;
       call = undefined;
     }
     if (call === undefined) {
-      for (const earlier of this.calls) if (earlier.index < delta.index) this.hand(earlier, events);
-      call = { index: delta.index, id: "", name: "", text: "", done: false, announced: false, closer: new ObjectCloser() };
-      this.calls.push(call);
+      call = { index: delta.index, id: "", name: "", text: "", ready: false, done: false, announced: false, closer: new ObjectCloser() };
+      this.insert(call);
       this.open.set(delta.index, call);
     }
-    if (call.done) return;
+    if (call.ready) return;
     if (delta.id) call.id = delta.id;
     // OpenAI names a call once; some compatible servers repeat the whole name on every delta.
     const name = delta.function?.name;
@@ -121,14 +129,27 @@ export class ChatChunkReader implements StreamReader<ChatCompletionChunkLike> {
       if (call.announced) events.push({ type: "tool_input_delta", id: call.id, delta: more });
     }
     const closed = call.closer.feed(more ?? "");
-    if (closed && call.id !== "" && call.name !== "" && isObjectText(call.text)) this.hand(call, events);
+    if (closed && call.id !== "" && call.name !== "" && isObjectText(call.text)) call.ready = true;
+    this.handReady(events);
   }
 
-  private hand(call: PartialCall, events: ModelEvent[]): void {
-    if (call.done) return;
-    call.done = true;
-    this.called = true;
-    events.push({ type: "tool_call", call: { id: call.id, name: call.name, ...parseArgumentsText(call.text) } });
+  /** After the calls at its index or below: the order of the stream had it not interleaved. */
+  private insert(call: PartialCall): void {
+    let at = this.calls.length;
+    while (at > this.handed && (this.calls[at - 1] as PartialCall).index > call.index) at--;
+    this.calls.splice(at, 0, call);
+  }
+
+  /** Hand over the complete calls that no open call comes before. */
+  private handReady(events: ModelEvent[]): void {
+    while (this.handed < this.calls.length) {
+      const call = this.calls[this.handed] as PartialCall;
+      if (!call.ready) return;
+      this.handed++;
+      call.done = true;
+      this.called = true;
+      events.push({ type: "tool_call", call: { id: call.id, name: call.name, ...parseArgumentsText(call.text) } });
+    }
   }
 
   private readUsage(usage: Record<string, unknown>): void {
