@@ -86,6 +86,8 @@ export { chainTurns } from "./agent/chain-turns.js";
 export { clearToolResults, type ClearToolResultsOptions } from "./agent/clear-tool-results.js";
 export { toolSearch, type EmbedTexts, type ToolMatch, type ToolSearch, type ToolSearchOptions } from "./agent/tool-search.js";
 export type { FailedToolCall, RepairToolCall } from "./tool/repair-tool-call.js";
+export { resultPages, type ResultPages, type ResultPagesOptions } from "./tool/result-pages.js";
+export { memoryResultStore, type ResultStore } from "./tool/result-store.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";
