@@ -65,7 +65,7 @@ describe("resultPages", () => {
     expect(answers[1]).toMatchObject({ isError: false });
     // The second page goes on where the first stopped.
     const firstPage = (answers[0]?.content as string).split("\n[… ")[0] as string;
-    expect(answers[1]?.content.startsWith(big.slice(firstPage.length, firstPage.length + 100))).toBe(true);
+    expect((answers[1]?.content as string).startsWith(big.slice(firstPage.length, firstPage.length + 100))).toBe(true);
   });
 
   it("refuses bad options by name", () => {
