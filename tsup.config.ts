@@ -29,6 +29,8 @@ export default defineConfig({
     "providers/anthropic/index": "src/providers/anthropic/index.ts",
     "otel/index": "src/otel/index.ts",
     "testing/index": "src/testing/index.ts",
+    // Node-only (node:http), apart from the isomorphic testing/index.
+    "testing/server/index": "src/testing/server/index.ts",
     "mcp/index": "src/mcp/index.ts",
     "bullmq/index": "src/bullmq/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.

@@ -45,6 +45,7 @@ export type {
   ProgressReport,
   RecipeStepFields,
   RecipeStepReport,
+  RepairedReport,
 } from "./run/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
@@ -81,6 +82,12 @@ export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
 export { ModelEventError } from "./agent/model-event-error.js";
 export type { PrepareTurn, TurnInfo, TurnPlan } from "./agent/prepare-turn.js";
+export { chainTurns } from "./agent/chain-turns.js";
+export { clearToolResults, type ClearToolResultsOptions } from "./agent/clear-tool-results.js";
+export { toolSearch, type EmbedTexts, type ToolMatch, type ToolSearch, type ToolSearchOptions } from "./agent/tool-search.js";
+export type { FailedToolCall, RepairToolCall } from "./tool/repair-tool-call.js";
+export { resultPages, type ResultPages, type ResultPagesOptions } from "./tool/result-pages.js";
+export { memoryResultStore, type ResultStore } from "./tool/result-store.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";

@@ -23,6 +23,8 @@ export interface AgentEnv {
   readonly haltWhen: ((turn: TurnResult) => boolean) | undefined;
   readonly manualMode: boolean;
   readonly prepareTurn: PrepareTurn | undefined;
+  /** `Infinity` when unset. */
+  readonly maxCallsPerTurn: number;
   /** The caller's cancellation; each turn's tools get the loop's own signal instead. */
   readonly signal: AbortSignal | undefined;
   /** The options every turn's `streamToolCalls` gets (the loop puts its own `signal` in). */
@@ -37,7 +39,17 @@ export interface AgentEnv {
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
-const AGENT_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal", "prepareTurn"]);
+const AGENT_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  "model",
+  "tools",
+  "messages",
+  "maxTurns",
+  "haltWhen",
+  "mode",
+  "signal",
+  "prepareTurn",
+  "maxCallsPerTurn",
+]);
 
 /**
  * Check every option up front, so a misconfigured agent fails where it is called, before any
@@ -72,6 +84,10 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   if (options.prepareTurn !== undefined && typeof options.prepareTurn !== "function") {
     throw new TypeError(`Expected \`prepareTurn\` to be a function (turn) => plan, got ${describe(options.prepareTurn)}`);
   }
+  const { maxCallsPerTurn = Infinity } = options;
+  if (maxCallsPerTurn !== Infinity && !(Number.isInteger(maxCallsPerTurn) && maxCallsPerTurn > 0)) {
+    throw new TypeError(`Expected \`maxCallsPerTurn\` to be a positive integer, got ${describe(maxCallsPerTurn)}`);
+  }
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
 
   const env = resolveOptions(options, undefined, AGENT_KEYS); // every RunOptions check, at call time
@@ -86,6 +102,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     haltWhen,
     manualMode: mode === "manual",
     prepareTurn: options.prepareTurn,
+    maxCallsPerTurn,
     signal: env.signal,
     runOptions: runOptions as RunOptions,
     encoder: env.encoder,

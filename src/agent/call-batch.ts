@@ -7,7 +7,7 @@ import { streamToolCalls } from "../run/stream.js";
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { AgentEnv } from "./agent-options.js";
-import { approvalNeeded, deniedMessage } from "./approval.js";
+import { approvalNeeded, deniedMessage, overLimitMessage } from "./approval.js";
 import type { ApprovalContext } from "../tool/needs-approval.js";
 import type { AgentEvent, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
@@ -83,9 +83,16 @@ export class CallBatch {
     this.#sink = sink;
   }
 
+  /** Calls run at most: the model's turn sets `maxCallsPerTurn`; a resume's calls were counted already. */
+  limit = Infinity;
+
   add(call: ToolCall): void {
     const position = this.calls.length;
     this.calls.push(call);
+    if (position >= this.limit) {
+      this.#messages[position] = overLimitMessage(call, this.limit, this.#env.agent.encoder);
+      return;
+    }
     const tool = this.#env.lookup(call.name);
     if (this.#env.agent.manualMode || tool?.manual === true) {
       this.manual.push(call);

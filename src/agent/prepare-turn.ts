@@ -26,6 +26,13 @@ export interface TurnInfo {
  */
 export interface TurnPlan {
   readonly tools?: readonly string[];
+  /**
+   * With `tools`: what the model is told when it calls a tool of the run this plan does not
+   * offer, after `tool <name> is not offered this turn` (how to get it, e.g. "search for it with
+   * search_tools"). Without it the answer still says the tool is not offered, never that it
+   * does not exist.
+   */
+  readonly notOffered?: string;
   readonly messages?: readonly Message[];
   readonly modelOptions?: Readonly<Record<string, unknown>>;
 }

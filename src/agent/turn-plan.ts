@@ -5,6 +5,7 @@ import type { Tool } from "../tool/tool.js";
 import type { TurnPlan } from "./prepare-turn.js";
 import { describe } from "../tool/tool-error.js";
 import type { BatchEnv } from "./call-batch.js";
+import { NOT_OFFERED } from "../run/options.js";
 
 /** One turn's own tools and request, from a plan. */
 export interface PlannedTurn {
@@ -23,10 +24,12 @@ export function planned(env: BatchEnv, plan: unknown): PlannedTurn {
   if (plan === undefined) return { env, messages: undefined, modelOptions: undefined };
   if (typeof plan !== "object" || plan === null || Array.isArray(plan))
     throw new TypeError(`Expected \`prepareTurn\` to answer a plan { tools?, messages?, modelOptions? } or nothing, got ${describe(plan)}`);
-  const { tools, messages, modelOptions, ...rest } = plan as TurnPlan;
+  const { tools, messages, modelOptions, notOffered, ...rest } = plan as TurnPlan;
   const extra = Object.keys(rest)[0];
   if (extra !== undefined)
-    throw new TypeError(`Unknown key \`${extra}\` in the plan \`prepareTurn\` answered; a plan has \`tools\`, \`messages\`, \`modelOptions\``);
+    throw new TypeError(`Unknown key \`${extra}\` in the plan \`prepareTurn\` answered; a plan has \`tools\`, \`messages\`, \`modelOptions\`, \`notOffered\``);
+  if (notOffered !== undefined && typeof notOffered !== "string")
+    throw new TypeError(`Expected \`notOffered\` of the turn plan to be a string, got ${describe(notOffered)}`);
   if (messages !== undefined && !Array.isArray(messages))
     throw new TypeError(`Expected \`messages\` of the turn plan to be an array of messages, got ${describe(messages)}`);
   if (modelOptions !== undefined && (typeof modelOptions !== "object" || modelOptions === null || Array.isArray(modelOptions))) {
@@ -42,7 +45,13 @@ export function planned(env: BatchEnv, plan: unknown): PlannedTurn {
   }
   const list = env.tools.filter((tool) => offered.has(tool.name));
   const lookup = (name: string) => (offered.has(name) ? env.lookup(name) : undefined);
-  return { env: { ...env, tools: list, lookup, agent: { ...env.agent, tools: narrowed(env.agent.tools, list, offered) } }, messages, modelOptions };
+  const available = list.map((tool) => tool.name).join(", ") || "none";
+  const hidden = (name: string): string | undefined =>
+    env.lookup(name) === undefined || offered.has(name)
+      ? undefined
+      : `tool ${name} is not offered this turn${notOffered === undefined || notOffered === "" ? "" : `; ${notOffered}`}; offered tools: ${available}`;
+  const runOptions = { ...env.agent.runOptions, [NOT_OFFERED]: hidden };
+  return { env: { ...env, tools: list, lookup, agent: { ...env.agent, runOptions, tools: narrowed(env.agent.tools, list, offered) } }, messages, modelOptions };
 }
 
 /** The run's tools (or resolver) cut down to the offered ones, for the runner: any other name is `not_found`. */

@@ -182,6 +182,7 @@ export class Turn {
       undefined,
       this.#batchSink(() => this.#modelTurnDone(batch, this.#reply as ModelReply)),
     );
+    batch.limit = this.#env.agent.maxCallsPerTurn;
     this.#batch = batch;
     const reply = new ModelReply(this.#turn, this.#env.quiet, batch, {
       emit: (event) => this.#sink.emit(event),

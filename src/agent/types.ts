@@ -212,6 +212,13 @@ export interface AgentOptions extends RunOptions {
    * {@link TurnPlan}. May be async. Default: every tool, the conversation as it is.
    */
   readonly prepareTurn?: PrepareTurn;
+  /**
+   * Tool calls the loop runs at most per model turn. The model's calls beyond it are never run:
+   * each is answered, in the model's order, with an error the model reads (the limit, and to ask
+   * again in a later turn if it still needs the call), so the conversation stays complete. A
+   * resumed turn's calls were counted when the model made them. Default: no limit.
+   */
+  readonly maxCallsPerTurn?: number;
 }
 
 /** A finished run: why it ended, the details (narrow on `haltedReason`), and the whole conversation. */

@@ -43,6 +43,15 @@ export function recordReport(record: CallRecord | undefined, report: CallReport,
         span.addEvent("toolrx.retry", { "toolrx.attempt": report.attempt, "error.type": errorTypeOf(report.error), "toolrx.retry_in_ms": report.retryIn });
       }
       return;
+    case "repaired":
+      // The span's arguments are the model's; the handler ran on the repaired ones.
+      if (span.isRecording()) {
+        span.setAttribute("toolrx.tool.repaired", true);
+        const attributes: Attributes = { "toolrx.repair.issues": report.issues.length };
+        if (config.maxContent > 0) attributes["toolrx.repair.arguments"] = contentText(report.arguments, config.maxContent);
+        span.addEvent("toolrx.repaired", attributes);
+      }
+      return;
     case "nested_event":
       // A subagent's events: its own traced run tells them in spans under this call's (see CallRegistry).
       return;

@@ -1,5 +1,6 @@
 import type { RecipeStepBody } from "../resolve/recipe-step.js";
 import type { ProgressUpdate } from "../tool/handler-context.js";
+import type { ArgumentIssue } from "../schema/invalid-arguments-error.js";
 import { reportUnhandled } from "../util/report-unhandled.js";
 
 export type { RecipeStepFields } from "../resolve/recipe-step.js";
@@ -61,7 +62,19 @@ export type LateSettlementReport = CallReportBase & {
  * (`RunOptions.onCallReport`). A call's reports come before its `tool_execution_completed`
  * event, never after, except `late_settlement`, which by nature comes later.
  */
-export type CallReport = ProgressReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport | NestedEventReport;
+export type CallReport = ProgressReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport | NestedEventReport | RepairedReport;
+
+/**
+ * The call's arguments failed validation and `repairToolCall` repaired them: the handler runs
+ * with `arguments` (validated), not with what the model sent (the `started` event's).
+ */
+export interface RepairedReport extends CallReportBase {
+  readonly type: "repaired";
+  /** What was wrong with the model's arguments. */
+  readonly issues: readonly ArgumentIssue[];
+  /** The repaired arguments, as the schema output them. */
+  readonly arguments: Record<string, unknown>;
+}
 
 /**
  * An event of a run nested inside the call (a subagent's `AgentEvent`, from `agentTool`). The

@@ -11,6 +11,7 @@ import { DONE, RUNNING, VALIDATING, type CallState } from "./call-state.js";
 import { dueAt } from "./deadlines.js";
 import { hookedAttempt, hooksOf } from "./hooked-attempt.js";
 import { exitResult } from "./run-errors.js";
+import { repairCall } from "./call-repair.js";
 
 /**
  * A call's start and each of its attempts': `started`, the arguments checked against the
@@ -69,9 +70,12 @@ export function startCall(run: CallState): void {
 }
 
 function afterCheck(run: CallState, tool: Tool, checked: CheckedArguments): void {
-  run.sink.deadlines.remove(run);
-  if (checked.ok) startAttempt(run, tool, checked.value);
-  else finish(run, error(checked.error));
+  if (checked.ok) {
+    run.sink.deadlines.remove(run);
+    startAttempt(run, tool, checked.value);
+  } else if (run.env.repair === undefined) finish(run, error(checked.error));
+  // A repair runs within the deadline the validation started: it stays armed.
+  else repairCall(run, tool, checked.error, startAttempt);
 }
 
 /** Start the next attempt: a fresh context, the clock read when a deadline applies, the handler run. */

@@ -14,6 +14,7 @@ import { checkHooks, type CallHook } from "../tool/call-hook.js";
 import { checkOutputBudget } from "../tool/tool-control.js";
 import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval-ledger.js";
 import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval-token.js";
+import { checkRepair, type RepairToolCall } from "../tool/repair-tool-call.js";
 import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.js";
 
 /**
@@ -28,6 +29,13 @@ export const LOOP_APPROVES: unique symbol = /* @__PURE__ */ Symbol("toolrx.loopA
  * loop counts a subagent's tokens in `runAgent` too. A symbol, as {@link LOOP_APPROVES}.
  */
 export const NESTED_EVENTS: unique symbol = /* @__PURE__ */ Symbol("toolrx.nestedEvents");
+
+/**
+ * Set by the agent loop when a turn plan hides some of the run's tools: what a call to one of
+ * them is told (it exists, but is not offered this turn, and how to get it), instead of that it
+ * does not exist. A symbol, as {@link LOOP_APPROVES}.
+ */
+export const NOT_OFFERED: unique symbol = /* @__PURE__ */ Symbol("toolrx.notOffered");
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
@@ -67,6 +75,10 @@ export interface RunEnv {
   readonly approvals: ReadonlyMap<string, ApprovalMessage> | undefined;
   readonly approvalSecret: ApprovalSecret | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
+  /** The host's repair for calls whose arguments failed validation; `undefined` for none. */
+  readonly repair: RepairToolCall | undefined;
+  /** See {@link NOT_OFFERED}: the `not_found` text for a call naming a tool the turn hides, or `undefined` for a tool that does not exist. */
+  readonly notOffered: ((name: string) => string | undefined) | undefined;
 }
 
 /**
@@ -184,5 +196,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     approvals,
     approvalSecret,
     approvalLedger,
+    repair: checkRepair(options.repairToolCall),
+    notOffered: (options as { [NOT_OFFERED]?: (name: string) => string | undefined })[NOT_OFFERED],
   };
 }

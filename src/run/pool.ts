@@ -4,7 +4,7 @@ import type { RunEnv } from "./options.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallIdentity, ToolCall } from "../tool/tool-call.js";
 import type { ToolError } from "../tool/tool-error.js";
-import { toolNotFound } from "../tool/unknown-tool.js";
+import { toolNotFound, toolNotOffered } from "../tool/unknown-tool.js";
 import type { ToolSource } from "./tool-source.js";
 import { Deadlines } from "./deadlines.js";
 import type { CallSink } from "./call-sink.js";
@@ -204,7 +204,8 @@ export class Pool implements CallSink<CallRun>, CancelScope {
   }
 
   notFound(who: CallIdentity): ToolError {
-    return toolNotFound(who, this.source.names());
+    const hidden = this.env.notOffered?.(who.toolName);
+    return hidden === undefined ? toolNotFound(who, this.source.names()) : toolNotOffered(who, hidden, this.source.names());
   }
 
   done(run: CallRun, tracked: boolean, now?: number): void {

@@ -1,3 +1,4 @@
+import type { RepairToolCall } from "../tool/repair-tool-call.js";
 import type { SchedulerLike, Subscribable } from "rxjs";
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import type { ToolExecutor } from "../tool/executor.js";
@@ -106,6 +107,12 @@ export interface RunOptions {
   approvalSecret?: ApprovalSecret;
   /** Where approvals are spent, so that a replayed request never runs an approved call twice. */
   approvalLedger?: ApprovalLedger;
+  /**
+   * Asked for repaired arguments when a call's arguments fail validation: what it returns is
+   * validated again before anything runs, and a call it cannot repair is answered with its issues
+   * as without it. Never applied to tools with `needsApproval`. See {@link RepairToolCall}.
+   */
+  repairToolCall?: RepairToolCall;
 }
 
 /** A cancel request: which call, and what to tell the model. */

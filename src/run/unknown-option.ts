@@ -30,6 +30,7 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   approvals: true,
   approvalSecret: true,
   approvalLedger: true,
+  repairToolCall: true,
 };
 
 const KEYS: KnownKeys = /* @__PURE__ */ knownKeys(OPTION_KEYS);

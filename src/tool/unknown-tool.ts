@@ -31,6 +31,15 @@ export function toolNotFound(who: CallIdentity, available: readonly string[]): T
   });
 }
 
+/**
+ * The `not_found` error for a call naming a tool the run has but this turn does not offer (a
+ * turn plan hid it): `message` says so and how to get it, so the model does not conclude the
+ * tool is gone.
+ */
+export function toolNotOffered(who: CallIdentity, message: string, available: readonly string[]): ToolError {
+  return new ToolError("not_found", { message, toolName: who.toolName, toolCallId: who.toolCallId, metadata: { availableTools: available, notOffered: true } });
+}
+
 function listed(available: readonly string[], closest: string | undefined): string {
   if (available.length === 0) return "no tools were given";
   const list = `available tools: ${available.join(", ")}`;

@@ -17,22 +17,12 @@ import {
   type PendingApproval,
   type ToolCall,
 } from "../../src/index.js";
-import { anthropic, checkConversation, openai, type ConversationIssue } from "../../src/providers/index.js";
+import { issuesOf, NONE } from "../support/conversation-issues.js";
 
 // Issue 20's invariant: at every halt and after every resume, the conversation, converted by each
 // provider's converter, satisfies that provider's wire rules; and no call ever runs twice.
 
 const RUNS = Number(process.env.TOOLRX_PROPERTY_RUNS ?? 1_000);
-
-/** Every conversation, as each provider would get it. */
-function issuesOf(messages: readonly Message[]): Record<string, ConversationIssue[]> {
-  return {
-    "openai-chat": checkConversation(openai.toChatMessages(messages), "openai-chat"),
-    "openai-responses": checkConversation(openai.toResponsesInput(messages), "openai-responses"),
-    anthropic: checkConversation(anthropic.toMessages(messages).messages, "anthropic"),
-  };
-}
-const NONE = { "openai-chat": [], "openai-responses": [], anthropic: [] };
 
 /**
  * A halted conversation with a stand-in answer for each call it hands to the host, placed as the

@@ -73,7 +73,7 @@ for (const { path, text } of documents) {
     const number = blocks.length + 1;
     const line = text.slice(0, match.index).split("\n").length + 1;
     const file = join(dir, `block-${String(number).padStart(3, "0")}.ts`);
-    const exported = importsAny(code, NETWORK) ? topLevelBindings(code) : [];
+    const exported = callsProvider(code) ? topLevelBindings(code) : [];
     writeFileSync(file, `${mapImports(code)}\nexport { ${exported.join(", ")} };\n`);
     blocks.push({ number, doc: path, line, section: headingBefore(text, match.index), code, file });
   }
@@ -107,6 +107,11 @@ function mapImports(code: string): string {
     /(["'])toolrx(?:\/([a-z/]+))?\1/g,
     (_m, quote: string, subpath: string | undefined) => `${quote}${toSrc(subpath ? `${subpath}/index.js` : "index.js")}${quote}`,
   );
+}
+
+/** Whether a block talks to a real provider: it uses an SDK and does not bring its own local server (toolrx/testing/server). */
+function callsProvider(code: string): boolean {
+  return importsAny(code, NETWORK) && !importsAny(code, ["toolrx/testing/server"]);
 }
 
 function importsAny(code: string, packages: readonly string[]): boolean {
@@ -151,7 +156,7 @@ for (const block of blocks) {
 }
 
 describe("README.md blocks run", () => {
-  const runnable = blocks.filter((b) => !importsAny(b.code, ["vitest"]) && !importsAny(b.code, NETWORK)); // NETWORK: run against the fake provider below
+  const runnable = blocks.filter((b) => !importsAny(b.code, ["vitest"]) && !callsProvider(b.code)); // NETWORK: run against the fake provider below
   for (const block of runnable.filter((b) => !importsAny(b.code, REDIS))) runsAsShown(block);
 
   const needRedis = runnable.filter((b) => importsAny(b.code, REDIS));
@@ -249,7 +254,7 @@ function pattern(expected: string): RegExp {
 describe("README.md provider blocks", () => {
   const weatherSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
   const weatherResult = '{"city":"Paris","tempC":21}';
-  const providerBlocks = blocks.filter((b) => importsAny(b.code, NETWORK));
+  const providerBlocks = blocks.filter((b) => callsProvider(b.code));
 
   it("every block that uses openai or @anthropic-ai/sdk is one of the round trips run against the fake provider", () => {
     expect(providerBlocks.map((b) => b.section)).toEqual(PROVIDER_SECTIONS);
