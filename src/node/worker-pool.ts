@@ -10,7 +10,7 @@ import {
   type ToolExecutor,
   type ToolSchema,
 } from "../index.js";
-import { decodeResult, decodeThrown, encodeThrown } from "./codec.js";
+import { decodeResult, encodeThrown } from "./codec.js";
 import { isolatedHandlerOf, isolatedTool, type IsolatedToolDefinition } from "./isolated-tool.js";
 import { checkPoolOptions, type PoolPlan, type WorkerPoolOptions } from "./pool-options.js";
 import { PoolJob } from "./pool-job.js";
@@ -115,7 +115,7 @@ class Pool implements WorkerPool, ThreadOwner {
     return new Promise<HandlerResult>((resolve) => {
       const job = new PoolJob(++this.#ids, tool, args, ctx, handler, resolve, (j) => this.#abort(j, ctx.signal.reason));
       if (this.#closed) return job.exit("the worker pool is closed");
-      if (ctx.signal.aborted) return job.exit("the call was cancelled before it reached a thread", ctx.signal.reason);
+      if (ctx.signal.aborted) return job.notStarted("before it reached a worker thread");
       this.#queue.push(job);
       this.#broken = false;
       this.#pump();
@@ -152,16 +152,19 @@ class Pool implements WorkerPool, ThreadOwner {
     const job = thread.job as PoolJob | undefined;
     if (job === undefined || message.type === "ready" || message.id !== job.id) return;
     if (message.type === "progress") {
-      if (job.state !== "running") return;
-      const { progress, total, message: text, data } = message;
-      job.ctx.progress({ progress, ...(total !== undefined && { total }), ...(text !== undefined && { message: text }), data: decodeThrown(data) });
+      job.progressed(message.update);
       return;
     }
     this.#free(job);
-    const decoded = decodeResult(message.result);
-    if (decoded.ok) job.settle(decoded.value);
-    else
-      job.settle(error(new ToolError("invalid_return", { toolName: job.tool.name, toolCallId: job.ctx.toolCall.id, metadata: { crossing: decoded.problem } })));
+    if (message.type === "unstarted") job.notStarted("while its worker thread loaded the handler's module");
+    else {
+      const decoded = decodeResult(message.result);
+      if (decoded.ok) job.settle(decoded.value);
+      else
+        job.settle(
+          error(new ToolError("invalid_return", { toolName: job.tool.name, toolCallId: job.ctx.toolCall.id, metadata: { crossing: decoded.problem } })),
+        );
+    }
     thread.idle();
     this.#idle.push(thread);
     this.#pump();
@@ -270,7 +273,7 @@ class Pool implements WorkerPool, ThreadOwner {
   #abort(job: PoolJob, reason: unknown): void {
     if (job.state === "queued") {
       this.#queue.splice(this.#queue.indexOf(job), 1);
-      job.exit("the call was cancelled while it waited for a thread", reason);
+      job.notStarted("while it waited for a worker thread");
       return;
     }
     if (job.state !== "running") return;

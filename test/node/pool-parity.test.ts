@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { firstValueFrom, toArray } from "rxjs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { config, firstValueFrom, toArray } from "rxjs";
 import {
   defineTool,
+  runToolCalls,
   RunResultCollector,
   streamToolCalls,
   type CallReport,
@@ -10,14 +12,16 @@ import {
   type Tool,
   type ToolCall,
   type ToolEvent,
+  ToolError,
 } from "../../src/index.js";
-import * as handlers from "./fixtures/handlers.mjs";
-import { anyArgs, call, fixtureTool, testPool } from "./pool-helpers.js";
+import { anyArgs, call, fixture, fixtureTool, testPool, until } from "./pool-helpers.js";
+
+/** The module the pool's threads load, loaded here too: the same handlers on both sides. */
+const handlers = (await import(fixture.href)) as Record<string, () => HandlerResult>;
 
 /** The fixture's handler `name` as an in-process tool: the same code the pool's thread runs. */
 function inProcess(name: string): Tool {
-  const handler = (handlers as unknown as Record<string, () => HandlerResult>)[name];
-  return defineTool({ name, description: "", schema: anyArgs, handler: handler as () => HandlerResult });
+  return defineTool({ name, description: "", schema: anyArgs, handler: handlers[name] as () => HandlerResult });
 }
 
 /** One batch in-process and through a pool: messages, the completed results and the reports. */
@@ -67,6 +71,58 @@ describe("workerPool and the in-process executor", () => {
       const reason = (result: HandlerResult | undefined) => anatomy((result as { reason: unknown }).reason);
       expect(reason(isolated.results[0])).toEqual(reason(local.results[0]));
       expect(reason(local.results[0])).toMatchObject({ name: "RangeError", data: { limit: 7 }, cause: { name: "TypeError", cause: "row 7" } });
+    });
+  });
+
+  describe("when a handler reports malformed progress", () => {
+    it("drops it and reports it to config.onUnhandledError as in-process, and the work goes on", async () => {
+      const unhandled: string[] = [];
+      const before = config.onUnhandledError;
+      config.onUnhandledError = (e: unknown) => unhandled.push((e as Error).message);
+      try {
+        const { local, isolated } = await bothWays([call("a", "badProgress")]);
+        await sleep(50); // reportUnhandled delivers on its own task
+        expect(isolated.messages).toEqual(local.messages);
+        expect(local.messages[0]?.content).toBe("done");
+        expect(isolated.reports).toEqual(local.reports);
+        expect(local.reports).toMatchObject([{ type: "progress", progress: 1 }]);
+        expect(unhandled).toHaveLength(6); // three in-process, then the same three from the thread
+        expect(unhandled.slice(3)).toEqual(unhandled.slice(0, 3));
+        expect(unhandled[0]).toContain("got null; the report was dropped");
+        expect(unhandled[2]).toContain("got a function (named)");
+      } finally {
+        config.onUnhandledError = before;
+      }
+    });
+  });
+});
+
+describe("workerPool", () => {
+  describe("when a call's deadline passes while its thread loads the handler's module", () => {
+    it("never starts the handler, and settles the abandoned call at once, saying it did not run", async () => {
+      const pool = testPool({ size: 1, spares: 0, grace: 5_000 });
+      await pool.warm();
+      const slow = new URL("./fixtures/slow-load.mjs", import.meta.url);
+      const tool = (name: string) => pool.tool({ name, description: "", schema: anyArgs, module: slow, export: name });
+      const reports: CallReport[] = [];
+      const started = performance.now();
+      const { messages } = await runToolCalls([call("a", "patient")], [tool("patient")], {
+        toolExecutor: pool,
+        toolTimeout: 100,
+        onCallReport: (r) => reports.push(r),
+      });
+      expect(messages[0]?.content).toContain("timeout: tool patient timed out after 100 ms");
+      await until(() => reports.length === 1);
+      expect(performance.now() - started).toBeLessThan(4_000); // not killed at the 5 s grace
+      expect(reports[0]).toMatchObject({ type: "late_settlement", abandoned: "timeout", settled: true });
+      const late = (reports[0] as { result: { reason: ToolError } }).result.reason;
+      expect(late).toBeInstanceOf(ToolError);
+      expect(late.reason).toBe("timeout");
+      expect(late.message).toBe("tool patient timed out after 100 ms while its worker thread loaded the handler's module: the handler did not run");
+      expect(late.metadata).toMatchObject({ deadline: "toolTimeout", started: false });
+      expect(pool.stats()).toMatchObject({ threads: 1, idle: 1 }); // the same thread, not a replacement
+      const runs = await runToolCalls([call("b", "patientRuns")], [tool("patientRuns")], { toolExecutor: pool });
+      expect(runs.messages[0]?.content).toBe("0");
     });
   });
 });
