@@ -5,6 +5,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { defaultExecutor, error, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool, type ToolCall } from "../index.js";
 import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
+import { withoutPaths } from "./without-paths.js";
 import type { CallMessage, FromWorker, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
 
 const port = parentPort;
@@ -73,16 +74,16 @@ async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerR
   let handler: unknown;
   try {
     handler = await loading;
-  } catch (cause) {
+  } catch (thrown) {
     handlers.delete(key); // a module that failed to load may load next time (a file being written)
-    const message = `tool error (${call.toolName}): handler_raised: loading ${call.module} failed`;
-    return error(new ToolError("handler_raised", { message, toolName: call.toolName, toolCallId, cause }));
+    const message = `tool error (${call.toolName}): handler_raised: its handler's module failed to load`;
+    return error(new ToolError("handler_raised", { message, toolName: call.toolName, toolCallId, cause: pathless(thrown) }));
   }
   // The deadline may have passed while the module loaded: a handler started now would get an
   // aborted signal, whose listeners never fire, and run until its thread is killed.
   if (signal.aborted) return UNSTARTED;
   if (typeof handler !== "function") {
-    const message = `tool error (${call.toolName}): not_found: ${call.module} has no function export "${call.export}"`;
+    const message = `tool error (${call.toolName}): not_found: its handler's module has no function export "${call.export}"`;
     return error(new ToolError("not_found", { message, toolName: call.toolName, toolCallId }));
   }
   const tool = { name: call.toolName, handler } as unknown as Tool;
@@ -111,4 +112,15 @@ function wireProgress(update: unknown): WireProgress {
     name = "";
   }
   return { kind: "function", name: typeof name === "string" ? name : "" };
+}
+
+/**
+ * What a module that failed to load threw, as the model may read it: the same class and message
+ * with file paths cut to file names, and the error itself as its `cause`, for the host.
+ */
+function pathless(thrown: unknown): unknown {
+  if (!(thrown instanceof Error)) return thrown;
+  const shown = new Error(withoutPaths(thrown.message), { cause: thrown });
+  Object.defineProperty(shown, "name", { value: thrown.name, writable: true, configurable: true });
+  return shown;
 }
