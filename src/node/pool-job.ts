@@ -1,8 +1,8 @@
 import { CallCancelledError, error, isToolError, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool } from "../index.js";
-import { decodeThrown } from "./codec.js";
+import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
-import type { WireProgress } from "./protocol.js";
+import type { CallMessage, WireProgress } from "./protocol.js";
 
 /** Where a call stands in the pool. */
 export type JobState = "queued" | "running" | "draining" | "done";
@@ -87,5 +87,27 @@ export class PoolJob {
     else if (update.kind === "symbol") value = Symbol(update.name);
     else value = Object.defineProperty(() => {}, "name", { value: update.name });
     this.ctx.progress(value as ProgressUpdate);
+  }
+
+  /**
+   * The message that runs it on a thread: what of `ctx` can travel, and the part of the context
+   * the tool chose. Throws what the tool's `context` function throws.
+   */
+  callMessage(): CallMessage {
+    const { ctx, handler } = this;
+    const context = handler.context === undefined ? ctx.context : handler.context(ctx.context);
+    const { sessionId, requestId, toolCall } = ctx;
+    const { module, export: exportName } = handler;
+    return { type: "call", id: this.id, module, export: exportName, toolName: this.tool.name, args: this.args, toolCall, context, sessionId, requestId };
+  }
+
+  /** Answer with the result its thread sent, or `invalid_return` saying what could not cross. */
+  answer(wire: WireResult): void {
+    const decoded = decodeResult(wire);
+    if (decoded.ok) this.settle(decoded.value);
+    else
+      this.settle(
+        error(new ToolError("invalid_return", { toolName: this.tool.name, toolCallId: this.ctx.toolCall.id, metadata: { crossing: decoded.problem } })),
+      );
   }
 }
