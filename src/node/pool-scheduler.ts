@@ -50,11 +50,13 @@ export class PoolScheduler implements ThreadOwner {
   /** Queue a call of `tool`, whose handler is `handler`, for a thread; `resolve` takes its answer. */
   submit(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext, handler: IsolatedHandler, resolve: (result: HandlerResult) => void): void {
     const job = new PoolJob(++this.#ids, tool, args, ctx, handler, resolve, (j) => this.#abort(j, ctx.signal.reason));
-    if (this.#closed) return job.exit("the worker pool is closed");
-    if (ctx.signal.aborted) return job.notStarted("before it reached a worker thread");
-    this.#queue.push(job);
-    this.#broken = false;
-    this.#pump();
+    if (this.#closed) job.exit("the worker pool is closed");
+    else if (ctx.signal.aborted) job.notStarted("before it reached a worker thread");
+    else {
+      this.#queue.push(job);
+      this.#broken = false;
+      this.#pump();
+    }
   }
 
   warm(): Promise<void> {
