@@ -1,11 +1,11 @@
-import { isHandlerResult, type HandlerResult } from "../index.js";
+import { isHandlerResult, type HandlerResult, type Ok } from "../index.js";
 import { decodeValue, encodeValue, Undecodable, Unencodable, type Wire } from "./wire.js";
 
 export type { Wire } from "./wire.js";
 
 /** A {@link HandlerResult} as JSON data: what a worker thread or a job queue carries. */
 export type WireResult =
-  | { readonly type: "ok"; readonly value: Wire }
+  | { readonly type: "ok"; readonly value: Wire; readonly parts?: Wire }
   | { readonly type: "error"; readonly reason: Wire }
   | { readonly type: "ask_user"; readonly question: string; readonly opts: Wire }
   | { readonly type: "halt"; readonly reason: string; readonly result: Wire };
@@ -23,7 +23,9 @@ export type CodecOutcome<T> = { readonly ok: true; readonly value: T } | { reado
  * Data a result carries for the model (an `ok` value, a `halt` result, `ask_user` opts) crosses
  * as the default JSON encoder would write it (`toJSON` applied, `NaN` as `null`, `undefined`
  * properties left out); what that encoder would reject (a bigint, a cycle, a getter that throws,
- * `undefined` itself, nesting deeper than 512) is a problem. An `error` reason crosses as far as
+ * `undefined` itself, nesting deeper than 512) is a problem. An `ok` result's content `parts` cross
+ * the same way, as they are: the receiving runner checks them as it checks an in-process result's,
+ * so a bad part is the same `invalid_return` on either side. An `error` reason crosses as far as
  * it can: an `Error` keeps its name, message, own enumerable data and cause chain, a `ToolError`
  * its reason, message, `toolName`, `toolCallId` and metadata; parts that cannot cross become a
  * short description (`"[Circular]"`, `"[unreadable]"`). Stacks never cross.
@@ -36,8 +38,12 @@ export function encodeResult(result: HandlerResult): CodecOutcome<WireResult> {
   if (!isHandlerResult(result)) return { ok: false, problem: "the value is not a handler result" };
   try {
     switch (result.type) {
-      case "ok":
-        return { ok: true, value: { type: "ok", value: exact(result.value, "value") } };
+      case "ok": {
+        const value = exact(result.value, "value");
+        const parts: unknown = result.parts;
+        if (parts === undefined) return { ok: true, value: { type: "ok", value } };
+        return { ok: true, value: { type: "ok", value, parts: encodeValue(parts, "exact", "parts") as Wire } };
+      }
       case "error":
         return { ok: true, value: { type: "error", reason: encodeThrown(result.reason) } };
       case "ask_user":
@@ -75,8 +81,12 @@ export function decodeResult(wire: unknown): CodecOutcome<HandlerResult> {
   const w = wire as Record<string, unknown>;
   try {
     switch (w.type) {
-      case "ok":
-        return { ok: true, value: { type: "ok", value: decodeValue(w.value) } };
+      case "ok": {
+        const value = decodeValue(w.value);
+        if (w.parts === undefined) return { ok: true, value: { type: "ok", value } };
+        // Checked by the runner that receives them, as it checks a result built by hand in-process.
+        return { ok: true, value: { type: "ok", value, parts: decodeValue(w.parts, "parts") as Ok["parts"] } };
+      }
       case "error":
         return { ok: true, value: { type: "error", reason: decodeValue(w.reason) } };
       case "ask_user": {

@@ -1,6 +1,8 @@
-import { error, ToolError, type HandlerContext, type HandlerResult, type Tool } from "../index.js";
+import { CallCancelledError, error, isToolError, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool } from "../index.js";
+import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
+import type { CallMessage, WireProgress } from "./protocol.js";
 
 /** Where a call stands in the pool. */
 export type JobState = "queued" | "running" | "draining" | "done";
@@ -48,5 +50,64 @@ export class PoolJob {
     const toolName = this.tool.name;
     const message = `tool error (${toolName}): handler_exit: ${what}`;
     this.settle(error(new ToolError("handler_exit", { message, toolName, toolCallId: this.ctx.toolCall.id, ...(cause !== undefined && { cause }) })));
+  }
+
+  /**
+   * Answer a call whose handler never started because its signal aborted first (its deadline
+   * passed while it waited for a thread, or while its thread loaded the module): with the abort's
+   * own answer (the call's `timeout`, or its cancellation), saying that the handler did not run,
+   * as the runner says of a call cancelled before it started. `metadata.started` is `false`.
+   */
+  notStarted(when: string): void {
+    const aborted: unknown = this.ctx.signal.reason;
+    const toolName = this.tool.name;
+    const toolCallId = this.ctx.toolCall.id;
+    if (aborted instanceof CallCancelledError) {
+      this.settle(error(new CallCancelledError(toolName, toolCallId, false, aborted.cancelReason)));
+      return;
+    }
+    const said = isToolError(aborted) ? aborted.message : `tool error (${toolName}): handler_exit: the call was cancelled`;
+    this.settle(
+      error(
+        new ToolError(isToolError(aborted) ? aborted.reason : "handler_exit", {
+          message: `${said} ${when}: the handler did not run`,
+          toolName,
+          toolCallId,
+          metadata: { ...(isToolError(aborted) ? aborted.metadata : {}), started: false },
+          ...(aborted !== undefined && !isToolError(aborted) && { cause: aborted }),
+        }),
+      ),
+    );
+  }
+
+  /** Hand what the handler reported to the runner's `ctx.progress`, which checks it as in-process. */
+  progressed(update: WireProgress): void {
+    let value: unknown;
+    if (update.kind === "value") value = decodeThrown(update.value);
+    else if (update.kind === "symbol") value = Symbol(update.name);
+    else value = Object.defineProperty(() => {}, "name", { value: update.name });
+    this.ctx.progress(value as ProgressUpdate);
+  }
+
+  /**
+   * The message that runs it on a thread: what of `ctx` can travel, and the part of the context
+   * the tool chose. Throws what the tool's `context` function throws.
+   */
+  callMessage(): CallMessage {
+    const { ctx, handler } = this;
+    const context = handler.context === undefined ? ctx.context : handler.context(ctx.context);
+    const { sessionId, requestId, toolCall } = ctx;
+    const { module, export: exportName } = handler;
+    return { type: "call", id: this.id, module, export: exportName, toolName: this.tool.name, args: this.args, toolCall, context, sessionId, requestId };
+  }
+
+  /** Answer with the result its thread sent, or `invalid_return` saying what could not cross. */
+  answer(wire: WireResult): void {
+    const decoded = decodeResult(wire);
+    if (decoded.ok) this.settle(decoded.value);
+    else
+      this.settle(
+        error(new ToolError("invalid_return", { toolName: this.tool.name, toolCallId: this.ctx.toolCall.id, metadata: { crossing: decoded.problem } })),
+      );
   }
 }

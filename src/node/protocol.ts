@@ -29,11 +29,22 @@ export interface AbortMessage {
 
 export type ToWorker = CallMessage | AbortMessage;
 
-/** What a worker says: it is ready (preloads imported), a call's result, or its progress. */
+/**
+ * What a handler passed to `ctx.progress`, whatever it is: the pool hands it to the runner's own
+ * `ctx.progress`, which checks it there as it checks an in-process handler's. A function or a
+ * symbol travels as its name, so that a dropped report describes it as it would in-process.
+ */
+export type WireProgress = { readonly kind: "value"; readonly value: Wire } | { readonly kind: "function" | "symbol"; readonly name: string };
+
+/**
+ * What a worker says: it is ready (preloads imported), a call's result, its progress, or that its
+ * handler did not start because the call's signal aborted while the module loaded.
+ */
 export type FromWorker =
   | { readonly type: "ready" }
   | { readonly type: "result"; readonly id: number; readonly result: WireResult }
-  | { readonly type: "progress"; readonly id: number; readonly progress: number; readonly total?: number; readonly message?: string; readonly data: Wire };
+  | { readonly type: "progress"; readonly id: number; readonly update: WireProgress }
+  | { readonly type: "unstarted"; readonly id: number };
 
 /** What the pool gives a worker at start, as `workerData`. */
 export interface WorkerSetup {

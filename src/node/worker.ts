@@ -5,7 +5,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { defaultExecutor, error, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool, type ToolCall } from "../index.js";
 import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
-import type { CallMessage, FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+import { withoutPaths } from "./without-paths.js";
+import type { CallMessage, FromWorker, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
 
 const port = parentPort;
 if (port === null) throw new Error("toolrx/node's worker runs only as a worker thread");
@@ -32,11 +33,15 @@ void (async () => {
 async function run(call: CallMessage): Promise<void> {
   const controller = new AbortController();
   running = { id: call.id, controller };
-  let result: HandlerResult;
+  let result: HandlerResult | typeof UNSTARTED;
   try {
     result = await execute(call, controller.signal);
   } finally {
     running = undefined;
+  }
+  if (result === UNSTARTED) {
+    post({ type: "unstarted", id: call.id });
+    return;
   }
   const encoded = encodeResult(result);
   if (encoded.ok) {
@@ -54,7 +59,10 @@ async function run(call: CallMessage): Promise<void> {
   if (answer.ok) post({ type: "result", id: call.id, result: answer.value });
 }
 
-async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerResult> {
+/** The call's signal aborted before its handler could start: the pool answers it, saying so. */
+const UNSTARTED: unique symbol = Symbol("unstarted");
+
+async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerResult | typeof UNSTARTED> {
   const toolCall = call.toolCall as ToolCall;
   const toolCallId = toolCall.id;
   const key = `${call.export}\0${call.module}`;
@@ -66,13 +74,16 @@ async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerR
   let handler: unknown;
   try {
     handler = await loading;
-  } catch (cause) {
+  } catch (thrown) {
     handlers.delete(key); // a module that failed to load may load next time (a file being written)
-    const message = `tool error (${call.toolName}): handler_raised: loading ${call.module} failed`;
-    return error(new ToolError("handler_raised", { message, toolName: call.toolName, toolCallId, cause }));
+    const message = `tool error (${call.toolName}): handler_raised: its handler's module failed to load`;
+    return error(new ToolError("handler_raised", { message, toolName: call.toolName, toolCallId, cause: pathless(thrown) }));
   }
+  // The deadline may have passed while the module loaded: a handler started now would get an
+  // aborted signal, whose listeners never fire, and run until its thread is killed.
+  if (signal.aborted) return UNSTARTED;
   if (typeof handler !== "function") {
-    const message = `tool error (${call.toolName}): not_found: ${call.module} has no function export "${call.export}"`;
+    const message = `tool error (${call.toolName}): not_found: its handler's module has no function export "${call.export}"`;
     return error(new ToolError("not_found", { message, toolName: call.toolName, toolCallId }));
   }
   const tool = { name: call.toolName, handler } as unknown as Tool;
@@ -84,19 +95,32 @@ async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerR
     engine: undefined,
     signal,
     progress(update: ProgressUpdate): void {
-      if (typeof update !== "object" || update === null || typeof update.progress !== "number") {
-        throw new TypeError(`Expected \`ctx.progress\` to get { progress: number, total?, message?, data? }, got ${update === null ? "null" : typeof update}`);
-      }
-      const { progress, total, message, data } = update;
-      post({
-        type: "progress",
-        id: call.id,
-        progress,
-        ...(total !== undefined && { total }),
-        ...(message !== undefined && { message }),
-        data: encodeThrown(data),
-      });
+      // Checked by the runner's own ctx.progress, which drops and reports a malformed one.
+      post({ type: "progress", id: call.id, update: wireProgress(update) });
     },
   };
   return defaultExecutor.execute(tool, call.args, ctx);
+}
+
+function wireProgress(update: unknown): WireProgress {
+  if (typeof update === "symbol") return { kind: "symbol", name: update.description ?? "" };
+  if (typeof update !== "function") return { kind: "value", value: encodeThrown(update) };
+  let name: unknown;
+  try {
+    name = update.name;
+  } catch {
+    name = "";
+  }
+  return { kind: "function", name: typeof name === "string" ? name : "" };
+}
+
+/**
+ * What a module that failed to load threw, as the model may read it: the same class and message
+ * with file paths cut to file names, and the error itself as its `cause`, for the host.
+ */
+function pathless(thrown: unknown): unknown {
+  if (!(thrown instanceof Error)) return thrown;
+  const shown = new Error(withoutPaths(thrown.message), { cause: thrown });
+  Object.defineProperty(shown, "name", { value: thrown.name, writable: true, configurable: true });
+  return shown;
 }

@@ -121,6 +121,35 @@ describe("encodeResult and decodeResult", () => {
     });
   });
 
+  describe("when an ok result carries content parts", () => {
+    const base64 = fc.uint8Array({ minLength: 1, maxLength: 24 }).map((bytes) => Buffer.from(bytes).toString("base64"));
+    const part = fc.oneof(
+      fc.record({ type: fc.constant("text" as const), text: fc.string() }),
+      fc.record({ type: fc.constant("image" as const), mediaType: fc.constantFrom("image/png", "image/jpeg"), data: base64 }),
+      fc.record(
+        { type: fc.constant("file" as const), url: fc.webUrl({ validSchemes: ["https"] }), name: fc.string({ minLength: 1 }) },
+        { requiredKeys: ["type", "url"] },
+      ),
+      fc.record({ type: fc.constant("resource" as const), uri: fc.webUrl(), text: fc.string() }, { requiredKeys: ["type", "uri"] }),
+    );
+
+    it("carries the parts over JSON unchanged, beside the value", () => {
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.array(part, { maxLength: 4 }), (value, parts) => {
+          expect(roundTrip(ok(value, { parts }))).toEqual({ type: "ok", value: overJson(value), parts });
+        }),
+      );
+      expect(roundTrip(ok("no parts"))).not.toHaveProperty("parts");
+    });
+
+    it("carries parts built by hand as they are, for the runner to check; reports those JSON cannot hold", () => {
+      const byHand = { type: "ok", value: 1, parts: [{ type: "image", data: "not base64!" }] } as unknown as HandlerResult;
+      expect(roundTrip(byHand)).toEqual(byHand);
+      const bad = { type: "ok", value: 1, parts: [{ type: "text", text: 1n }] } as unknown as HandlerResult;
+      expect(encodeResult(bad)).toEqual({ ok: false, problem: "`parts[0].text` is a bigint, which JSON cannot hold" });
+    });
+  });
+
   describe("when the result is an error", () => {
     it("keeps a ToolError's reason, message, names, metadata and cause chain", () => {
       fc.assert(
