@@ -116,17 +116,26 @@ const call = (exclude: KnownUntilFixed): fc.Arbitrary<{ name: ToolName; argument
       ),
     );
 
-/** A batch of 1 to 4 calls and the run's policy. */
+/** A batch of 1 to 4 calls, the run's policy (`recover`: a function answering `{ continue }`) and its output budget. */
 export interface Batch {
   readonly calls: ToolCall[];
-  readonly onToolError: "continue" | "halt";
+  readonly onToolError: "continue" | "halt" | "recover";
+  readonly outputBudget?: number;
 }
 
 export function batch(exclude: KnownUntilFixed): fc.Arbitrary<Batch> {
   return fc
-    .record({ calls: fc.array(call(exclude), { minLength: 1, maxLength: 4 }), onToolError: fc.constantFrom("continue" as const, "halt" as const) })
+    .record(
+      {
+        calls: fc.array(call(exclude), { minLength: 1, maxLength: 4 }),
+        onToolError: fc.constantFrom("continue" as const, "halt" as const, "recover" as const),
+        outputBudget: fc.integer({ min: 64, max: 400 }),
+      },
+      { requiredKeys: ["calls", "onToolError"] },
+    )
     .map((b) => ({
       onToolError: b.onToolError,
+      ...(b.outputBudget === undefined ? {} : { outputBudget: b.outputBudget }),
       calls: b.calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: c.arguments })),
     }));
 }

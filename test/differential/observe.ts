@@ -50,7 +50,8 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
   await lastValueFrom(
     streamToolCalls(batch.calls, tools, {
       ...(executor === undefined ? {} : { toolExecutor: executor }),
-      onToolError: batch.onToolError,
+      onToolError: batch.onToolError === "recover" ? () => ({ continue: { recovered: true } }) : batch.onToolError,
+      ...(batch.outputBudget === undefined ? {} : { outputBudget: batch.outputBudget }),
       sessionId,
       toolTimeout: 20_000,
       onCallReport: (r) => reports.push(r),
