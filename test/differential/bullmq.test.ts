@@ -14,9 +14,10 @@ import { observe } from "./observe.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
 
 // 25 generated batches (1 to 4 calls each) through the default executor, a warm worker pool and a
-// BullMQ executor with one warm worker process, side by side: about 15 s on the project's loaded
-// 2-core machine (plus a few seconds to start Redis and the worker), most of it the cases where a
-// call waits out its 1.5 s deadline.
+// BullMQ executor with one warm worker process, side by side: the property took 10 to 16 s (the
+// file 22 to 30 s, with Redis and the worker process started through tsx) on the project's 2-core
+// machine under heavy load (load average around 20), most of it the cases where a call waits out its 1.5 s
+// deadline.
 const NUM_RUNS = 25;
 
 const workerScript = fileURLToPath(new URL("./fixtures/bullmq-worker.ts", import.meta.url));

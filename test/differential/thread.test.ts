@@ -10,8 +10,9 @@ import { observe } from "./observe.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
 
 // 40 generated batches (1 to 4 calls each) through the default executor and a warm worker pool,
-// side by side: about 10 s on the project's loaded 2-core machine, most of it the cases where a
-// call waits out its 1.5 s deadline.
+// side by side: the property took 11 to 18 s (the file 15 to 22 s) on the project's 2-core
+// machine under heavy load (load average around 20), most of it the cases where a call waits out its 1.5 s
+// deadline.
 const NUM_RUNS = 40;
 
 describe("one answer whatever the executor: in-process and workerPool", () => {
