@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "toolrx",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/bullmq/**"],
+          exclude: ["test/bullmq/**", "test/differential/bullmq.test.ts"],
           typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
           sequence: { groupOrder: 0 },
         },
@@ -23,7 +23,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "redis",
-          include: ["test/bullmq/**/*.test.ts"],
+          include: ["test/bullmq/**/*.test.ts", "test/differential/bullmq.test.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

@@ -10,7 +10,15 @@ import { decodeResult, encodeResult } from "../node/index.js";
 export function encodeJobResult(result: HandlerResult, toolName: string, toolCallId: string): unknown {
   const encoded = encodeResult(result);
   if (encoded.ok) return encoded.value;
-  const refused = error(new ToolError("invalid_return", { toolName, toolCallId, message: `tool error (${toolName}): invalid_return: ${encoded.problem}` }));
+  // Worded as a worker thread's, with what could not cross in `metadata.crossing`: one answer whatever the executor.
+  const refused = error(
+    new ToolError("invalid_return", {
+      toolName,
+      toolCallId,
+      message: `tool error (${toolName}): invalid_return: the result cannot leave the worker: ${encoded.problem}`,
+      metadata: { crossing: encoded.problem },
+    }),
+  );
   return (encodeResult(refused) as { value: unknown }).value;
 }
 

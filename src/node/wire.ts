@@ -50,7 +50,8 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
       return undefined; // left out of its object, as JSON.stringify does
     case "symbol":
     case "function":
-      if (mode === "lenient") return typeof value === "symbol" ? String(value) : "[function]";
+      // Tagged, so that an error's text renders them on the other side as it does here.
+      if (mode === "lenient") return typeof value === "symbol" ? symbolTag(value) : functionTag(value as () => unknown);
       if (depth === 0) throw new Unencodable(`${where(path)} is a ${typeof value}, which JSON cannot hold`);
       return undefined;
   }
@@ -159,6 +160,30 @@ function safeHasOwn(object: object, key: string): boolean {
   }
 }
 
+function functionTag(fn: () => unknown): Wire {
+  let name: unknown;
+  try {
+    name = fn.name;
+  } catch {
+    // A getter that throws: a function without a name.
+  }
+  return typeof name === "string" && name !== "" ? { [TAG]: "function", name } : { [TAG]: "function" };
+}
+
+function symbolTag(symbol: symbol): Wire {
+  return symbol.description === undefined ? { [TAG]: "symbol" } : { [TAG]: "symbol", description: symbol.description };
+}
+
+/** What a function that crossed as data comes back as: one of the same name, which cannot be called. */
+function functionStandIn(name: unknown): () => never {
+  const label = typeof name === "string" ? name : "";
+  const standIn = (): never => {
+    throw new TypeError(`the function${label === "" ? "" : ` ${label}`} crossed a thread or a process as data and cannot be called`);
+  };
+  Object.defineProperty(standIn, "name", { value: label });
+  return standIn;
+}
+
 function where(path: string): string {
   return path === "" ? "the value" : `\`${path.replace(/^\./, "")}\``;
 }
@@ -179,7 +204,7 @@ const BUILTIN_ERRORS: Readonly<Record<string, ErrorConstructor>> = {
 };
 const REASONS: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
 
-/** The value a {@link Wire} stands for: tags become Errors, bigints and `undefined` again. */
+/** The value a {@link Wire} stands for: tags become Errors, bigints, `undefined`, symbols and stand-ins of functions again. */
 export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
   if (typeof wire !== "object" || wire === null) {
     if (typeof wire === "string" || typeof wire === "boolean" || wire === null) return wire;
@@ -200,6 +225,10 @@ export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
     case "bigint":
       if (typeof object.value !== "string" || !/^-?\d+$/.test(object.value)) break;
       return BigInt(object.value);
+    case "function":
+      return functionStandIn(object.name);
+    case "symbol":
+      return Symbol(typeof object.description === "string" ? object.description : undefined);
     case "error":
     case "tool_error":
       return decodeError(object, path, depth);

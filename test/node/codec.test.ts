@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { askUser, error, halt, ok, ToolError, TOOL_ERROR_REASONS, type HandlerResult } from "../../src/index.js";
+import { askUser, error, halt, jsonEncoder, ok, ToolError, TOOL_ERROR_REASONS, type HandlerResult } from "../../src/index.js";
 import { decodeResult, decodeThrown, encodeResult, encodeThrown } from "../../src/node/index.js";
 
 /** Through JSON and back, as a job queue carries it. */
@@ -209,9 +209,26 @@ describe("encodeResult and decodeResult", () => {
           throw new Error("no");
         },
       });
-      expect(roundTrip(error({ cyclic, thrower, thrown: undefined }))).toEqual(
-        error({ cyclic: { n: 1n, s: "Symbol(x)", u: undefined, self: "[Circular]" }, thrower: { g: "[unreadable]" }, thrown: undefined }),
+      const back = roundTrip(error({ cyclic, thrower, thrown: undefined })) as { reason: { cyclic: { s: unknown } } };
+      expect(typeof back.reason.cyclic.s).toBe("symbol");
+      expect(String(back.reason.cyclic.s)).toBe("Symbol(x)");
+      expect(back).toEqual(
+        error({ cyclic: { n: 1n, s: back.reason.cyclic.s, u: undefined, self: "[Circular]" }, thrower: { g: "[unreadable]" }, thrown: undefined }),
       );
+    });
+
+    it("reads the same to a model on the other side, functions and symbols included", () => {
+      // An isolated handler that returns a function is `invalid_return` with the function as its cause.
+      const named = function report() {};
+      for (const value of [() => 1, named, Symbol("s"), Symbol(), { nested: named, s: Symbol("t"), kept: 1 }]) {
+        const here = new ToolError("invalid_return", { toolName: "t", cause: value });
+        const there = decodeThrown(overJson(encodeThrown(here)));
+        expect(jsonEncoder.encodeError(there)).toBe(jsonEncoder.encodeError(here));
+        expect(jsonEncoder.encodeError(decodeThrown(overJson(encodeThrown(value))))).toBe(jsonEncoder.encodeError(value));
+      }
+      const standIn = decodeThrown(overJson(encodeThrown(named))) as () => unknown;
+      expect(standIn.name).toBe("report");
+      expect(() => standIn()).toThrow(/cannot be called/);
     });
   });
 

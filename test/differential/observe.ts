@@ -1,0 +1,174 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { lastValueFrom, tap } from "rxjs";
+import {
+  isToolError,
+  RunResultCollector,
+  streamToolCalls,
+  type CallReport,
+  type HandlerResult,
+  type Tool,
+  type ToolEvent,
+  type ToolExecutor,
+} from "../../src/index.js";
+import type { Batch } from "./arbitraries.js";
+
+/**
+ * What differs by executor, by design, and is therefore left out of the comparison (docs/running.md,
+ * "What differs by executor"):
+ * - timings: the interleaving of different calls' events, and `late_settlement` reports (when a
+ *   handler the runner abandoned settled, and its `fate` or `remoteState`), which may come after the
+ *   batch;
+ * - stacks: an error that crossed a thread or a process keeps its first line only;
+ * - data for the model crosses as JSON: the `completed` event's `ok` value, `halt` result and
+ *   `ask_user` opts are compared as their JSON form (a `Date` arrives as its string, `NaN` as `null`,
+ *   `undefined` properties and functions nested in objects left out), and an error's parts that
+ *   cannot cross as their short description (`"[Circular]"`);
+ * - a value JSON cannot hold (a bigint, a cycle, `undefined`, a function): in-process the encoder
+ *   refuses it (`encoding_failed`); across a boundary it cannot leave the handler's side
+ *   (`invalid_return`, `metadata.crossing`). Both are compared as "unencodable", the message too.
+ */
+export const DIFFERS_BY_EXECUTOR = ["call interleaving", "late_settlement reports", "stacks", "JSON form of data", "unencodable values"] as const;
+
+/** Everything a batch told its host, per call, in a form two executors can be compared on. */
+export interface Observation {
+  readonly calls: readonly {
+    readonly events: unknown[];
+    readonly reports: unknown[];
+    readonly message: unknown;
+    /** Handler and hook runs, from the session's log. */
+    readonly runs: Record<string, number>;
+  }[];
+  readonly halt: unknown;
+}
+
+/** Run `batch` with `executor` (`undefined`: the default) and observe it. */
+export async function observe(batch: Batch, tools: Tool[], executor: ToolExecutor | undefined, sessionId: string, logDir: string): Promise<Observation> {
+  const events: ToolEvent[] = [];
+  const reports: CallReport[] = [];
+  const collector = new RunResultCollector();
+  await lastValueFrom(
+    streamToolCalls(batch.calls, tools, {
+      ...(executor === undefined ? {} : { toolExecutor: executor }),
+      onToolError: batch.onToolError === "recover" ? () => ({ continue: { recovered: true } }) : batch.onToolError,
+      ...(batch.outputBudget === undefined ? {} : { outputBudget: batch.outputBudget }),
+      sessionId,
+      toolTimeout: 20_000,
+      onCallReport: (r) => reports.push(r),
+    }).pipe(
+      tap((e) => {
+        events.push(e);
+        collector.add(e);
+      }),
+    ),
+    { defaultValue: undefined },
+  );
+  const result = collector.result();
+  const runs = runsOf(join(logDir, `${sessionId}.log`));
+  const unencodable = new Set(events.filter((e) => e.type === "tool_execution_completed" && isUnencodable(e.result)).map((e) => e.index));
+  return {
+    calls: batch.calls.map((call, index) => ({
+      events: events.filter((e) => e.index === index).map((e) => canonEvent(e, unencodable.has(index))),
+      reports: reports.filter((r) => r.index === index && r.type !== "late_settlement").map((r) => canon(r)),
+      message: unencodable.has(index) ? { ...result.messages[index], content: "<unencodable>" } : result.messages[index],
+      runs: runs[call.id] ?? {},
+    })),
+    halt: canonHalt(result.halt),
+  };
+}
+
+function runsOf(file: string): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return out;
+  }
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const { id, kind } = JSON.parse(line) as { id: string; kind: string };
+    out[id] ??= {};
+    const counts = out[id];
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return out;
+}
+
+function isUnencodable(result: HandlerResult): boolean {
+  if (result.type !== "error" || !isToolError(result.reason)) return false;
+  const e = result.reason;
+  return e.reason === "encoding_failed" || (e.reason === "invalid_return" && "crossing" in e.metadata);
+}
+
+function canonEvent(e: ToolEvent, unencodable: boolean): unknown {
+  switch (e.type) {
+    case "tool_execution_completed":
+      return { ...e, result: canonResult(e.result) };
+    case "tool_result_encoded":
+      return unencodable ? { ...e, content: "<unencodable>" } : e;
+    case "tool_halt":
+      return { ...e, result: e.reason === "tool_error" ? canonError(e.result) : jsonForm(e.result), content: unencodable ? "<unencodable>" : e.content };
+    default:
+      return canon(e);
+  }
+}
+
+function canonResult(r: HandlerResult): unknown {
+  switch (r.type) {
+    case "ok":
+      return { ...r, value: jsonForm(r.value) };
+    case "error":
+      return { type: "error", reason: canonError(r.reason) };
+    case "ask_user":
+      return { ...r, opts: jsonForm(r.opts ?? {}) };
+    case "halt":
+      return { ...r, result: jsonForm(r.result) };
+  }
+}
+
+function canonError(reason: unknown): unknown {
+  if (isUnencodable({ type: "error", reason })) return { unencodable: true };
+  return canon(reason);
+}
+
+function canonHalt(halt: unknown): unknown {
+  if (halt === undefined) return undefined;
+  const h = halt as Record<string, unknown>;
+  return {
+    ...h,
+    ...("haltResult" in h && { haltResult: jsonForm(h.haltResult) }),
+    ...("onToolErrorException" in h && { onToolErrorException: canon(h.onToolErrorException) }),
+  };
+}
+
+/** A value as the JSON encoder would write it, or its canonical form when it cannot be. */
+function jsonForm(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? canon(value) : JSON.parse(text);
+  } catch {
+    return canon(value);
+  }
+}
+
+/** Errors as their name, message, data and cause chain (no stack), cycles as "[Circular]", bigints and functions tagged. */
+export function canon(value: unknown, seen: Set<object> = new Set()): unknown {
+  if (typeof value === "bigint") return { bigint: String(value) };
+  if (typeof value === "function") return "[function]";
+  if (typeof value !== "object" || value === null) return value;
+  if (seen.has(value)) return "[Circular]";
+  seen.add(value);
+  try {
+    if (value instanceof Error) {
+      const out: Record<string, unknown> = { $error: value.name, message: value.message };
+      for (const key of Object.keys(value)) if (key !== "stack") out[key] = canon((value as unknown as Record<string, unknown>)[key], seen);
+      if ("cause" in value) out.cause = canon(value.cause, seen);
+      return out;
+    }
+    if (Array.isArray(value)) return value.map((v) => canon(v, seen));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canon(v, seen)]));
+  } finally {
+    seen.delete(value);
+  }
+}
