@@ -18,8 +18,8 @@ export interface KnownUntilFixed {
 }
 
 export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
-  parts: true,
-  badProgress: true,
+  parts: false,
+  badProgress: false,
   remoteRetry: true,
   remoteHooks: true,
 };
