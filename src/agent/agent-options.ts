@@ -11,6 +11,7 @@ import type { PrepareTurn } from "./prepare-turn.js";
 import type { Message } from "../tool/message.js";
 import type { ApprovalLedger } from "../tool/approval-ledger.js";
 import type { ApprovalSecret } from "../tool/approval-token.js";
+import { checkJournalOptions, type JournalEnv } from "./journal.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {
@@ -33,10 +34,22 @@ export interface AgentEnv {
   readonly requestId: string | undefined;
   readonly approvalSecret: ApprovalSecret | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
+  /** The `journal` option, checked. */
+  readonly journal: JournalEnv | undefined;
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
-const AGENT_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(["model", "tools", "messages", "maxTurns", "haltWhen", "mode", "signal", "prepareTurn"]);
+const AGENT_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  "model",
+  "tools",
+  "messages",
+  "maxTurns",
+  "haltWhen",
+  "mode",
+  "signal",
+  "prepareTurn",
+  "journal",
+]);
 
 /**
  * Check every option up front, so a misconfigured agent fails where it is called, before any
@@ -73,6 +86,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   }
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
 
+  const journal = checkJournalOptions(options.journal);
   const env = resolveOptions(options, undefined, AGENT_KEYS); // every RunOptions check, at call time
   const runOptions: Record<string, unknown> = {};
   for (const key of Object.keys(options)) if (!AGENT_KEYS.has(key)) runOptions[key] = (options as unknown as Record<string, unknown>)[key];
@@ -93,5 +107,6 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     requestId: env.requestId,
     approvalSecret: env.approvalSecret,
     approvalLedger: env.approvalLedger,
+    journal,
   };
 }
