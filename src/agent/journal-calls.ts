@@ -22,12 +22,14 @@ export interface BatchJournal {
  * Whether a call that started before the process stopped, and has no recorded outcome, may be
  * sent again: when the tool is `control.idempotent`, or the executor re-attaches to the work it
  * sent (an executor with `reattaches: true`, such as `bullmqExecutor`, whose job ids derive from
- * the call id). Any other call's fate is unknown and it is not run again.
+ * the call id; a router of executors may answer per tool with `reattaches: (tool) => boolean`). Any other call's fate is unknown and it is not run again.
  */
 export function resendsInFlight(tool: Tool | undefined, runOptions: RunOptions): boolean {
   if (tool !== undefined && controlOf(tool)?.idempotent === true) return true;
   const executor = runOptions.toolExecutor ?? runOptions.engine?.toolExecutor;
-  return (executor as { reattaches?: unknown } | undefined)?.reattaches === true;
+  const reattaches = (executor as { reattaches?: unknown } | undefined)?.reattaches;
+  // A router of executors answers per tool.
+  return reattaches === true || (typeof reattaches === "function" && tool !== undefined && reattaches(tool) === true);
 }
 
 /**
