@@ -96,7 +96,7 @@ export class CallBatch {
     const position = this.calls.length;
     this.calls.push(call);
     const tool = this.#env.lookup(call.name);
-    if (this.#journal !== undefined && this.#answeredFromJournal(call, position, tool, this.#journal)) return;
+    if (this.#journal?.journal.replaying === true && this.#answeredFromJournal(call, position, tool, this.#journal)) return;
     if (this.#env.agent.manualMode || tool?.manual === true) {
       this.manual.push(call);
       return;

@@ -34,6 +34,11 @@ export class RunJournal {
   #failure: { error: unknown } | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #released = false;
+  /**
+   * Whether an earlier run of this input left entries to play back. A fresh run looks nothing up:
+   * it only writes, so a call costs two appends and no index.
+   */
+  #replaying = false;
 
   private constructor(env: JournalEnv, owner: string) {
     this.#env = env;
@@ -55,7 +60,10 @@ export class RunJournal {
       }
     }
     if (start < 0) await env.store.append(env.key, owner, [{ type: "run", input: fingerprint }]);
-    else for (let i = start + 1; i < entries.length; i++) journal.#load(entries[i] as JournalEntry);
+    else {
+      journal.#replaying = start + 1 < entries.length;
+      for (let i = start + 1; i < entries.length; i++) journal.#load(entries[i] as JournalEntry);
+    }
     journal.#timer = setInterval(() => journal.#renew(), Math.max(5, Math.floor(env.leaseMs / 3)));
     (journal.#timer as { unref?: () => void }).unref?.();
     return journal;
@@ -68,6 +76,7 @@ export class RunJournal {
 
   /** The reply recorded for model turn `turn`, if any: whole, or the calls that had started. */
   replyOf(turn: number): RecordedReply | undefined {
+    if (!this.#replaying) return undefined;
     const whole = this.#replies.get(turn);
     if (whole !== undefined) return { ...whole, partial: false };
     const started = this.#started.get(`model:${turn}`);
@@ -77,11 +86,18 @@ export class RunJournal {
     return { message: { role: "assistant", content: last.text, toolCalls: started.map((s) => s.call) }, finishReason: "tool_calls", partial: true };
   }
 
+  /** Whether anything of an earlier run is on record: when not, no call needs looking up. */
+  get replaying(): boolean {
+    return this.#replaying;
+  }
+
   outcomeOf(phase: JournalPhase, turn: number, id: string): RecordedOutcome | undefined {
+    if (!this.#replaying) return undefined;
     return this.#outcomes.get(`${phase}:${turn}:${id}`);
   }
 
   wasStarted(phase: JournalPhase, turn: number, id: string): boolean {
+    if (!this.#replaying) return false;
     return this.#started.get(`${phase}:${turn}`)?.some((s) => s.call.id === id) === true;
   }
 
@@ -89,14 +105,14 @@ export class RunJournal {
   recordCall(phase: JournalPhase, turn: number, call: ToolCall, text: string): Promise<void> | undefined {
     if (this.wasStarted(phase, turn, call.id)) return undefined;
     const entry: JournalEntry = { type: "call", turn, phase, call, text };
-    this.#load(entry);
+    if (this.#replaying) this.#load(entry);
     return this.#write(entry);
   }
 
   recordReply(turn: number, message: AssistantMessage, finishReason: FinishReason): void {
-    if (this.#replies.has(turn)) return;
+    if (this.#replaying && this.#replies.has(turn)) return;
     const entry: JournalEntry = { type: "reply", turn, message, finishReason };
-    this.#load(entry);
+    if (this.#replaying) this.#load(entry);
     this.#write(entry)?.catch(noop);
   }
 

@@ -49,7 +49,11 @@ describe.skipIf(redisUnavailable !== undefined)("RedisJournalStore", () => {
     await new Promise<void>((resolve) => {
       const subscription = streamAgent({ model: first.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal }).subscribe((e) => {
         if (e.type === "model_reply") ids = (e.message.toolCalls ?? []).map((c) => c.id);
-        if (e.type === "tool_event" && e.event.type === "tool_execution_started") setTimeout(() => (subscription.unsubscribe(), resolve()), 20);
+        if (e.type === "tool_event" && e.event.type === "tool_execution_started")
+          setTimeout(() => {
+            subscription.unsubscribe();
+            resolve();
+          }, 20);
       });
     });
     hang = false;
