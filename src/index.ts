@@ -90,6 +90,9 @@ export { resultPages, type ResultPages, type ResultPagesOptions } from "./tool/r
 export { memoryResultStore, type ResultStore } from "./tool/result-store.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
+export type { JournalEntry, JournalOptions, JournalPhase, JournalStore } from "./agent/journal.js";
+export { JournalLeaseError } from "./agent/journal-lease-error.js";
+export { MemoryJournalStore, type MemoryJournalStoreOptions } from "./agent/memory-journal-store.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";
 export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval-mismatch-error.js";
 export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval-ledger.js";
@@ -104,6 +107,7 @@ export type {
   FinishReason,
   Model,
   ModelEvent,
+  ModelReplyEvent,
   ModelRequest,
   PendingWork,
   SubagentEvent,

@@ -18,6 +18,7 @@ const here = join(dirname(fileURLToPath(import.meta.url)), "..");
  */
 export const SUB_BENCHES = {
   loop: { script: "agent.mjs", targets: ["loop-overhead"] },
+  journal: { script: "journal.mjs", targets: ["journal-overhead"] },
   "loop-memory": { script: "agent-memory.mjs", node: ["--expose-gc"], targets: ["loop-memory"] },
   mcp: { script: "mcp.mjs", targets: ["mcp-overhead"] },
   isolated: { script: "isolated.mjs", targets: ["isolated-overhead"] },

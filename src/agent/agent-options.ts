@@ -12,6 +12,7 @@ import type { PrepareTurn } from "./prepare-turn.js";
 import type { Message } from "../tool/message.js";
 import type { ApprovalLedger } from "../tool/approval-ledger.js";
 import type { ApprovalSecret } from "../tool/approval-token.js";
+import { checkJournalOptions, type JournalEnv } from "./journal.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {
@@ -36,6 +37,8 @@ export interface AgentEnv {
   readonly requestId: string | undefined;
   readonly approvalSecret: ApprovalSecret | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
+  /** The `journal` option, checked. */
+  readonly journal: JournalEnv | undefined;
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
@@ -49,6 +52,7 @@ const AGENT_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
   "signal",
   "prepareTurn",
   "maxCallsPerTurn",
+  "journal",
 ]);
 
 /**
@@ -90,6 +94,7 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
   }
   if (mode !== "auto" && mode !== "manual") throw new TypeError(`Expected \`mode\` to be "auto" or "manual", got ${describe(mode)}`);
 
+  const journal = checkJournalOptions(options.journal);
   const env = resolveOptions(options, undefined, AGENT_KEYS); // every RunOptions check, at call time
   if (Array.isArray(tools)) assertExecutorsKnown(tools, env.executors);
   const runOptions: Record<string, unknown> = {};
@@ -112,5 +117,6 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     requestId: env.requestId,
     approvalSecret: env.approvalSecret,
     approvalLedger: env.approvalLedger,
+    journal,
   };
 }

@@ -15,6 +15,7 @@ import type { OpenTurn } from "./resume.js";
 import { Turn, type TurnOutcome } from "./turn.js";
 import type { AgentEvent, TokenUsage, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
+import { RunJournal } from "./run-journal.js";
 
 /**
  * One subscription to `streamAgent`: turns one after another until a reason ends the loop.
@@ -39,6 +40,7 @@ export class AgentRun {
   /** The model's own share of `#usage`. */
   #own: TokenUsage | undefined;
   readonly #subagents: Extract<UsageSource, { source: "subagent" }>[] = [];
+  #journal: RunJournal | undefined;
 
   readonly #quiet: boolean;
 
@@ -66,7 +68,21 @@ export class AgentRun {
     } catch (e) {
       this.#end({ haltedReason: "error", metadata: { error: e } });
     }
-    this.#next();
+    const journal = this.#env.journal;
+    if (journal === undefined || this.#over) this.#next();
+    else
+      RunJournal.open(journal, this.#env.messages).then(
+        (opened) => {
+          if (this.#over) {
+            opened.release().catch(noop);
+            return;
+          }
+          this.#journal = opened;
+          this.#batchEnv = { ...(this.#batchEnv as BatchEnv), journal: opened };
+          this.#next();
+        },
+        (e: unknown) => this.#end({ haltedReason: "error", metadata: { error: e } }),
+      );
     return () => this.#stop();
   }
 
@@ -75,6 +91,7 @@ export class AgentRun {
     this.#release();
     if (this.#over) return;
     this.#over = true;
+    this.#journal?.release().catch(noop);
     this.#turn?.cancel();
     this.#controller.abort(new DOMException("The agent stream was unsubscribed", "AbortError"));
   }
@@ -142,6 +159,20 @@ export class AgentRun {
 
   #completed(outcome: TurnOutcome): void {
     if (this.#over) return;
+    // What the turn did is durable before anything follows from it (the next request, the ending).
+    const flushed = this.#journal?.flush();
+    if (flushed !== undefined) {
+      flushed.then(
+        () => this.#afterTurn(outcome),
+        (e: unknown) => this.#failed(e),
+      );
+      return;
+    }
+    this.#afterTurn(outcome);
+  }
+
+  #afterTurn(outcome: TurnOutcome): void {
+    if (this.#over) return;
     this.#turn = undefined;
     if (outcome.assistant !== undefined) this.#turns++;
     // A resume's tool messages are in already: the model was asked with them.
@@ -204,6 +235,19 @@ export class AgentRun {
     this.#over = true;
     this.#release();
     this.#turn?.cancel();
+    const journal = this.#journal;
+    if (journal === undefined) {
+      this.#emitEnd(halt);
+      return;
+    }
+    // The ending is on record before anyone hears of it; a journal that could not keep up fails the run closed.
+    journal.end(halt.haltedReason).then(
+      () => this.#emitEnd(halt),
+      (e: unknown) => this.#emitEnd({ haltedReason: "error", metadata: { error: e } }),
+    );
+  }
+
+  #emitEnd(halt: AgentHalt): void {
     // The loop writes each reason's metadata in halt-order.ts; the ending's type names those shapes.
     const event: Record<string, unknown> = {
       type: "agent_halted",

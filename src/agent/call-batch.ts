@@ -18,6 +18,8 @@ import type { Verdict } from "../tool/approval-decision.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
 import { reportsTo } from "./report-events.js";
+import type { RunJournal } from "./run-journal.js";
+import { resendsInFlight, unknownFateMessage, type BatchJournal } from "./journal-calls.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {
@@ -40,6 +42,8 @@ export interface BatchEnv {
   lookup(name: string): Tool | undefined;
   /** A subagent run inside a call of this run ended, and reported tokens. */
   subagentUsage(share: Extract<UsageSource, { source: "subagent" }>): void;
+  /** The run's journal, when the host gave one (`journal`). */
+  readonly journal?: RunJournal;
 }
 
 /**
@@ -74,13 +78,22 @@ export class CallBatch {
   readonly #verdicts: ReadonlyMap<string, Verdict> | undefined;
   readonly #conversation: readonly Message[];
   readonly #sink: BatchSink;
+  readonly #journal: BatchJournal | undefined;
 
-  constructor(env: BatchEnv, turn: number, conversation: readonly Message[], verdicts: ReadonlyMap<string, Verdict> | undefined, sink: BatchSink) {
+  constructor(
+    env: BatchEnv,
+    turn: number,
+    conversation: readonly Message[],
+    verdicts: ReadonlyMap<string, Verdict> | undefined,
+    sink: BatchSink,
+    journal?: BatchJournal,
+  ) {
     this.#env = env;
     this.#turn = turn;
     this.#conversation = conversation;
     this.#verdicts = verdicts;
     this.#sink = sink;
+    this.#journal = journal;
   }
 
   /** Calls run at most: the model's turn sets `maxCallsPerTurn`; a resume's calls were counted already. */
@@ -94,6 +107,7 @@ export class CallBatch {
       return;
     }
     const tool = this.#env.lookup(call.name);
+    if (this.#journal?.journal.replaying === true && this.#answeredFromJournal(call, position, tool, this.#journal)) return;
     if (this.#env.agent.manualMode || tool?.manual === true) {
       this.manual.push(call);
       return;
@@ -158,7 +172,46 @@ export class CallBatch {
     else this.#run(call, position);
   }
 
+  /**
+   * A call the journal knows: answered from its recorded outcome, or, when it was running as the
+   * process stopped, sent again if that is safe, else answered with its fate unknown.
+   */
+  #answeredFromJournal(call: ToolCall, position: number, tool: Tool | undefined, j: BatchJournal): boolean {
+    const recorded = j.journal.outcomeOf(j.phase, j.turn, call.id);
+    if (recorded !== undefined) {
+      this.#messages[position] = recorded.message;
+      if (recorded.question !== undefined) this.#questions[position] = recorded.question;
+      if (recorded.halt !== undefined) this.#halted(position, recorded.halt);
+      return true;
+    }
+    if (!j.journal.wasStarted(j.phase, j.turn, call.id) || resendsInFlight(tool, this.#env.agent.runOptions)) return false;
+    const message = unknownFateMessage(call, this.#env.agent.encoder);
+    this.#messages[position] = message;
+    j.journal.recordOutcome(j.phase, j.turn, message);
+    return true;
+  }
+
   #run(call: ToolCall, position: number): void {
+    const j = this.#journal;
+    // A call is on record before it starts: a restart then knows it may have run.
+    const durable = j?.journal.recordCall(j.phase, j.turn, call, j.text());
+    if (durable === undefined) {
+      this.#start(call, position);
+      return;
+    }
+    this.#checks++;
+    durable.then(
+      () => {
+        if (this.#over) return;
+        this.#checks--;
+        this.#start(call, position);
+        this.#maybeSettled();
+      },
+      (e: unknown) => this.#over || this.#fail(e),
+    );
+  }
+
+  #start(call: ToolCall, position: number): void {
     if (this.#input === undefined) {
       this.#input = new CallFeed();
       this.#runnerDone = false;
@@ -189,20 +242,30 @@ export class CallBatch {
     if (this.#over) return;
     if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
     switch (event.type) {
-      case "tool_result_encoded":
-        this.#messages[this.#positions[event.index] as number] = encodedMessage(event);
+      case "tool_result_encoded": {
+        const message = encodedMessage(event);
+        this.#messages[this.#positions[event.index] as number] = message;
+        this.#recordOutcome(message);
         return;
+      }
       case "tool_halt": {
         const position = this.#positions[event.index] as number;
-        this.#messages[position] = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: event.content, isError: event.isError };
-        this.#halted(position, haltMetadataOf(event));
+        const message: ToolMessage = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: event.content, isError: event.isError };
+        this.#messages[position] = message;
+        const halt = haltMetadataOf(event);
+        this.#halted(position, halt);
+        this.#recordOutcome(message, halt);
         return;
       }
       case "ask_user_requested": {
         const position = this.#positions[event.index] as number;
-        this.#messages[position] = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: AWAITING_USER_RESPONSE, isError: false };
-        this.#questions[position] = { toolCallId: event.toolCallId, question: event.question, opts: event.opts };
-        this.#halted(position, haltMetadataOf(event));
+        const message: ToolMessage = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: AWAITING_USER_RESPONSE, isError: false };
+        this.#messages[position] = message;
+        const question = { toolCallId: event.toolCallId, question: event.question, opts: event.opts };
+        this.#questions[position] = question;
+        const halt = haltMetadataOf(event);
+        this.#halted(position, halt);
+        this.#recordOutcome(message, halt, question);
         return;
       }
       default:
@@ -216,6 +279,11 @@ export class CallBatch {
     if (event.type !== "agent_halted" || event.usage === undefined) return;
     const { toolCallId, toolName } = report;
     this.#env.subagentUsage({ source: "subagent", turn: this.#turn, toolCallId, toolName, usage: event.usage, breakdown: event.usageBreakdown ?? [] });
+  }
+
+  #recordOutcome(message: ToolMessage, halt?: HaltMetadata, question?: PendingQuestion): void {
+    const j = this.#journal;
+    j?.journal.recordOutcome(j.phase, j.turn, message, halt, question);
   }
 
   #halted(position: number, halt: HaltMetadata): void {

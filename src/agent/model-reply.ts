@@ -4,6 +4,7 @@ import type { CallBatch } from "./call-batch.js";
 import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
+import type { AssistantMessage } from "../tool/message.js";
 import { isTokenUsage } from "./usage.js";
 import { isPlainRecord } from "../util/safe.js";
 
@@ -13,6 +14,8 @@ export interface ReplySink {
   usage(usage: TokenUsage): void;
   /** The reply broke the protocol (or the model failed): the turn fails with `error`. */
   fail(error: unknown): void;
+  /** The model is done: its whole reply, before the batch is closed and its calls settle. */
+  replied(message: AssistantMessage, finishReason: FinishReason): void;
 }
 
 const FINISH_REASONS: ReadonlySet<string> = /* @__PURE__ */ new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
@@ -163,6 +166,10 @@ export class ModelReply {
 
   #done(): void {
     this.#over = true;
+    const calls = this.#batch.calls;
+    const content = this.text;
+    const message: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
+    this.#sink.replied(message, this.#finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
     this.#batch.close();
   }
 }

@@ -13,6 +13,7 @@ import type { Verdict } from "../tool/approval-decision.js";
 import type { PendingQuestion } from "../tool/needs-approval.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
+import { replayOf } from "./journal-replay.js";
 
 /** What a turn added and left open, for the loop to decide whether to go on. */
 export interface TurnOutcome {
@@ -89,12 +90,14 @@ export class Turn {
   }
 
   #settle(open: OpenTurn, verdicts: ReadonlyMap<string, Verdict> | undefined): void {
-    const batch = new CallBatch(
+    const journal = this.#env.journal;
+    const batch: CallBatch = new CallBatch(
       this.#env,
       this.#turn,
       this.#conversation.slice(),
       verdicts,
       this.#batchSink(() => this.#resumed(batch, open)),
+      journal === undefined ? undefined : { journal, phase: "resume", turn: this.#turn, text: () => "" },
     );
     this.#batch = batch;
     for (const call of open.calls) batch.add(call);
@@ -175,24 +178,32 @@ export class Turn {
       signal: env.signal,
     };
     if (modelOptions !== undefined) (request as { options?: Readonly<Record<string, unknown>> }).options = modelOptions;
-    const batch = new CallBatch(
+    const journal = this.#env.journal;
+    const batch: CallBatch = new CallBatch(
       env,
       this.#turn,
       conversation,
       undefined,
       this.#batchSink(() => this.#modelTurnDone(batch, this.#reply as ModelReply)),
+      journal === undefined ? undefined : { journal, phase: "model", turn: this.#turn, text: (): string => reply.text },
     );
     batch.limit = this.#env.agent.maxCallsPerTurn;
     this.#batch = batch;
-    const reply = new ModelReply(this.#turn, this.#env.quiet, batch, {
+    const reply: ModelReply = new ModelReply(this.#turn, this.#env.quiet, batch, {
       emit: (event) => this.#sink.emit(event),
       usage: (usage) => this.#sink.usage(usage),
       fail: (error) => this.#fail(error),
+      replied: (message, finishReason) => {
+        journal?.recordReply(this.#turn, message, finishReason);
+        if (!this.#env.quiet) this.#sink.emit({ type: "model_reply", turn: this.#turn, message, finishReason });
+      },
     });
     this.#reply = reply;
     let events: Observable<ModelEvent>;
     try {
-      events = from(this.#env.agent.model(request));
+      // A reply on record is played back, original call ids and all: the model is not asked again.
+      const recorded = journal?.replyOf(this.#turn);
+      events = recorded === undefined ? from(this.#env.agent.model(request)) : from(replayOf(recorded));
     } catch (e) {
       this.#fail(e);
       return;

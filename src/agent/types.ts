@@ -2,6 +2,7 @@ import type { ObservableInput } from "rxjs";
 import type { ToolEvent } from "../run/events.js";
 import type { CallReport } from "../run/call-report.js";
 import type { PrepareTurn } from "./prepare-turn.js";
+import type { JournalOptions } from "./journal.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
@@ -158,9 +159,25 @@ export type AgentEvent<HandlerReason extends string = never> =
   /** Something that happened inside a running call (progress, a recipe step, a retry): its `onCallReport` report. */
   | { readonly type: "call_report"; readonly turn: number; readonly report: CallReport }
   | SubagentEvent
+  | ModelReplyEvent
   /** What this turn added to the conversation. */
   | { readonly type: "turn_completed"; readonly turn: number; readonly messages: readonly Message[] }
   | AgentHaltedEvent<HandlerReason>;
+
+/**
+ * The model's reply, complete: its text and its calls with the ids the model gave them, as soon
+ * as the model is done and before its calls settle (`turn_completed` comes only after every call
+ * finished). A host checkpoints the turn in flight from it: a restart that replays this message
+ * keeps the original call ids, which a new request to the model would not (OpenAI's are random).
+ */
+export interface ModelReplyEvent {
+  readonly type: "model_reply";
+  readonly turn: number;
+  /** The assistant message as the turn will add it: `toolCalls` in the model's order, absent when there are none. */
+  readonly message: AssistantMessage;
+  /** The model's own `finish` reason, else `"tool_calls"` when it asked for tools, `"stop"` otherwise. */
+  readonly finishReason: FinishReason;
+}
 
 /**
  * A tool call as the model writes it, before it runs, so a UI can show it forming: `started`
@@ -219,6 +236,13 @@ export interface AgentOptions extends RunOptions {
    * resumed turn's calls were counted when the model made them. Default: no limit.
    */
   readonly maxCallsPerTurn?: number;
+  /**
+   * Record the run in a journal, so that the same conversation started again after a crash
+   * resumes from it: a recorded reply is not asked of the model again, a recorded outcome
+   * answers its call, a call cut off mid-run is re-attached or answered with its fate unknown.
+   * See docs/durable.md.
+   */
+  readonly journal?: JournalOptions;
 }
 
 /** A finished run: why it ended, the details (narrow on `haltedReason`), and the whole conversation. */

@@ -45,6 +45,11 @@ export interface BullmqExecutor extends ToolExecutor {
   ready(): Promise<void>;
   /** Stop listening and close the connections; pending calls answer `handler_exit`. */
   close(): Promise<void>;
+  /**
+   * A call sent again with the same id (and `key`) re-attaches to its job instead of running it
+   * twice: the agent's journal sends a call cut off by a restart again on this executor.
+   */
+  readonly reattaches: true;
 }
 
 const DAY = 86_400_000;
@@ -103,6 +108,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   };
 
   return {
+    reattaches: true,
     ready,
     async close() {
       closed = true;

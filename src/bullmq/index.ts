@@ -5,3 +5,4 @@ export type { RemoteState } from "./remote-fate.js";
 export type { RedisConnection } from "./connection.js";
 export { jobIdOf } from "./job-id.js";
 export { RedisApprovalLedger, type RedisApprovalLedgerOptions } from "./redis-approval-ledger.js";
+export { RedisJournalStore, type RedisJournalStoreOptions } from "./redis-journal-store.js";

@@ -71,6 +71,9 @@ test("AgentEvent is discriminated by type", () => {
         return e.report.type;
       case "subagent_event":
         return e.event.type;
+      case "model_reply":
+        expectTypeOf(e.message.toolCalls).toEqualTypeOf<readonly ToolCall[] | undefined>();
+        return e.finishReason;
       default: {
         const exhaustive: never = e;
         return exhaustive;

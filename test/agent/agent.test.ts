@@ -37,9 +37,11 @@ describe("streamAgent", () => {
       "0:tool_execution_started(c1)",
       "0:tool_execution_completed(c1)",
       "0:tool_result_encoded(c1)",
+      "0:model_reply",
       "0:turn_completed",
       "1:turn_started",
       "1:text_delta",
+      "1:model_reply",
       "1:turn_completed",
       "agent_halted(completed)",
     ]);
@@ -47,9 +49,10 @@ describe("streamAgent", () => {
       { role: "assistant", content: "Let me check.", toolCalls: [callOf("c1", "echo", { text: "a" })] },
       { role: "tool", toolCallId: "c1", name: "echo", content: "a", isError: false },
     ];
-    expect(events[6]).toEqual({ type: "turn_completed", turn: 0, messages: turn0 });
-    expect(events[9]).toEqual({ type: "turn_completed", turn: 1, messages: [{ role: "assistant", content: "Done." }] });
-    expect(events[10]).toEqual({
+    expect(events[6]).toEqual({ type: "model_reply", turn: 0, message: turn0[0], finishReason: "tool_calls" });
+    expect(events[7]).toEqual({ type: "turn_completed", turn: 0, messages: turn0 });
+    expect(events[11]).toEqual({ type: "turn_completed", turn: 1, messages: [{ role: "assistant", content: "Done." }] });
+    expect(events[12]).toEqual({
       type: "agent_halted",
       haltedReason: "completed",
       metadata: { finishReason: "stop" },
@@ -110,8 +113,10 @@ describe("a turn", () => {
       "0 0:tool_execution_completed(c1)",
       "0 0:tool_result_encoded(c1)",
       "10 0:text_delta",
+      "20 0:model_reply",
       "20 0:turn_completed",
       "20 1:turn_started",
+      "20 1:model_reply",
       "20 1:turn_completed",
       "20 agent_halted(completed)",
     ]);

@@ -38,9 +38,11 @@ describe("agentTool: a subagent as a tool", () => {
         "tool_event",
         "tool_event",
         "tool_event",
+        "model_reply",
         "turn_completed",
         "turn_started",
         "text_delta",
+        "model_reply",
         "turn_completed",
         "agent_halted",
       ]);

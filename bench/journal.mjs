@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+/**
+ * The journal's cost: the agent loop (`runAgent`, a scripted model of TURNS turns × CALLS calls)
+ * without a journal, with `MemoryJournalStore`, and with `RedisJournalStore` (our own
+ * `redis-server` on a free port, or REDIS_URL; skipped with a line when neither is there).
+ *
+ * In memory: CPU time (process.cpuUsage), paired rounds in one process, each round running the
+ * loop with and without the journal in alternating order, at 10 and at 1 call per turn; the cost
+ * of a call is the difference between the two sizes per call, the cost of a turn what is left at
+ * 1 call. On Redis, wall time per call and per turn (the journal waits for Redis: a call's record
+ * is durable before it starts). Medians over the rounds.
+ *
+ *   npm run bench:journal              (builds first; imports dist/)
+ *   node bench/journal.mjs --rounds 30
+ *   node bench/journal.mjs --quick     (5 rounds)
+ *
+ * Target: the in-memory journal adds at most 10% to the loop's cost per call.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { z } from "zod";
+import { defineTool, MemoryJournalStore, ok, runAgent } from "../dist/index.js";
+import { scriptedModel } from "../dist/testing/index.js";
+import { reportTargets } from "./lib/report-targets.mjs";
+
+const TURNS = 50;
+const CALLS = 10;
+const REPEAT = 10;
+const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || (process.argv.includes("--quick") ? 5 : 25);
+
+const echo = defineTool({ name: "echo", description: "", schema: z.object({ n: z.number() }), handler: ({ n }) => ok({ n }) });
+const messages = [{ role: "user", content: "go" }];
+function script(calls) {
+  return Array.from({ length: TURNS }, (_, t) => [
+    { type: "text_delta", text: `turn ${t}` },
+    ...Array.from({ length: calls }, (_, c) => ({ type: "tool_call", call: { id: `t${t}c${c}`, name: "echo", arguments: { n: c } } })),
+    { type: "finish", reason: "tool_calls" },
+  ]);
+}
+const scripts = { [CALLS]: script(CALLS), 1: script(1) };
+
+let keys = 0;
+async function loop(calls, store) {
+  const journal = store === undefined ? undefined : { store, conversationKey: `bench-${keys++}`, retainMs: 0 };
+  const result = await runAgent({ model: scriptedModel(scripts[calls]), tools: [echo], messages, maxTurns: TURNS, ...(journal ? { journal } : {}) });
+  if (result.haltedReason !== "max_turns" || result.messages.length !== 1 + TURNS * (1 + calls)) throw new Error(`loop: ${result.haltedReason}`);
+}
+
+async function cpu(fn) {
+  const start = process.cpuUsage();
+  for (let i = 0; i < REPEAT; i++) await fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / REPEAT;
+}
+const median = (xs) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+const memory = new MemoryJournalStore();
+const systems = { plain: () => undefined, memory: () => memory };
+const rows = { plain10: [], plain1: [], memory10: [], memory1: [] };
+for (let i = 0; i < 3; i++) for (const s of Object.values(systems)) await loop(CALLS, s()); // warm up
+for (let r = 0; r < rounds; r++) {
+  const order = r % 2 === 0 ? ["plain", "memory"] : ["memory", "plain"];
+  for (const name of order) {
+    rows[`${name}10`].push(await cpu(() => loop(CALLS, systems[name]())));
+    rows[`${name}1`].push(await cpu(() => loop(1, systems[name]())));
+  }
+}
+const m = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)]));
+const perCall = (name) => (m[`${name}10`] - m[`${name}1`]) / (TURNS * (CALLS - 1));
+const perTurn = (name) => m[`${name}1`] / TURNS - perCall(name);
+console.log(`journal bench: ${TURNS} turns × ${CALLS} calls (and × 1), ${rounds} paired rounds, CPU time, medians, Node ${process.version}\n`);
+console.log("                      per call     per turn");
+for (const name of ["plain", "memory"])
+  console.log(
+    `  ${name === "plain" ? "no journal" : "in memory "}        ${perCall(name).toFixed(2).padStart(7)} µs   ${perTurn(name).toFixed(2).padStart(7)} µs`,
+  );
+const ratio = perCall("memory") / perCall("plain");
+console.log(`\n  in-memory journal per call: ${ratio.toFixed(3)}× the loop without it; per turn: +${(perTurn("memory") - perTurn("plain")).toFixed(1)} µs`);
+
+const targets = [
+  {
+    id: "journal-overhead",
+    target: "in-memory journal ≤ 1.10× the loop per call",
+    met: ratio <= 1.1,
+    figure: `${ratio.toFixed(3)}× (${perCall("memory").toFixed(2)} vs ${perCall("plain").toFixed(2)} µs a call)`,
+  },
+];
+
+// On Redis: wall time, since the loop waits for Redis (a call's record is durable before it starts).
+const redis = await redisUrl();
+if (redis === undefined) console.log("\n  Redis: skipped (no redis-server on PATH and no REDIS_URL)");
+else {
+  const { RedisJournalStore } = await import("../dist/bullmq/index.js");
+  const store = new RedisJournalStore(redis.url);
+  const wall = async (fn) => {
+    const start = performance.now();
+    await fn();
+    return (performance.now() - start) * 1000;
+  };
+  const r10 = [];
+  const r1 = [];
+  const p10 = [];
+  const p1 = [];
+  for (let r = 0; r < Math.max(3, Math.floor(rounds / 3)); r++) {
+    r10.push(await wall(() => loop(CALLS, store)));
+    r1.push(await wall(() => loop(1, store)));
+    p10.push(await wall(() => loop(CALLS, undefined)));
+    p1.push(await wall(() => loop(1, undefined)));
+  }
+  const call = (median(r10) - median(r1)) / (TURNS * (CALLS - 1));
+  const turn = median(r1) / TURNS - call;
+  const plainCall = (median(p10) - median(p1)) / (TURNS * (CALLS - 1));
+  const plainTurn = median(p1) / TURNS - plainCall;
+  console.log(
+    `\n  on Redis (wall time): ${call.toFixed(1)} µs a call (${plainCall.toFixed(1)} without), ${turn.toFixed(1)} µs a turn (${plainTurn.toFixed(1)} without)`,
+  );
+  await store.close();
+  redis.stop();
+}
+reportTargets(targets);
+
+async function redisUrl() {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: () => {} };
+  if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status !== 0) return undefined;
+  const port = await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  await new Promise((r) => setTimeout(r, 300));
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
+}

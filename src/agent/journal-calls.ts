@@ -1,0 +1,53 @@
+import type { RunOptions } from "../run/run-options.js";
+import type { ToolResultEncoder } from "../tool/encoder.js";
+import { jsonEncoder } from "../tool/encoder.js";
+import type { ToolMessage } from "../tool/message.js";
+import type { Tool } from "../tool/tool.js";
+import type { ToolCall } from "../tool/tool-call.js";
+import { controlOf } from "../tool/tool-control.js";
+import { ToolError } from "../tool/tool-error.js";
+import type { JournalPhase } from "./journal.js";
+import type { RunJournal } from "./run-journal.js";
+
+/** What a batch needs to record its calls and answer them from the record. */
+export interface BatchJournal {
+  readonly journal: RunJournal;
+  readonly phase: JournalPhase;
+  readonly turn: number;
+  /** The model's text so far, kept with each call that starts while it streams. */
+  text(): string;
+}
+
+/**
+ * Whether a call that started before the process stopped, and has no recorded outcome, may be
+ * sent again: when the tool is `control.idempotent`, or the executor re-attaches to the work it
+ * sent (an executor with `reattaches: true`, such as `bullmqExecutor`, whose job ids derive from
+ * the call id; a router of executors may answer per tool with `reattaches: (tool) => boolean`). Any other call's fate is unknown and it is not run again.
+ */
+export function resendsInFlight(tool: Tool | undefined, runOptions: RunOptions): boolean {
+  if (tool !== undefined && controlOf(tool)?.idempotent === true) return true;
+  const executor = runOptions.toolExecutor ?? runOptions.engine?.toolExecutor;
+  const reattaches = (executor as { reattaches?: unknown } | undefined)?.reattaches;
+  // A router of executors answers per tool.
+  return reattaches === true || (typeof reattaches === "function" && tool !== undefined && reattaches(tool) === true);
+}
+
+/**
+ * The answer to a call whose handler was running in a process that stopped: `handler_exit`, with
+ * `metadata.fate: "unknown"`, since it may have run to its end, or half, or not at all.
+ */
+export function unknownFateMessage(call: ToolCall, encoder: ToolResultEncoder): ToolMessage {
+  const error = new ToolError("handler_exit", {
+    message: `tool error (${call.name}): handler_exit: the process running this call stopped before it settled; whether its effect happened is unknown, and it was not run again`,
+    toolName: call.name,
+    toolCallId: call.id,
+    metadata: { fate: "unknown" },
+  });
+  let content: unknown;
+  try {
+    content = encoder.encodeError(error);
+  } catch {
+    content = undefined;
+  }
+  return { role: "tool", toolCallId: call.id, name: call.name, content: typeof content === "string" ? content : jsonEncoder.encodeError(error), isError: true };
+}

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approve, type Message, type PendingApproval } from "../../src/index.js";
+import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
+import type { KillPoint, PlannedCall, Setup } from "./fixtures/chaos-agent.js";
+import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+
+const fixture = fileURLToPath(new URL("./fixtures/chaos-agent.ts", import.meta.url));
+const queue = "toolrx-chaos";
+/** Kills per scenario at most. */
+const K = 2;
+/**
+ * Scenarios per CI run: 3. Each starts the agent process 2 to 5 times (tsx, BullMQ and ioredis
+ * load in 3 to 20 s each on a loaded 2-core machine), which keeps the property near a minute or two.
+ */
+const RUNS = 3;
+
+const call = fc.record({ kind: fc.constantFrom<PlannedCall["kind"]>("local", "remote", "idempotent", "ask", "approve") });
+const scenario = fc.record({
+  plan: fc.array(fc.array(call, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
+  kills: fc.array(fc.record({ point: fc.constantFrom<KillPoint>("streaming", "reply", "tool", "outcome", "halt"), nth: fc.integer({ min: 0, max: 2 }) }), {
+    minLength: 1,
+    maxLength: K,
+  }),
+});
+
+function run(role: string, setup: Setup): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", fixture, role, JSON.stringify(setup)], { stdio: ["ignore", "pipe", "inherit"] });
+}
+
+describe.skipIf(redisUnavailable !== undefined)("a durable agent, SIGKILLed anywhere", () => {
+  let redis: TestRedis;
+  let worker: ChildProcess | undefined;
+  let dir: string;
+  let effects: string;
+  let scenarios = 0;
+  let starts = 0;
+  let kills = 0;
+  let nextN = 0;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = mkdtempSync(join(tmpdir(), "toolrx-chaos-"));
+    effects = join(dir, "effects.log");
+    appendFileSync(effects, "");
+    const base = { redisUrl: redis.url, queue, key: "", effects, plan: [], messages: [], kill: null, out: "", violations: "" };
+    worker = run("worker", base);
+    await new Promise((resolve) => worker?.stdout?.once("data", resolve));
+  }, 60_000);
+
+  afterAll(async () => {
+    worker?.kill("SIGTERM");
+    await redis?.stop();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    console.log(`durable chaos: ${scenarios} scenarios, ${starts} agent processes started, ${kills} SIGKILLed`);
+  });
+
+  it("runs every effect at most once, answers every call once, keeps the conversation valid, and never asks a recorded turn again", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ plan: kinds, kills: killList }) => {
+        scenarios++;
+        // Call numbers are unique across scenarios (shrinking replays them), so effects count per call.
+        nextN += 100;
+        let n = nextN;
+        const plan = kinds.map((turn) => turn.map((c) => ({ ...c, n: n++ })));
+        const key = `chaos-${scenarios}-${Date.now()}`;
+        const violations = join(dir, `${key}.violations`);
+        const out = join(dir, `${key}.json`);
+        const pending = killList.slice();
+        let messages: Message[] = [{ role: "user", content: "go" }];
+        let result: { haltedReason: string; metadata: Record<string, unknown>; messages: Message[] } | undefined;
+        for (let life = 0; life < 20; life++) {
+          const kill = pending.shift() ?? null;
+          starts++;
+          const child = run("agent", { redisUrl: redis.url, queue, key, effects, plan, messages, kill, out, violations });
+          const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once("exit", (c, s) => resolve([c, s])));
+          if (signal === "SIGKILL") {
+            kills++;
+            continue;
+          }
+          expect(code).toBe(0);
+          result = JSON.parse(readFileSync(out, "utf8"));
+          rmSync(out);
+          if (result?.haltedReason === "ask_user") messages = [...result.messages, { role: "user", content: "yes" }];
+          else if (result?.haltedReason === "approval_required")
+            messages = [...result.messages, ...(result.metadata.pendingApprovals as PendingApproval[]).map((p) => approve(p))];
+          else break;
+        }
+        expect(result?.haltedReason).toBe("completed");
+        const final = result?.messages ?? [];
+        // The final answer is an uninterrupted run's: the script's last turn, after every planned turn.
+        expect(final.at(-1)).toEqual({ role: "assistant", content: `done after ${plan.length} turns` });
+        // Every non-idempotent handler ran at most once (an ask handler too).
+        const lines = readFileSync(effects, "utf8").split("\n");
+        for (const c of plan.flat()) {
+          const ran = lines.filter((l) => l.endsWith(` ${c.n}`) && l.startsWith(c.kind === "remote" ? "remote" : c.kind)).length;
+          if (c.kind !== "idempotent") expect(ran, `${c.kind} ${c.n}`).toBeLessThanOrEqual(1);
+        }
+        // Every call answered exactly once.
+        const ids = final.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : []));
+        const answers = final.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : []));
+        expect(answers.slice().sort()).toEqual(ids.slice().sort());
+        expect(checkConversation(openai.toChatMessages(final), "openai-chat")).toEqual([]);
+        expect(checkConversation(openai.toResponsesInput(final), "openai-responses")).toEqual([]);
+        expect(checkConversation(anthropic.toMessages(final).messages, "anthropic")).toEqual([]);
+        expect(existsSync(violations) ? readFileSync(violations, "utf8") : "").toBe("");
+      }),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+});
