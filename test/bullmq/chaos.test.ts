@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Redis } from "ioredis";
 import { runToolCalls, type ToolCall, type ToolMessage } from "../../src/index.js";
 import { bullmqExecutor } from "../../src/bullmq/index.js";
-// @ts-expect-error: a plain .mjs fixture without types
-import { testTools } from "./fixtures/tools.mjs";
-import { assertBuilt, freshQueue, inspector, runCounts, startProducer, startWorker, until, type Child } from "./fleet.js";
+import { testTools as tools } from "./fixtures/tools.js";
+import { freshQueue, inspector, runCounts, startProducer, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 import { must } from "../support/must.js";
 
-const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 const slow = (id: string, ms: number): ToolCall => ({ id, name: "slow", arguments: { ms } });
 
 describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", () => {
@@ -22,7 +20,6 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
   };
 
   beforeAll(async () => {
-    assertBuilt();
     redis = await startRedis();
     client = inspector(redis.url);
   }, 30_000);

@@ -3,13 +3,10 @@ import { firstValueFrom, Subject, tap, toArray } from "rxjs";
 import type { Redis } from "ioredis";
 import { isToolError, runToolCalls, streamToolCalls, type CallReport, type ToolCall, type ToolEvent } from "../../src/index.js";
 import { bullmqExecutor, type BullmqExecutor } from "../../src/bullmq/index.js";
-// @ts-expect-error: a plain .mjs fixture without types
-import { testTools } from "./fixtures/tools.mjs";
-import { assertBuilt, freshQueue, inspector, runCounts, startWorker, until, type Child } from "./fleet.js";
+import { testTools as tools } from "./fixtures/tools.js";
+import { freshQueue, inspector, runCounts, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 import { must } from "../support/must.js";
-
-const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 
 describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
   let redis: TestRedis;
@@ -19,7 +16,6 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
   let executor: BullmqExecutor;
 
   beforeAll(async () => {
-    assertBuilt();
     redis = await startRedis();
     client = inspector(redis.url);
     queue = freshQueue("exec");

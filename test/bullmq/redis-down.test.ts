@@ -1,13 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runToolCalls, type ToolCall } from "../../src/index.js";
 import { bullmqExecutor } from "../../src/bullmq/index.js";
-// @ts-expect-error: a plain .mjs fixture without types
-import { testTools } from "./fixtures/tools.mjs";
-import { assertBuilt, freshQueue, inspector, startWorker, until, type Child } from "./fleet.js";
+import { testTools as tools } from "./fixtures/tools.js";
+import { freshQueue, inspector, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis } from "./redis.js";
 import { must } from "../support/must.js";
 
-const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 const slow = (id: string, ms: number): ToolCall => ({ id, name: "slow", arguments: { ms } });
 const children: Child[] = [];
 afterAll(async () => {
@@ -19,7 +17,6 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq when Redis goes a
     it.skipIf(process.env.REDIS_URL !== undefined)(
       "answers every call handler_exit at once, not at its deadline",
       async () => {
-        assertBuilt();
         const own = await startRedis();
         try {
           const queue = freshQueue("down");
