@@ -85,6 +85,9 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   const start = async (): Promise<void> => {
     await connected(commands);
     queue = new Queue(queueName, { connection: commands, prefix });
+    // Without a listener BullMQ prints each connection error (ECONNREFUSED while Redis is down) to
+    // stderr; the calls already answer for it.
+    queue.on("error", () => undefined);
     pending = new PendingCalls({ queue, commands, connection: options.connection, prefix, keys, lanes, reconcileInterval, retention });
     await pending.start();
   };
@@ -96,6 +99,8 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
     if (waiter.lanes.length > 0) await lanes.acquire(waiter.jobId, waiter.lanes, waiter.signal);
     if (waiter.settled) return;
     const age = Math.ceil(retention / 1000);
+    // The offline queue is off: a command now would fail unsent, so say so truthfully.
+    if (commands.status !== "ready") throw new Error(`Redis is unreachable (connection ${commands.status})`);
     // From here on a failure leaves the job's fate unknown: the command may have reached Redis.
     waiter.sent = true;
     await (queue as Queue).add(CALL_JOB, data, { jobId: at.jobId, attempts: 1, removeOnComplete: { age }, removeOnFail: { age } });
@@ -110,8 +115,9 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       await pending?.close();
       lanes.close();
       // Disconnected first and bounded, as the events reader: closing must not wait for Redis.
+      const up = commands.status === "ready";
       commands.disconnect();
-      if (queue !== undefined) await boundedClose(queue.close());
+      if (queue !== undefined) await boundedClose(queue.close(), up);
       commands.disconnect();
     },
     async execute(tool: Tool, _args: Record<string, unknown>, ctx: HandlerContext): Promise<HandlerResult> {
@@ -131,7 +137,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       const calls = pending as PendingCalls;
       const same = calls.get(jobId);
       if (same !== undefined) return same.promise;
-      const waiter = calls.open(jobId, at, lanesOf(tool, globalConcurrency), ctx);
+      const lanes = lanesOf(tool, globalConcurrency);
       const data: CallJobData = {
         v: 1,
         call: { id: call.id, name: call.name, arguments: call.arguments, ...(call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }) },
@@ -140,8 +146,12 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
         ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
         ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
         ...(jobTimeout === Infinity ? {} : { deadline: Date.now() + jobTimeout }),
-        ...(waiter.lanes.length === 0 ? {} : { lanes: waiter.lanes }),
+        ...(lanes.length === 0 ? {} : { lanes }),
       };
+      // Checked before anything is sent: a call JSON cannot carry (a bigint, a cycle) never left.
+      const unsendable = jsonProblem(data);
+      if (unsendable !== undefined) return remoteExit("not_started", `the call was not sent: its arguments cannot be carried as JSON (${unsendable})`, at);
+      const waiter = calls.open(jobId, at, lanes, ctx);
       send(waiter, data).catch((cause: unknown) => {
         if (!waiter.sent) {
           const why = waiter.signal.aborted ? "cancelled before it was sent" : "Redis is unreachable";
@@ -151,4 +161,14 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       return waiter.promise;
     },
   };
+}
+
+/** What JSON cannot hold in `value` (its first line), or `undefined` when it can be sent. */
+function jsonProblem(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (thrown) {
+    return (thrown instanceof Error ? thrown.message : String(thrown)).split("\n")[0];
+  }
 }

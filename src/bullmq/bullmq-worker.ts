@@ -4,6 +4,7 @@ import type { Tool, ToolExecutor, ToolResolver } from "../index.js";
 import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
 import { RedisLanes } from "./lanes.js";
+import { oneAttemptEach } from "./one-attempt.js";
 import { CALL_JOB, keysOf, type CallJobData, type CallJobReturn } from "./protocol.js";
 import { runCallJob, type JobEnv } from "./run-job.js";
 
@@ -74,7 +75,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describeValue(toolExecutor)}`);
   }
   if (typeof validateArguments !== "boolean") throw new TypeError(`Expected \`validateArguments\` to be a boolean, got ${describeValue(validateArguments)}`);
-  const env: JobEnv = { tools, executor: toolExecutor, validateArguments, context, settleGrace };
+  const env: JobEnv = { tools: oneAttemptEach(tools), executor: toolExecutor, validateArguments, context, settleGrace };
   const keys = keysOf(prefix, queueName);
   const commands = redisClient(options.connection, "blocking", `toolrx:worker-commands:${queueName}`);
   const subscriber = redisClient(options.connection, "blocking", `toolrx:worker-cancels:${queueName}`);
