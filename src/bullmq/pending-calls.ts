@@ -169,9 +169,10 @@ export class PendingCalls {
     clearInterval(this.#timer);
     for (const w of [...this.#waiters.values()]) this.settle(w, remoteExit(w.sent ? "unknown" : "not_started", "the executor was closed", w), "forget");
     // With Redis unreachable, QueueEvents.close() waits for a reconnect that may never come: its
-    // client is disconnected first, and the close is given a bounded time, then let go of.
+    // client is disconnected first, and the close is waited for only while Redis answered.
+    const up = this.#eventsClient?.status === "ready";
     this.#eventsClient?.disconnect();
-    if (this.#events !== undefined) await boundedClose(this.#events.close());
+    if (this.#events !== undefined) await boundedClose(this.#events.close(), up);
     this.#eventsClient?.disconnect();
   }
 
@@ -232,8 +233,13 @@ function reasonText(reason: unknown): string {
 /** How long a close may wait for BullMQ to let go of its connection when Redis is unreachable. */
 const CLOSE_WAIT_MS = 1_000;
 
-/** `closing`, or `CLOSE_WAIT_MS`, whichever comes first; never a rejection, never a timer that holds the process. */
-export function boundedClose(closing: Promise<unknown>): Promise<void> {
+/**
+ * `closing`, or `CLOSE_WAIT_MS`, whichever comes first; never a rejection, never a timer that
+ * holds the process. `connected: false` (the client was not ready): nothing to wait for.
+ */
+export function boundedClose(closing: Promise<unknown>, connected: boolean): Promise<void> {
+  closing.catch(() => undefined);
+  if (!connected) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, CLOSE_WAIT_MS);
     timer.unref?.();
