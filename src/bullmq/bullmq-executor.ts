@@ -1,6 +1,6 @@
 import { Queue } from "bullmq";
 import type { HandlerContext, HandlerResult, Tool, ToolExecutor } from "../index.js";
-import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
+import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
 import { idempotencyKeyOf, jobIdOf } from "./job-id.js";
 import { RedisLanes } from "./lanes.js";
@@ -62,6 +62,7 @@ const DAY = 86_400_000;
  */
 export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   if (typeof options !== "object" || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  checkConnection(options.connection);
   const queueName = checkQueueName(options.queue);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const retention = checkMs("retention", options.retention, DAY);

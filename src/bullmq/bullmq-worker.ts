@@ -1,7 +1,7 @@
 import { Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Tool, ToolExecutor, ToolResolver } from "../index.js";
-import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
+import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
 import { RedisLanes } from "./lanes.js";
 import { oneAttemptEach } from "./one-attempt.js";
@@ -61,6 +61,7 @@ export interface BullmqWorker {
  */
 export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   if (typeof options !== "object" || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  checkConnection(options.connection);
   const queueName = checkQueueName(options.queue);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const concurrency = checkCount("concurrency", options.concurrency) ?? 16;
