@@ -5,7 +5,8 @@ import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./
 import { idempotencyKeyOf, jobIdOf } from "./job-id.js";
 import { RedisLanes } from "./lanes.js";
 import { lanesOf } from "./lanes-of.js";
-import { boundedClose, PendingCalls, type Waiter } from "./pending-calls.js";
+import { boundedClose } from "./bounded-close.js";
+import { PendingCalls, type Waiter } from "./pending-calls.js";
 import { CALL_JOB, keysOf, type CallJobData } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
 
@@ -37,6 +38,13 @@ export interface BullmqExecutorOptions {
   leaseTtl?: number;
   /** How often calls with no news are checked against Redis directly, in ms; default 5,000. */
   reconcileInterval?: number;
+  /**
+   * How long the heartbeat a worker keeps on each job it runs lasts without renewal, in ms;
+   * default 5,000 (renewed every third of it). A worker that dies mid-call is answered
+   * `handler_exit` within about this plus 1 s. `Infinity`: no heartbeat, for handlers that block
+   * their worker's event loop longer (BullMQ's stall check still fails their jobs, later).
+   */
+  heartbeat?: number;
 }
 
 /** A {@link ToolExecutor} that runs calls on BullMQ workers; close it when done. */
@@ -53,7 +61,8 @@ const DAY = 86_400_000;
  * Run each call as a BullMQ job on a worker fleet ({@link bullmqWorker}): one job per call
  * attempt, its id derived from `key` and the call id. The runner's deadline, unsubscribe and
  * `opts.signal` cancel the job: a waiting one is removed, an active one's `ctx.signal` aborts on
- * the worker. A worker that dies, or Redis that becomes unreachable, answers `handler_exit` at once.
+ * the worker. A worker that dies is answered `handler_exit` once its heartbeat lapses (about
+ * `heartbeat` + 1 s); Redis that becomes unreachable, at once.
  *
  * @example
  * const executor = bullmqExecutor({ connection: "redis://127.0.0.1:6379", queue: "tools", key: conversationId });
@@ -69,6 +78,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   const jobTimeout = checkMs("jobTimeout", options.jobTimeout, Infinity);
   const leaseTtl = checkMs("leaseTtl", options.leaseTtl, 30_000);
   const reconcileInterval = checkMs("reconcileInterval", options.reconcileInterval, 5_000);
+  const heartbeat = checkMs("heartbeat", options.heartbeat, 5_000);
   const globalConcurrency = checkCount("globalConcurrency", options.globalConcurrency);
   const { key } = options;
   if (key !== undefined && typeof key !== "string" && typeof key !== "function") {
@@ -89,7 +99,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
     // Without a listener BullMQ prints each connection error (ECONNREFUSED while Redis is down) to
     // stderr; the calls already answer for it.
     queue.on("error", () => undefined);
-    pending = new PendingCalls({ queue, commands, connection: options.connection, prefix, keys, lanes, reconcileInterval, retention });
+    pending = new PendingCalls({ queue, commands, connection: options.connection, prefix, keys, lanes, reconcileInterval, retention, heartbeat });
     await pending.start();
   };
   let started: Promise<void> | undefined;
@@ -147,6 +157,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
         ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
         ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
         ...(jobTimeout === Infinity ? {} : { deadline: Date.now() + jobTimeout }),
+        ...(heartbeat === Infinity ? {} : { heartbeat }),
         ...(lanes.length === 0 ? {} : { lanes }),
       };
       // Checked before anything is sent: a call JSON cannot carry (a bigint, a cycle) never left.

@@ -49,6 +49,41 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
     }, 30_000);
   });
 
+  describe("when a worker is SIGKILLed mid-call, with BullMQ's own stall check far off", () => {
+    it("answers handler_exit from the heartbeat within its documented bound, in toolrx's words, before an idle deadline", async () => {
+      const queue = freshQueue("beat");
+      // A 30 s lock: BullMQ would notice the dead worker after 30 s at the earliest.
+      const doomed = await startWorker(redis.url, queue, "doomed", 8, 30_000);
+      children.push(doomed);
+      const executor = bullmqExecutor({ connection: redis.url, queue, key: "k" });
+      const errors: unknown[] = [];
+      const run = runToolCalls([slow("hb", 60_000)], tools(queue, "p"), {
+        toolExecutor: executor,
+        toolTimeout: 60_000,
+        toolIdleTimeout: 20_000,
+        onToolError: (_call, e) => {
+          errors.push(e);
+          return "halt";
+        },
+      });
+      await until(async () => (await client.lrange(`${queue}:started`, 0, -1)).includes("hb"));
+      // Past the first renewal, so the heartbeat was seen before the worker died.
+      await new Promise((r) => setTimeout(r, 2_000));
+      await doomed.kill();
+      const killed = Date.now();
+      await run;
+      // The bound is `heartbeat` (5 s by default) + 1 s; wide for a loaded machine, and still far below 20 s.
+      expect(Date.now() - killed).toBeLessThan(12_000);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ reason: "handler_exit", metadata: { remoteState: "failed" } });
+      const message = (errors[0] as Error).message;
+      expect(message).toContain("its worker (doomed) stopped its heartbeat");
+      expect(message).toContain("its work may have happened");
+      expect(message).not.toContain("stalled");
+      await executor.close();
+    }, 60_000);
+  });
+
   describe("when the producer is killed mid-batch and restarted", () => {
     it("re-attaches to the jobs it had sent, answers finished ones from Redis, and runs no handler twice", async () => {
       const queue = freshQueue("restart");
