@@ -28,10 +28,23 @@ export async function watchHeartbeats(
   });
 }
 
-/** What a call whose worker stopped its heartbeat answers, in words that say whether its work may have happened. */
-export function deadWorkerDetail(w: Waiter): string {
+/**
+ * What a call whose worker is gone answers, in words that say whether its work may have
+ * happened: its heartbeat lapsed, or BullMQ failed the job as stalled (its lock lapsed first).
+ */
+export function deadWorkerDetail(w: Waiter, seen: "heartbeat" | "lock"): string {
   const who = w.worker === undefined ? "the worker that took it" : `its worker (${w.worker})`;
-  return w.beaten
-    ? `${who} stopped its heartbeat for over ${w.heartbeat} ms: it died or lost Redis. The handler had started, so its work may have happened`
-    : `${who} gave no heartbeat within ${w.heartbeat} ms of taking it: it died or lost Redis. The handler may have started, so its work may have happened`;
+  const started = w.beaten ? "The handler had started" : "The handler may have started";
+  const what =
+    seen === "lock"
+      ? `${who} stopped renewing its lock on the job`
+      : w.beaten
+        ? `${who} stopped its heartbeat for over ${w.heartbeat} ms`
+        : `${who} gave no heartbeat within ${w.heartbeat} ms of taking it`;
+  return `${what}: it died or lost Redis. ${started}, so its work may have happened`;
+}
+
+/** Whether BullMQ failed a job because its worker stopped renewing the lock (`maxStalledCount: 0`). */
+export function isStalled(failedReason: unknown): boolean {
+  return typeof failedReason === "string" && /stalled/i.test(failedReason);
 }

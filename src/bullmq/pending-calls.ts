@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import type { HandlerContext, HandlerResult, ProgressUpdate } from "../index.js";
 import { boundedClose } from "./bounded-close.js";
 import { connected, redisClient, type RedisConnection } from "./connection.js";
-import { deadWorkerDetail, watchHeartbeats } from "./heartbeat-watch.js";
+import { deadWorkerDetail, isStalled, watchHeartbeats } from "./heartbeat-watch.js";
 import type { LaneLimit, RedisLanes } from "./lanes.js";
 import type { CallJobReturn, QueueKeys } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
@@ -55,7 +55,7 @@ export class PendingCalls {
     events.on("completed", ({ jobId, returnvalue }) => this.#completed(jobId, returnvalue));
     events.on("failed", ({ jobId, failedReason }) => {
       const w = this.#waiters.get(jobId);
-      if (w !== undefined) this.settle(w, remoteExit("failed", `the worker failed the job: ${failedReason}`, w), "release");
+      if (w !== undefined) this.#failed(w, failedReason);
     });
     events.on("progress", ({ jobId, data }) => this.#waiters.get(jobId)?.progress(data as ProgressUpdate));
     events.on("active", ({ jobId }) => {
@@ -131,7 +131,7 @@ export class PendingCalls {
       if (job.processedOn) w.activeAt ??= Date.now();
       return;
     }
-    if (job.failedReason && job.returnvalue == null) this.settle(w, remoteExit("failed", `the worker failed the job: ${job.failedReason}`, w), "release");
+    if (job.failedReason && job.returnvalue == null) this.#failed(w, job.failedReason);
     else this.#completed(w.jobId, job.returnvalue);
   }
 
@@ -193,7 +193,13 @@ export class PendingCalls {
     if (w.settled || job === null) return;
     if (job === undefined || job.finishedOn) return this.check(w);
     w.killed();
-    this.settle(w, remoteExit("failed", deadWorkerDetail(w), w), "release");
+    this.settle(w, remoteExit("failed", deadWorkerDetail(w, "heartbeat"), w), "release");
+  }
+
+  /** BullMQ failed the job: a stalled one (its worker died) is said in toolrx's words. */
+  #failed(w: Waiter, failedReason: string): void {
+    const detail = isStalled(failedReason) ? deadWorkerDetail(w, "lock") : `the worker failed the job: ${failedReason}`;
+    this.settle(w, remoteExit("failed", detail, w), "release");
   }
 
   #reconcile(): void {
