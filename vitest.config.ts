@@ -24,6 +24,8 @@ export default defineConfig({
         test: {
           name: "redis",
           include: ["test/bullmq/**/*.test.ts", "test/differential/bullmq.test.ts"],
+          // The worker and producer processes run the fixtures bundled from source: no build needed.
+          globalSetup: ["test/bullmq/build-fixtures.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

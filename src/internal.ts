@@ -6,7 +6,7 @@
  * (dependency-cruiser checks it).
  */
 export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
-export { resolveOptions } from "./run/options.js";
+export { REMOTE_ATTEMPT, resolveOptions } from "./run/options.js";
 export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner } from "./agent/subagent-runner.js";

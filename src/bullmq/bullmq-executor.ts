@@ -1,11 +1,12 @@
 import { Queue } from "bullmq";
 import type { HandlerContext, HandlerResult, Tool, ToolExecutor } from "../index.js";
-import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
+import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
 import { idempotencyKeyOf, jobIdOf } from "./job-id.js";
 import { RedisLanes } from "./lanes.js";
 import { lanesOf } from "./lanes-of.js";
-import { boundedClose, PendingCalls, type Waiter } from "./pending-calls.js";
+import { boundedClose } from "./bounded-close.js";
+import { PendingCalls, type Waiter } from "./pending-calls.js";
 import { CALL_JOB, keysOf, type CallJobData } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
 
@@ -37,6 +38,13 @@ export interface BullmqExecutorOptions {
   leaseTtl?: number;
   /** How often calls with no news are checked against Redis directly, in ms; default 5,000. */
   reconcileInterval?: number;
+  /**
+   * How long the heartbeat a worker keeps on each job it runs lasts without renewal, in ms;
+   * default 5,000 (renewed every third of it). A worker that dies mid-call is answered
+   * `handler_exit` within about this plus 1 s. `Infinity`: no heartbeat, for handlers that block
+   * their worker's event loop longer (BullMQ's stall check still fails their jobs, later).
+   */
+  heartbeat?: number;
 }
 
 /** A {@link ToolExecutor} that runs calls on BullMQ workers; close it when done. */
@@ -58,7 +66,8 @@ const DAY = 86_400_000;
  * Run each call as a BullMQ job on a worker fleet ({@link bullmqWorker}): one job per call
  * attempt, its id derived from `key` and the call id. The runner's deadline, unsubscribe and
  * `opts.signal` cancel the job: a waiting one is removed, an active one's `ctx.signal` aborts on
- * the worker. A worker that dies, or Redis that becomes unreachable, answers `handler_exit` at once.
+ * the worker. A worker that dies is answered `handler_exit` once its heartbeat lapses (about
+ * `heartbeat` + 1 s); Redis that becomes unreachable, at once.
  *
  * @example
  * const executor = bullmqExecutor({ connection: "redis://127.0.0.1:6379", queue: "tools", key: conversationId });
@@ -67,12 +76,14 @@ const DAY = 86_400_000;
  */
 export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   if (typeof options !== "object" || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  checkConnection(options.connection);
   const queueName = checkQueueName(options.queue);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const retention = checkMs("retention", options.retention, DAY);
   const jobTimeout = checkMs("jobTimeout", options.jobTimeout, Infinity);
   const leaseTtl = checkMs("leaseTtl", options.leaseTtl, 30_000);
   const reconcileInterval = checkMs("reconcileInterval", options.reconcileInterval, 5_000);
+  const heartbeat = checkMs("heartbeat", options.heartbeat, 5_000);
   const globalConcurrency = checkCount("globalConcurrency", options.globalConcurrency);
   const { key } = options;
   if (key !== undefined && typeof key !== "string" && typeof key !== "function") {
@@ -90,7 +101,10 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   const start = async (): Promise<void> => {
     await connected(commands);
     queue = new Queue(queueName, { connection: commands, prefix });
-    pending = new PendingCalls({ queue, commands, connection: options.connection, prefix, keys, lanes, reconcileInterval, retention });
+    // Without a listener BullMQ prints each connection error (ECONNREFUSED while Redis is down) to
+    // stderr; the calls already answer for it.
+    queue.on("error", () => undefined);
+    pending = new PendingCalls({ queue, commands, connection: options.connection, prefix, keys, lanes, reconcileInterval, retention, heartbeat });
     await pending.start();
   };
   let started: Promise<void> | undefined;
@@ -101,6 +115,8 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
     if (waiter.lanes.length > 0) await lanes.acquire(waiter.jobId, waiter.lanes, waiter.signal);
     if (waiter.settled) return;
     const age = Math.ceil(retention / 1000);
+    // The offline queue is off: a command now would fail unsent, so say so truthfully.
+    if (commands.status !== "ready") throw new Error(`Redis is unreachable (connection ${commands.status})`);
     // From here on a failure leaves the job's fate unknown: the command may have reached Redis.
     waiter.sent = true;
     await (queue as Queue).add(CALL_JOB, data, { jobId: at.jobId, attempts: 1, removeOnComplete: { age }, removeOnFail: { age } });
@@ -116,8 +132,9 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       await pending?.close();
       lanes.close();
       // Disconnected first and bounded, as the events reader: closing must not wait for Redis.
+      const up = commands.status === "ready";
       commands.disconnect();
-      if (queue !== undefined) await boundedClose(queue.close());
+      if (queue !== undefined) await boundedClose(queue.close(), up);
       commands.disconnect();
     },
     async execute(tool: Tool, _args: Record<string, unknown>, ctx: HandlerContext): Promise<HandlerResult> {
@@ -137,7 +154,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       const calls = pending as PendingCalls;
       const same = calls.get(jobId);
       if (same !== undefined) return same.promise;
-      const waiter = calls.open(jobId, at, lanesOf(tool, globalConcurrency), ctx);
+      const lanes = lanesOf(tool, globalConcurrency);
       const data: CallJobData = {
         v: 1,
         call: { id: call.id, name: call.name, arguments: call.arguments, ...(call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }) },
@@ -146,8 +163,13 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
         ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
         ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
         ...(jobTimeout === Infinity ? {} : { deadline: Date.now() + jobTimeout }),
-        ...(waiter.lanes.length === 0 ? {} : { lanes: waiter.lanes }),
+        ...(heartbeat === Infinity ? {} : { heartbeat }),
+        ...(lanes.length === 0 ? {} : { lanes }),
       };
+      // Checked before anything is sent: a call JSON cannot carry (a bigint, a cycle) never left.
+      const unsendable = jsonProblem(data);
+      if (unsendable !== undefined) return remoteExit("not_started", `the call was not sent: its arguments cannot be carried as JSON (${unsendable})`, at);
+      const waiter = calls.open(jobId, at, lanes, ctx);
       send(waiter, data).catch((cause: unknown) => {
         if (!waiter.sent) {
           const why = waiter.signal.aborted ? "cancelled before it was sent" : "Redis is unreachable";
@@ -157,4 +179,14 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       return waiter.promise;
     },
   };
+}
+
+/** What JSON cannot hold in `value` (its first line), or `undefined` when it can be sent. */
+function jsonProblem(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (thrown) {
+    return (thrown instanceof Error ? thrown.message : String(thrown)).split("\n")[0];
+  }
 }

@@ -1,8 +1,9 @@
 import { Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Tool, ToolExecutor, ToolResolver } from "../index.js";
-import { checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
+import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
+import { JobHeartbeats } from "./job-heartbeats.js";
 import { RedisLanes } from "./lanes.js";
 import { CALL_JOB, keysOf, type CallJobData, type CallJobReturn } from "./protocol.js";
 import { runCallJob, type JobEnv } from "./run-job.js";
@@ -26,8 +27,9 @@ export interface BullmqWorkerOptions {
   /** Handed to handlers as `ctx.context` (the producer's context stays on the producer); default `{}`. */
   context?: unknown;
   /**
-   * How long a job's lock lasts without renewal, in ms; default 10,000. A worker that dies is
-   * noticed within about `lockDuration + stalledInterval`, and its calls answer `handler_exit`.
+   * How long a job's lock lasts without renewal, in ms; default 10,000. BullMQ fails the job of a
+   * worker that died within about `lockDuration + stalledInterval`, so that it never runs again;
+   * the producer answers its call sooner, from the worker's heartbeat (the executor's `heartbeat`).
    */
   lockDuration?: number;
   /** How often this worker looks for jobs of dead workers, in ms; default 5,000. */
@@ -60,6 +62,7 @@ export interface BullmqWorker {
  */
 export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   if (typeof options !== "object" || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  checkConnection(options.connection);
   const queueName = checkQueueName(options.queue);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const concurrency = checkCount("concurrency", options.concurrency) ?? 16;
@@ -79,6 +82,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   const commands = redisClient(options.connection, "blocking", `toolrx:worker-commands:${queueName}`);
   const subscriber = redisClient(options.connection, "blocking", `toolrx:worker-cancels:${queueName}`);
   const lanes = new RedisLanes(commands, keys.lane, leaseTtl);
+  const heartbeats = new JobHeartbeats(commands, keys.heartbeat, options.name ?? "");
   /** The abort controller of each job this worker runs. */
   const running = new Map<string, AbortController>();
   let worker: Worker | undefined;
@@ -99,6 +103,8 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     if (job.name !== CALL_JOB || data?.v !== 1) throw new Error(`not a toolrx call job (name ${job.name}, protocol ${String(data?.v)})`);
     const jobId = job.id as string;
     const jobLanes = data.lanes ?? [];
+    // First: from now on the producer knows this worker has the job, and notices if it dies.
+    heartbeats.start(jobId, data.heartbeat);
     lanes.hold(jobId, jobLanes);
     const controller = new AbortController();
     running.set(jobId, controller);
@@ -109,6 +115,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
         job.updateProgress(update as object).catch(() => undefined);
       });
     } finally {
+      heartbeats.stop(jobId);
       running.delete(jobId);
       await lanes.release(jobId, jobLanes);
     }
@@ -152,6 +159,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     async close() {
       await started?.catch(() => undefined);
       await worker?.close();
+      heartbeats.close();
       lanes.close();
       for (const client of ownClients) client.disconnect();
     },

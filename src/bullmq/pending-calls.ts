@@ -1,33 +1,16 @@
 import { Job, QueueEvents, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { reportFate, type HandlerContext, type HandlerResult, type ProgressUpdate } from "../index.js";
+import type { HandlerContext, HandlerResult, ProgressUpdate } from "../index.js";
+import { boundedClose } from "./bounded-close.js";
 import { connected, redisClient, type RedisConnection } from "./connection.js";
+import { deadWorkerDetail, isStalled, watchHeartbeats } from "./heartbeat-watch.js";
 import type { LaneLimit, RedisLanes } from "./lanes.js";
 import type { CallJobReturn, QueueKeys } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
 import { decodeJobResult } from "./result-codec.js";
+import { openWaiter, type Waiter } from "./waiter.js";
 
-/** One call the executor waits on. */
-export interface Waiter {
-  readonly jobId: string;
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly lanes: readonly LaneLimit[];
-  readonly promise: Promise<HandlerResult>;
-  /** Aborted with the runner's reason when the runner stops waiting: stops a lease wait. */
-  readonly signal: AbortSignal;
-  /** The add was attempted: from then on the job may exist. */
-  sent: boolean;
-  /** The add succeeded. */
-  added: boolean;
-  settled: boolean;
-  checkedAt: number;
-  progress(update: ProgressUpdate): void;
-  /** Tell the runner the cancel was sent to the worker: what the handler does next is its own. */
-  cancelSent(): void;
-  resolve(result: HandlerResult): void;
-  detach(): void;
-}
+export type { Waiter } from "./waiter.js";
 
 interface Deps {
   readonly queue: Queue;
@@ -38,6 +21,8 @@ interface Deps {
   readonly lanes: RedisLanes;
   readonly reconcileInterval: number;
   readonly retention: number;
+  /** How long a worker's heartbeat on a job lasts without renewal, in ms (`Infinity`: none). */
+  readonly heartbeat: number;
 }
 
 /**
@@ -51,6 +36,7 @@ export class PendingCalls {
   #events: QueueEvents | undefined;
   #eventsClient: Redis | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #beats: ReturnType<typeof setInterval> | undefined;
   #closing = false;
 
   constructor(deps: Deps) {
@@ -69,9 +55,13 @@ export class PendingCalls {
     events.on("completed", ({ jobId, returnvalue }) => this.#completed(jobId, returnvalue));
     events.on("failed", ({ jobId, failedReason }) => {
       const w = this.#waiters.get(jobId);
-      if (w !== undefined) this.settle(w, remoteExit("failed", `the worker failed the job: ${failedReason}`, w), "release");
+      if (w !== undefined) this.#failed(w, failedReason);
     });
     events.on("progress", ({ jobId, data }) => this.#waiters.get(jobId)?.progress(data as ProgressUpdate));
+    events.on("active", ({ jobId }) => {
+      const w = this.#waiters.get(jobId);
+      if (w !== undefined) w.activeAt ??= Date.now();
+    });
     // Another process (this conversation before a restart) had sent it: it may be done already.
     events.on("duplicated", ({ jobId }) => {
       const w = this.#waiters.get(jobId);
@@ -92,6 +82,15 @@ export class PendingCalls {
     commands.on("close", lost);
     this.#timer = setInterval(() => this.#reconcile(), this.#deps.reconcileInterval);
     this.#timer.unref?.();
+    if (Number.isFinite(this.#deps.heartbeat)) {
+      const { commands: redis, keys: k } = this.#deps;
+      const suspect = (w: Waiter): void => void this.#suspect(w);
+      this.#beats = setInterval(
+        () => void watchHeartbeats(this.#waiters.values(), redis, k.heartbeat, suspect).catch(() => undefined),
+        heartbeatCheck(this.#deps.heartbeat),
+      );
+      this.#beats.unref?.();
+    }
   }
 
   get(jobId: string): Waiter | undefined {
@@ -100,39 +99,8 @@ export class PendingCalls {
 
   /** Wait on `jobId` for the call behind `ctx`; the runner aborting `ctx.signal` cancels the job. */
   open(jobId: string, at: { toolName: string; toolCallId: string }, lanes: readonly LaneLimit[], ctx: HandlerContext): Waiter {
-    let resolve!: (result: HandlerResult) => void;
-    const promise = new Promise<HandlerResult>((r) => (resolve = r));
-    const local = new AbortController();
-    const signal = ctx.signal;
-    const onAbort = (): void => {
-      local.abort(signal.reason);
-      void this.#cancel(waiter, signal.reason);
-    };
-    const waiter: Waiter = {
-      jobId,
-      ...at,
-      lanes,
-      promise,
-      signal: local.signal,
-      sent: false,
-      added: false,
-      settled: false,
-      checkedAt: Date.now(),
-      progress(update) {
-        if (typeof update === "object" && update !== null && typeof update.progress === "number") {
-          try {
-            ctx.progress(update);
-          } catch {
-            // The runner refuses progress once the call is answered; nothing to do.
-          }
-        }
-      },
-      cancelSent: () => reportFate(ctx, "cancel_sent"),
-      resolve,
-      detach: () => signal.removeEventListener("abort", onAbort),
-    };
+    const waiter = openWaiter(jobId, at, lanes, this.#deps.heartbeat, ctx, (w, reason) => void this.#cancel(w, reason));
     this.#waiters.set(jobId, waiter);
-    signal.addEventListener("abort", onAbort, { once: true });
     return waiter;
   }
 
@@ -158,8 +126,12 @@ export class PendingCalls {
       if (w.added) this.settle(w, remoteExit("not_started", "the job is gone from Redis (removed, or past its retention)", w), "release");
       return;
     }
-    if (!job.finishedOn) return;
-    if (job.failedReason && job.returnvalue == null) this.settle(w, remoteExit("failed", `the worker failed the job: ${job.failedReason}`, w), "release");
+    if (!job.finishedOn) {
+      // A worker took it, though its `active` event was missed (or came before this process listened).
+      if (job.processedOn) w.activeAt ??= Date.now();
+      return;
+    }
+    if (job.failedReason && job.returnvalue == null) this.#failed(w, job.failedReason);
     else this.#completed(w.jobId, job.returnvalue);
   }
 
@@ -167,11 +139,13 @@ export class PendingCalls {
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#timer);
+    clearInterval(this.#beats);
     for (const w of [...this.#waiters.values()]) this.settle(w, remoteExit(w.sent ? "unknown" : "not_started", "the executor was closed", w), "forget");
     // With Redis unreachable, QueueEvents.close() waits for a reconnect that may never come: its
-    // client is disconnected first, and the close is given a bounded time, then let go of.
+    // client is disconnected first, and the close is waited for only while Redis answered.
+    const up = this.#eventsClient?.status === "ready";
     this.#eventsClient?.disconnect();
-    if (this.#events !== undefined) await boundedClose(this.#events.close());
+    if (this.#events !== undefined) await boundedClose(this.#events.close(), up);
     this.#eventsClient?.disconnect();
   }
 
@@ -213,6 +187,21 @@ export class PendingCalls {
     }
   }
 
+  /** A call's heartbeat is missing: answer from the job if it finished meanwhile, else its worker is gone. */
+  async #suspect(w: Waiter): Promise<void> {
+    const job = await Job.fromId(this.#deps.queue, w.jobId).catch(() => null);
+    if (w.settled || job === null) return;
+    if (job === undefined || job.finishedOn) return this.check(w);
+    w.killed();
+    this.settle(w, remoteExit("failed", deadWorkerDetail(w, "heartbeat"), w), "release");
+  }
+
+  /** BullMQ failed the job: a stalled one (its worker died) is said in toolrx's words. */
+  #failed(w: Waiter, failedReason: string): void {
+    const detail = isStalled(failedReason) ? deadWorkerDetail(w, "lock") : `the worker failed the job: ${failedReason}`;
+    this.settle(w, remoteExit("failed", detail, w), "release");
+  }
+
   #reconcile(): void {
     const now = Date.now();
     for (const w of this.#waiters.values()) {
@@ -229,23 +218,7 @@ function reasonText(reason: unknown): string {
   return typeof reason === "string" ? reason : "cancelled";
 }
 
-/** How long a close may wait for BullMQ to let go of its connection when Redis is unreachable. */
-const CLOSE_WAIT_MS = 1_000;
-
-/** `closing`, or `CLOSE_WAIT_MS`, whichever comes first; never a rejection, never a timer that holds the process. */
-export function boundedClose(closing: Promise<unknown>): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, CLOSE_WAIT_MS);
-    timer.unref?.();
-    closing.then(
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-    );
-  });
+/** How often the heartbeats are read: a third of their life, at most once a second, at least every 50 ms. */
+function heartbeatCheck(heartbeat: number): number {
+  return Math.max(50, Math.min(1_000, Math.floor(heartbeat / 3)));
 }

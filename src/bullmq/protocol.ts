@@ -12,6 +12,8 @@ export interface CallJobData {
   readonly requestId?: string;
   /** Epoch ms (producer clock) after which the worker aborts the handler itself: a backstop for a lost cancel. */
   readonly deadline?: number;
+  /** How long the worker's heartbeat on this job lasts without renewal, in ms; none when absent. */
+  readonly heartbeat?: number;
   /** Redis lanes this job holds a lease in; the worker renews and frees them. */
   readonly lanes?: readonly { readonly lane: string; readonly limit: number }[];
 }
@@ -31,6 +33,7 @@ export function keysOf(prefix: string, queue: string) {
   return {
     cancelChannel: `${base}:cancel`,
     cancelMarker: (jobId: string) => `${base}:cancel:${jobId}`,
+    heartbeat: (jobId: string) => `${base}:alive:${jobId}`,
     lane: (lane: string) => `${base}:lane:${lane}`,
     events: `${prefix}:${queue}:events`,
   };

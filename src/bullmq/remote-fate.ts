@@ -6,7 +6,8 @@ import { error, ToolError, type ErrorResult } from "../index.js";
  * decide whether an effect that may have happened needs checking.
  *
  * - `not_started`: the job was removed (or cancelled) before any worker ran it.
- * - `failed`: the worker failed the job (it died mid-call, or stalled): the handler ran once at most.
+ * - `failed`: the worker failed the job, or died mid-call (its heartbeat or its lock lapsed): the
+ *   handler ran once at most, and its work may have happened.
  * - `aborted`: the handler started, and was aborted on its worker (a cancel or the job's deadline).
  * - `unknown`: Redis became unreachable, or the result could not be read; the handler may be running or done.
  */

@@ -3,7 +3,8 @@ import { decodeResult, encodeResult } from "../node/index.js";
 
 /**
  * A result as the job carries it, through the shared codec of `toolrx/node`: a `ToolError`
- * arrives as a `ToolError` with its reason, an error as the same class and message. A result
+ * arrives as a `ToolError` with its reason, an error as the same class and message, an `ok`
+ * result with its content parts. A result
  * that cannot cross (a bigint, a cycle) is answered `invalid_return` on the worker, as an
  * isolated handler's is.
  */

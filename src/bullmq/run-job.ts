@@ -2,6 +2,8 @@ import { firstValueFrom, filter, type Observable } from "rxjs";
 import {
   defaultExecutor,
   streamToolCalls,
+  type CallReport,
+  type RunOptions,
   type ToolEvent,
   type ToolExecutor,
   type ToolExecutionCompleted,
@@ -9,6 +11,7 @@ import {
   type Tool,
   type ToolResultEncoder,
 } from "../index.js";
+import { REMOTE_ATTEMPT } from "../internal.js";
 import type { CallJobData, CallJobReturn } from "./protocol.js";
 import { remoteContextExecutor } from "./remote-context.js";
 import { encodeJobResult } from "./result-codec.js";
@@ -35,7 +38,7 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
   const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt);
   const remaining = data.deadline === undefined ? Infinity : data.deadline - Date.now();
   if (remaining <= 0) return { v: 1, cancelled: "the job's deadline passed before it started", started: false };
-  const events: Observable<ToolEvent> = streamToolCalls([data.call], env.tools, {
+  const options = {
     toolExecutor: tracked.executor,
     toolResultEncoder: NO_ENCODING,
     validateArguments: env.validateArguments,
@@ -44,15 +47,18 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
     toolTimeout: Math.min(remaining, 2_147_483_647),
     maxConcurrency: 1,
     onUnknownTool: "answer",
+    // One attempt, numbered by the producer, which owns retries and ran the hooks.
+    [REMOTE_ATTEMPT]: true,
     ...(data.sessionId === undefined ? {} : { sessionId: data.sessionId }),
     ...(data.requestId === undefined ? {} : { requestId: data.requestId }),
-    onCallReport: (report) => {
+    onCallReport: (report: CallReport) => {
       if (report.type === "progress") {
         const { progress, total, message, data: partial } = report;
         onProgress({ progress, total, message, data: partial });
       }
     },
-  });
+  };
+  const events: Observable<ToolEvent> = streamToolCalls([data.call], env.tools, options as RunOptions);
   let completed: ToolExecutionCompleted;
   try {
     completed = (await firstValueFrom(

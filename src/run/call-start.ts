@@ -91,7 +91,8 @@ export function startAttempt(run: CallState, tool: Tool, args: Record<string, un
     if (attempt === 1) run.firstStart = now;
   }
   const { handler } = tool;
-  if (run.env.hooks !== undefined || tool.hooks !== undefined) {
+  // A remote job's hooks ran on its producer, around the remote executor.
+  if ((run.env.hooks !== undefined || tool.hooks !== undefined) && !run.env.remoteAttempt) {
     runHooked(run, tool, args, ctx);
     return;
   }

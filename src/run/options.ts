@@ -37,6 +37,15 @@ export const NESTED_EVENTS: unique symbol = /* @__PURE__ */ Symbol("toolrx.neste
  */
 export const NOT_OFFERED: unique symbol = /* @__PURE__ */ Symbol("toolrx.notOffered");
 
+/**
+ * Set by a remote worker (toolrx/bullmq) on the runner of a job: the job is one attempt of a call
+ * whose producer owns its retries and ran its hooks around the remote executor. The worker's
+ * runner then neither retries nor runs the tool's hooks again, on the tool as it is (a copy
+ * would lose what is keyed by the tool: an isolated handler, the compiled schema). A symbol, as
+ * {@link LOOP_APPROVES}.
+ */
+export const REMOTE_ATTEMPT: unique symbol = /* @__PURE__ */ Symbol("toolrx.remoteAttempt");
+
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
   /** The run's executor: `toolExecutor`, routing each call whose tool names one to its `toolExecutors` entry. */
@@ -79,6 +88,8 @@ export interface RunEnv {
   readonly repair: RepairToolCall | undefined;
   /** See {@link NOT_OFFERED}: the `not_found` text for a call naming a tool the turn hides, or `undefined` for a tool that does not exist. */
   readonly notOffered: ((name: string) => string | undefined) | undefined;
+  /** See {@link REMOTE_ATTEMPT}: one attempt, no retry, no tool hooks (the producer ran them). */
+  readonly remoteAttempt: boolean;
 }
 
 /**
@@ -198,5 +209,6 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     approvalLedger,
     repair: checkRepair(options.repairToolCall),
     notOffered: (options as { [NOT_OFFERED]?: (name: string) => string | undefined })[NOT_OFFERED],
+    remoteAttempt: (options as { [REMOTE_ATTEMPT]?: boolean })[REMOTE_ATTEMPT] === true,
   };
 }

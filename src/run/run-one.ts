@@ -77,7 +77,8 @@ export class CallRun implements CallState {
     // A plain call (no control, no run retry) skips the tool's control entirely.
     if (tool !== undefined && (tool.control !== undefined || env.retry !== undefined)) {
       const control = controlOf(tool);
-      retry = retryPlanOf(control, env.retry);
+      // A remote job is one attempt: its producer retries.
+      retry = env.remoteAttempt ? undefined : retryPlanOf(control, env.retry);
       if (control?.timeout !== undefined || control?.idleTimeout !== undefined) {
         limits = { timeout: control.timeout ?? env.timeout, idleTimeout: control.idleTimeout ?? env.idleTimeout };
       }

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Redis } from "ioredis";
 import { runToolCalls, type ToolCall, type ToolMessage } from "../../src/index.js";
 import { bullmqExecutor } from "../../src/bullmq/index.js";
-// @ts-expect-error: a plain .mjs fixture without types
-import { testTools } from "./fixtures/tools.mjs";
-import { assertBuilt, freshQueue, inspector, runCounts, startProducer, startWorker, until, type Child } from "./fleet.js";
+import { testTools as tools } from "./fixtures/tools.js";
+import { freshQueue, inspector, runCounts, startProducer, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 import { must } from "../support/must.js";
 
-const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 const slow = (id: string, ms: number): ToolCall => ({ id, name: "slow", arguments: { ms } });
 
 describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", () => {
@@ -22,7 +20,6 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
   };
 
   beforeAll(async () => {
-    assertBuilt();
     redis = await startRedis();
     client = inspector(redis.url);
   }, 30_000);
@@ -46,10 +43,49 @@ describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq under failures", 
       const { messages } = await run;
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("handler_exit") });
+      // Whichever noticed first (BullMQ's 1 s lock here, or the heartbeat), in toolrx's words.
+      expect(messages[0]?.content).toContain("died or lost Redis");
+      expect(messages[0]?.content).toContain("its work may have happened");
+      expect(messages[0]?.content).not.toContain("stalled");
       await new Promise((r) => setTimeout(r, 1_500));
       expect((await runCounts(client, queue)).m).toBe(1);
       await executor.close();
     }, 30_000);
+  });
+
+  describe("when a worker is SIGKILLed mid-call, with BullMQ's own stall check far off", () => {
+    it("answers handler_exit from the heartbeat within its documented bound, in toolrx's words, before an idle deadline", async () => {
+      const queue = freshQueue("beat");
+      // A 30 s lock: BullMQ would notice the dead worker after 30 s at the earliest.
+      const doomed = await startWorker(redis.url, queue, "doomed", 8, 30_000);
+      children.push(doomed);
+      const executor = bullmqExecutor({ connection: redis.url, queue, key: "k" });
+      const errors: unknown[] = [];
+      const run = runToolCalls([slow("hb", 60_000)], tools(queue, "p"), {
+        toolExecutor: executor,
+        toolTimeout: 60_000,
+        toolIdleTimeout: 20_000,
+        onToolError: (_call, e) => {
+          errors.push(e);
+          return "halt";
+        },
+      });
+      await until(async () => (await client.lrange(`${queue}:started`, 0, -1)).includes("hb"));
+      // Past the first renewal, so the heartbeat was seen before the worker died.
+      await new Promise((r) => setTimeout(r, 2_000));
+      await doomed.kill();
+      const killed = Date.now();
+      await run;
+      // The bound is `heartbeat` (5 s by default) + 1 s; wide for a loaded machine, and still far below 20 s.
+      expect(Date.now() - killed).toBeLessThan(12_000);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ reason: "handler_exit", metadata: { remoteState: "failed" } });
+      const message = (errors[0] as Error).message;
+      expect(message).toContain("its worker (doomed) stopped its heartbeat");
+      expect(message).toContain("its work may have happened");
+      expect(message).not.toContain("stalled");
+      await executor.close();
+    }, 60_000);
   });
 
   describe("when the producer is killed mid-batch and restarted", () => {

@@ -2,14 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstValueFrom, Subject, tap, toArray } from "rxjs";
 import type { Redis } from "ioredis";
 import { isToolError, runToolCalls, streamToolCalls, type CallReport, type ToolCall, type ToolEvent } from "../../src/index.js";
-import { bullmqExecutor, type BullmqExecutor } from "../../src/bullmq/index.js";
-// @ts-expect-error: a plain .mjs fixture without types
-import { testTools } from "./fixtures/tools.mjs";
-import { assertBuilt, freshQueue, inspector, runCounts, startWorker, until, type Child } from "./fleet.js";
+import { bullmqExecutor, jobIdOf, type BullmqExecutor } from "../../src/bullmq/index.js";
+import { PIXEL, testTools as tools } from "./fixtures/tools.js";
+import { freshQueue, inspector, runCounts, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 import { must } from "../support/must.js";
-
-const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 
 describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
   let redis: TestRedis;
@@ -19,7 +16,6 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
   let executor: BullmqExecutor;
 
   beforeAll(async () => {
-    assertBuilt();
     redis = await startRedis();
     client = inspector(redis.url);
     queue = freshQueue("exec");
@@ -42,6 +38,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
     { id: "d", name: "bad", arguments: {} },
     { id: "e", name: "progress", arguments: {} },
     { id: "f", name: "echo", arguments: { text: 3 } },
+    { id: "f2", name: "chart", arguments: {} },
   ];
   /** What the comparison keeps of an event: its content, not its timing. */
   const shape = (e: ToolEvent): unknown => {
@@ -97,6 +94,60 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
         { type: "progress", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, progress: 1, total: 2, message: "half" },
         { type: "progress", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, progress: 2, total: 2, data: { partial: true } },
       ]);
+    });
+  });
+
+  describe("when a result carries content parts", () => {
+    it("brings them from the worker to the message, as in-process", async () => {
+      const call: ToolCall = { id: "pp", name: "chart", arguments: {} };
+      const remote = await runToolCalls([call], tools(queue, "p"), { toolExecutor: executor });
+      expect(remote.messages[0]?.parts).toEqual([{ type: "image", mediaType: "image/png", data: PIXEL }]);
+      expect(remote).toEqual(await runToolCalls([call], tools(queue, "w1")));
+    });
+  });
+
+  describe("when a tool retries", () => {
+    it("runs its handler once per attempt, each job with the producer's attempt number", async () => {
+      const reports: CallReport[] = [];
+      const { messages } = await runToolCalls([{ id: "rt", name: "flaky", arguments: {} }], tools(queue, "p"), {
+        toolExecutor: executor,
+        onCallReport: (r) => reports.push(r),
+      });
+      expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("flaky") });
+      expect(await client.lrange(`${queue}:attempts`, 0, -1)).toEqual(["rt 1", "rt 2", "rt 3"]);
+      expect(reports.filter((r) => r.type === "attempt_failed").map((r) => r.attempt)).toEqual([1, 2]);
+    });
+  });
+
+  describe("when the arguments cannot be carried as JSON", () => {
+    it("answers handler_exit not_started, naming the problem, and sends nothing", async () => {
+      const cyclic: Record<string, unknown> = { text: "x" };
+      cyclic.self = cyclic;
+      const answers: unknown[] = [];
+      const { messages } = await runToolCalls(
+        [
+          { id: "big", name: "echo", arguments: { text: "x", n: 10n } },
+          { id: "cyc", name: "echo", arguments: cyclic },
+        ],
+        tools(queue, "p"),
+        {
+          toolExecutor: executor,
+          onToolError: (_call, e) => {
+            answers.push(e);
+            return { continue: "-" };
+          },
+        },
+      );
+      expect(messages.map((m) => m.content)).toEqual(["-", "-"]);
+      expect(answers).toEqual([expect.any(Error), expect.any(Error)]);
+      for (const e of answers) {
+        expect(e).toMatchObject({ reason: "handler_exit", metadata: { remoteState: "not_started" } });
+        expect((e as Error).message).toContain("cannot be carried as JSON");
+        expect((e as Error).message).not.toContain("Redis");
+      }
+      expect((answers[0] as Error).message).toContain("BigInt");
+      expect((answers[1] as Error).message).toContain("circular");
+      expect(await client.exists(`bull:${queue}:${jobIdOf("conv-1", "big", 1)}`)).toBe(0);
     });
   });
 

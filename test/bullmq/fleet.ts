@@ -1,15 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
-
-const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
-const dist = fileURLToPath(new URL("../../dist/bullmq/index.js", import.meta.url));
-
-/** The worker and producer processes run the built package: say so plainly when it is missing. */
-export function assertBuilt(): void {
-  if (!existsSync(dist)) throw new Error("test/bullmq needs the build: run `npm run build` first");
-}
+import { FIXTURES_OUT } from "./build-fixtures.js";
 
 let queues = 0;
 /** A queue name no other test (or earlier run against the same REDIS_URL) uses. */
@@ -27,7 +19,9 @@ export interface Child {
 }
 
 function start(script: string, args: readonly string[]): Promise<Child> {
-  const child = spawn(process.execPath, [fixtures + script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  // Bundled from source by the Redis suite's global setup (build-fixtures.ts).
+  if (!existsSync(FIXTURES_OUT + script)) throw new Error(`${FIXTURES_OUT}${script} is missing: run test/bullmq through vitest, whose global setup bundles it`);
+  const child = spawn(process.execPath, [FIXTURES_OUT + script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const lines: string[] = [];
   let buffer = "";
   let onReady!: () => void;

@@ -29,6 +29,33 @@ describe("options", () => {
     expect(() => bullmqWorker({ connection: "redis://x", queue: "q", tools: [], concurrency: 0 })).toThrow(/`concurrency`/);
     expect(() => bullmqWorker({ connection: "redis://x", queue: "q", tools: null as never })).toThrow(/`tools`/);
   });
+
+  describe("when `connection` is missing or not a URL or options", () => {
+    // Each of these used to give a client of 127.0.0.1:6379, silently.
+    const bad: [string, unknown][] = [
+      ["missing", undefined],
+      ["a number", 42],
+      ["null", null],
+      ["an empty URL", ""],
+      ["an array", []],
+      ["a client", new Redis({ lazyConnect: true })],
+    ];
+    it.each(bad)("refuses it (%s) with a TypeError naming `connection`, before connecting", (_label, connection) => {
+      const executor = () => bullmqExecutor({ connection, queue: "q" } as never);
+      const worker = () => bullmqWorker({ connection, queue: "q", tools: [] } as never);
+      expect(executor).toThrow(TypeError);
+      expect(executor).toThrow(/`connection`/);
+      expect(worker).toThrow(TypeError);
+      expect(worker).toThrow(/`connection`/);
+    });
+
+    it("refuses the same for RedisApprovalLedger, which also takes a client of yours", () => {
+      for (const [, connection] of bad.filter(([label]) => label !== "a client")) {
+        expect(() => new RedisApprovalLedger(connection as never)).toThrow(/`connection`/);
+      }
+      expect(() => new RedisApprovalLedger(new Redis({ lazyConnect: true }))).not.toThrow();
+    });
+  });
 });
 
 describe.skipIf(redisUnavailable !== undefined)("RedisApprovalLedger", () => {
@@ -57,6 +84,23 @@ describe.skipIf(redisUnavailable !== undefined)("RedisApprovalLedger", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => must(ledgers[i % 2]).consume("approved-call")));
     other.disconnect();
     expect(answers.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("takes a URL or ioredis options as the executor does, and closes the client it opened", async () => {
+    const prefix = `${freshQueue("own")}:`;
+    const byUrl = new RedisApprovalLedger(redis.url, { prefix });
+    const byOptions = new RedisApprovalLedger({ host: "127.0.0.1", port: redis.port }, { prefix });
+    expect(await Promise.all([byUrl.consume("c"), byOptions.consume("c")])).toEqual(expect.arrayContaining([true, false]));
+    await byUrl.close();
+    await byOptions.close();
+    await expect(byUrl.consume("d")).rejects.toThrow();
+    expect(await client.exists(`${prefix}c`)).toBe(1);
+  });
+
+  it("leaves a client of yours open on close", async () => {
+    const ledger = new RedisApprovalLedger(client, { prefix: `${freshQueue("yours")}:` });
+    await ledger.close();
+    expect(await ledger.consume("k")).toBe(true);
   });
 
   it("forgets a key after its ttl", async () => {

@@ -1,13 +1,11 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { runToolCalls, type ToolCall } from "../../src/index.js";
 import { bullmqExecutor } from "../../src/bullmq/index.js";
-// @ts-expect-error: a plain .mjs fixture without types
-import { testTools } from "./fixtures/tools.mjs";
-import { assertBuilt, freshQueue, inspector, startWorker, until, type Child } from "./fleet.js";
+import { testTools as tools } from "./fixtures/tools.js";
+import { freshQueue, inspector, startWorker, until, type Child } from "./fleet.js";
 import { redisUnavailable, startRedis } from "./redis.js";
 import { must } from "../support/must.js";
 
-const tools = testTools as (queue: string, worker: string) => import("../../src/index.js").Tool[];
 const slow = (id: string, ms: number): ToolCall => ({ id, name: "slow", arguments: { ms } });
 const children: Child[] = [];
 afterAll(async () => {
@@ -15,11 +13,48 @@ afterAll(async () => {
 });
 
 describe.skipIf(redisUnavailable !== undefined)("toolrx/bullmq when Redis goes away", () => {
+  describe("when Redis dies under an idle executor", () => {
+    it.skipIf(process.env.REDIS_URL !== undefined)(
+      "prints nothing, answers new calls not_started, and closes without waiting for Redis",
+      async () => {
+        const own = await startRedis();
+        const printed: string[] = [];
+        const keep = (...args: unknown[]): void => void printed.push(args.map(String).join(" "));
+        const spies = [vi.spyOn(console, "error").mockImplementation(keep), vi.spyOn(console, "warn").mockImplementation(keep)];
+        try {
+          const executor = bullmqExecutor({ connection: own.url, queue: freshQueue("idle"), key: "k" });
+          await executor.ready();
+          await own.stop();
+          // Long enough for several reconnect attempts, each refused.
+          await new Promise((r) => setTimeout(r, 1_500));
+          const answers: unknown[] = [];
+          await runToolCalls([slow("n1", 10)], tools("idle", "p"), {
+            toolExecutor: executor,
+            onToolError: (_call, e) => {
+              answers.push(e);
+              return "halt";
+            },
+          });
+          expect(answers).toMatchObject([{ reason: "handler_exit", metadata: { remoteState: "not_started" } }]);
+          const closing = Date.now();
+          await executor.close();
+          // The bound it used to wait in full is 1 s; closing does no I/O with Redis gone.
+          expect(Date.now() - closing).toBeLessThan(1_000);
+          await new Promise((r) => setTimeout(r, 300));
+          expect(printed.filter((line) => line.includes("ECONNREFUSED"))).toEqual([]);
+        } finally {
+          for (const spy of spies) spy.mockRestore();
+          await own.stop();
+        }
+      },
+      30_000,
+    );
+  });
+
   describe("when Redis stops mid-batch", () => {
     it.skipIf(process.env.REDIS_URL !== undefined)(
       "answers every call handler_exit at once, not at its deadline",
       async () => {
-        assertBuilt();
         const own = await startRedis();
         try {
           const queue = freshQueue("down");

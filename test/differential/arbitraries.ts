@@ -20,8 +20,8 @@ export interface KnownUntilFixed {
 export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
   parts: false,
   badProgress: false,
-  remoteRetry: true,
-  remoteHooks: true,
+  remoteRetry: false,
+  remoteHooks: false,
 };
 
 /** What a file's executors exclude: the flags of a BullMQ worker only where one runs. */

@@ -1,0 +1,86 @@
+import { reportFate, type HandlerContext, type HandlerResult, type ProgressUpdate } from "../index.js";
+import type { LaneLimit } from "./lanes.js";
+
+/** One call the executor waits on. */
+export interface Waiter {
+  readonly jobId: string;
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly lanes: readonly LaneLimit[];
+  readonly promise: Promise<HandlerResult>;
+  /** Aborted with the runner's reason when the runner stops waiting: stops a lease wait. */
+  readonly signal: AbortSignal;
+  /** How long the worker's heartbeat on this job lasts without renewal, in ms. */
+  readonly heartbeat: number;
+  /** The add was attempted: from then on the job may exist. */
+  sent: boolean;
+  /** The add succeeded. */
+  added: boolean;
+  settled: boolean;
+  checkedAt: number;
+  /** When (this process's clock) a worker was seen taking the job; `undefined` while it waits. */
+  activeAt: number | undefined;
+  /** The worker's heartbeat was seen at least once: the handler was about to start, or ran. */
+  beaten: boolean;
+  /** The name the worker wrote in its heartbeat, when one was seen. */
+  worker: string | undefined;
+  progress(update: ProgressUpdate): void;
+  /** Tell the runner the cancel was sent to the worker: what the handler does next is its own. */
+  cancelSent(): void;
+  /** Tell the runner the worker running it is gone: the handler will never settle. */
+  killed(): void;
+  resolve(result: HandlerResult): void;
+  detach(): void;
+}
+
+/**
+ * A waiter for `jobId`, the call behind `ctx`: the runner aborting `ctx.signal` aborts the
+ * waiter's own signal and calls `cancel`, once.
+ */
+export function openWaiter(
+  jobId: string,
+  at: { toolName: string; toolCallId: string },
+  lanes: readonly LaneLimit[],
+  heartbeat: number,
+  ctx: HandlerContext,
+  cancel: (waiter: Waiter, reason: unknown) => void,
+): Waiter {
+  let resolve!: (result: HandlerResult) => void;
+  const promise = new Promise<HandlerResult>((r) => (resolve = r));
+  const local = new AbortController();
+  const signal = ctx.signal;
+  const onAbort = (): void => {
+    local.abort(signal.reason);
+    cancel(waiter, signal.reason);
+  };
+  const waiter: Waiter = {
+    jobId,
+    ...at,
+    lanes,
+    promise,
+    signal: local.signal,
+    heartbeat,
+    sent: false,
+    added: false,
+    settled: false,
+    checkedAt: Date.now(),
+    activeAt: undefined,
+    beaten: false,
+    worker: undefined,
+    progress(update) {
+      if (typeof update === "object" && update !== null && typeof update.progress === "number") {
+        try {
+          ctx.progress(update);
+        } catch {
+          // The runner refuses progress once the call is answered; nothing to do.
+        }
+      }
+    },
+    cancelSent: () => reportFate(ctx, "cancel_sent"),
+    killed: () => reportFate(ctx, "killed"),
+    resolve,
+    detach: () => signal.removeEventListener("abort", onAbort),
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  return waiter;
+}

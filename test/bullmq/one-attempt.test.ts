@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, ok, type CallHook, type HandlerContext, type Tool, type ToolResolver } from "../../src/index.js";
+import type { RemoteHandlerContext } from "../../src/bullmq/index.js";
+import { runCallJob, type JobEnv } from "../../src/bullmq/run-job.js";
+import { decodeJobResult } from "../../src/bullmq/result-codec.js";
+import type { CallJobData } from "../../src/bullmq/protocol.js";
+
+/** A tool that fails its first two runs, retried three times by its own control, with a hook that counts its runs. */
+function flaky(runs: number[], hooked: string[]): Tool {
+  const hook: CallHook = {
+    before: () => void hooked.push("before"),
+    after: (result) => {
+      hooked.push("after");
+      return result;
+    },
+  };
+  return defineTool({
+    name: "flaky",
+    description: "",
+    schema: z.object({}),
+    control: { idempotent: true, retry: { attempts: 3, delay: 1, jitter: false } },
+    hooks: [hook],
+    handler: (_args, ctx: HandlerContext) => {
+      runs.push((ctx as RemoteHandlerContext).attempt);
+      if (runs.length < 3) throw new Error(`run ${runs.length}`);
+      return ok(ctx.toolCall.id);
+    },
+  });
+}
+
+const job = (attempt: number): CallJobData => ({ v: 1, call: { id: "c", name: "flaky", arguments: {} }, idempotencyKey: "k", attempt });
+const env = (tools: readonly Tool[] | ToolResolver): JobEnv => ({ tools, executor: undefined, validateArguments: true, context: {}, settleGrace: 100 });
+
+describe("runCallJob (what a worker runs a job with)", () => {
+  it("runs one attempt, numbered by the producer, without the tool's own retries or hooks (the producer owns both)", async () => {
+    const runs: number[] = [];
+    const hooked: string[] = [];
+    const tool = flaky(runs, hooked);
+    const answer = await runCallJob(job(2), env([tool]), new AbortController().signal, () => {});
+    expect(runs).toEqual([2]);
+    expect(hooked).toEqual([]);
+    const result = decodeJobResult((answer as { result: unknown }).result);
+    expect(result).toMatchObject({ type: "error" });
+  });
+
+  it("runs a resolver's call once as well", async () => {
+    const runs: number[] = [];
+    const listed = flaky([], []);
+    const resolver: ToolResolver = {
+      availableTools: () => [listed],
+      resolve: async () => {
+        runs.push(1);
+        throw new Error("down");
+      },
+    };
+    const answer = await runCallJob(job(1), env(resolver), new AbortController().signal, () => {});
+    expect(runs).toEqual([1]);
+    expect(decodeJobResult((answer as { result: unknown }).result)).toMatchObject({ type: "error" });
+  });
+});
