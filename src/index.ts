@@ -83,10 +83,10 @@ export { ModelEventError } from "./agent/model-event-error.js";
 export type { PrepareTurn, TurnInfo, TurnPlan } from "./agent/prepare-turn.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
-export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";
-export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval-mismatch-error.js";
-export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval-ledger.js";
-export { approvalToken, verifyApprovalToken, type ApprovalSecret, type ApprovalSubject } from "./tool/approval-token.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/approval/needs-approval.js";
+export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval/approval-mismatch-error.js";
+export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval/approval-ledger.js";
+export { approvalToken, verifyApprovalToken, type ApprovalSecret, type ApprovalSubject } from "./tool/approval/approval-token.js";
 export { approve, deny } from "./tool/decide.js";
 export type {
   AgentEnding,

@@ -9,8 +9,8 @@ import { assertMessages } from "./check-messages.js";
 import type { AgentOptions, Model, TurnResult } from "./types.js";
 import type { PrepareTurn } from "./prepare-turn.js";
 import type { Message } from "../tool/message.js";
-import type { ApprovalLedger } from "../tool/approval-ledger.js";
-import type { ApprovalSecret } from "../tool/approval-token.js";
+import type { ApprovalLedger } from "../tool/approval/approval-ledger.js";
+import type { ApprovalSecret } from "../tool/approval/approval-token.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {

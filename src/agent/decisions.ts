@@ -1,5 +1,5 @@
-import { judgeDecision, spendApproval, type Verdict } from "../tool/approval-decision.js";
-import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
+import { judgeDecision, spendApproval, type Verdict } from "../tool/approval/approval-decision.js";
+import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
 import type { Message } from "../tool/message.js";
 import type { BatchEnv } from "./call-batch.js";
 import type { OpenTurn } from "./resume.js";

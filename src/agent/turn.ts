@@ -8,8 +8,8 @@ import { planned, type PlannedTurn } from "./turn-plan.js";
 import { isThenable } from "../tool/results.js";
 import { questionMessage, withAnswersInPlace, type OpenTurn } from "./resume.js";
 import { settleDecisions } from "./decisions.js";
-import type { Verdict } from "../tool/approval-decision.js";
-import type { PendingQuestion } from "../tool/needs-approval.js";
+import type { Verdict } from "../tool/approval/approval-decision.js";
+import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
 

@@ -1,12 +1,12 @@
-import { approvalHalt } from "../tool/approval-halt.js";
-import { judgeDecision, spendApproval } from "../tool/approval-decision.js";
-import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
-import { approvalNeeded, deniedText } from "../tool/approval-rule.js";
-import { approvalToken } from "../tool/approval-token.js";
+import { approvalHalt } from "../tool/approval/approval-halt.js";
+import { judgeDecision, spendApproval } from "../tool/approval/approval-decision.js";
+import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
+import { approvalNeeded, deniedText } from "../tool/approval/approval-rule.js";
+import { approvalToken } from "../tool/approval/approval-token.js";
 import { checkArguments } from "../tool/check-arguments.js";
 import type { ToolExecutor } from "../tool/executor.js";
 import type { HandlerContext } from "../tool/handler-context.js";
-import type { ApprovalContext, PendingApproval } from "../tool/needs-approval.js";
+import type { ApprovalContext, PendingApproval } from "../tool/approval/needs-approval.js";
 import { error, type HandlerResult } from "../tool/results.js";
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";

@@ -11,9 +11,9 @@ import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
 import { checkOutputBudget } from "../tool/tool-control.js";
-import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval-ledger.js";
-import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval-token.js";
-import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.js";
+import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval/approval-ledger.js";
+import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval/approval-token.js";
+import { checkApprovals, type ApprovalMessage } from "../tool/approval/approvals-option.js";
 
 /**
  * Set by the agent loop on the options of each turn's runner: the loop has settled approvals

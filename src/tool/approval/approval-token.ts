@@ -1,4 +1,4 @@
-import { canonicalJson } from "../util/canonical-json.js";
+import { canonicalJson } from "../../util/canonical-json.js";
 
 /**
  * The server's key for approval tokens: a string (its UTF-8 bytes), raw bytes, or an HMAC

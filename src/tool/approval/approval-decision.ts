@@ -1,13 +1,13 @@
-import { canonicalJson } from "../util/canonical-json.js";
+import { canonicalJson } from "../../util/canonical-json.js";
 import type { ApprovalLedger } from "./approval-ledger.js";
 import { ApprovalMismatchError } from "./approval-mismatch-error.js";
 import { approvalNeeded } from "./approval-rule.js";
 import { approvalKey, verifyApprovalToken, type ApprovalSecret } from "./approval-token.js";
-import { checkArguments } from "./check-arguments.js";
-import type { ApprovalMessage } from "./message.js";
+import { checkArguments } from "../check-arguments.js";
+import type { ApprovalMessage } from "../message.js";
 import type { ApprovalContext } from "./needs-approval.js";
-import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
 
 /** What a host's decision on a pending call comes to. */
 export type Verdict =
