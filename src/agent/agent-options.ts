@@ -10,7 +10,8 @@ import type { AgentOptions, Model, TurnResult } from "./types.js";
 import type { PrepareTurn } from "./prepare-turn.js";
 import type { Message } from "../tool/message.js";
 import type { ApprovalLedger } from "../tool/approval/approval-ledger.js";
-import type { ApprovalSecret } from "../tool/approval/approval-token.js";
+import type { ApprovalBinding } from "../tool/approval/approval-binding.js";
+import { conversationKeyOf } from "./conversation-key.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {
@@ -31,8 +32,9 @@ export interface AgentEnv {
   readonly context: unknown;
   readonly sessionId: string | undefined;
   readonly requestId: string | undefined;
-  readonly approvalSecret: ApprovalSecret | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
+  /** The secrets, token lifetime, clock, and the conversation key ({@link conversationKeyOf}) approvals bind. */
+  readonly approvalBinding: ApprovalBinding;
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
@@ -91,7 +93,12 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     context: env.context,
     sessionId: env.sessionId,
     requestId: env.requestId,
-    approvalSecret: env.approvalSecret,
     approvalLedger: env.approvalLedger,
+    approvalBinding: {
+      secret: env.approvalSecret,
+      ttl: env.approvalTokenTtl,
+      conversationKey: conversationKeyOf(options),
+      now: () => env.scheduler.now(),
+    },
   };
 }

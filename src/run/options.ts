@@ -12,7 +12,8 @@ import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
 import { checkOutputBudget } from "../tool/tool-control.js";
 import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval/approval-ledger.js";
-import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval/approval-token.js";
+import { assertApprovalSecret, type ApprovalSecrets } from "../tool/approval/approval-token.js";
+import { checkApprovalTokenTtl } from "../tool/approval/approval-binding.js";
 import { checkApprovals, type ApprovalMessage } from "../tool/approval/approvals-option.js";
 
 /**
@@ -52,8 +53,10 @@ export interface RunEnv {
   readonly gateApprovals: boolean;
   /** The host's decisions, by call id (the last one on a call wins). */
   readonly approvals: ReadonlyMap<string, ApprovalMessage> | undefined;
-  readonly approvalSecret: ApprovalSecret | undefined;
+  readonly approvalSecret: ApprovalSecrets | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
+  /** Milliseconds a token is accepted for; `Infinity` when unset. */
+  readonly approvalTokenTtl: number;
 }
 
 /**
@@ -139,6 +142,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   const { approvalSecret, approvalLedger } = options;
   assertApprovalSecret(approvalSecret);
   assertApprovalLedger(approvalLedger);
+  const approvalTokenTtl = checkApprovalTokenTtl(options.approvalTokenTtl, approvalSecret);
   const approvals = checkApprovals(options.approvals);
 
   const cap = 2 * availableCores();
@@ -168,5 +172,6 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     approvals,
     approvalSecret,
     approvalLedger,
+    approvalTokenTtl,
   };
 }

@@ -29,6 +29,7 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   approvals: true,
   approvalSecret: true,
   approvalLedger: true,
+  approvalTokenTtl: true,
 };
 
 const KEYS: KnownKeys = /* @__PURE__ */ knownKeys(OPTION_KEYS);

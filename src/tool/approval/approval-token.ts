@@ -1,113 +1,133 @@
 import { canonicalJson } from "../../util/canonical-json.js";
+import { base64url, fromBase64url } from "./base64url.js";
+import { assertApprovalSecret, keyOf, secretsOf, subtle, type ApprovalSecret, type ApprovalSecrets } from "./hmac-key.js";
 
-/**
- * The server's key for approval tokens: a string (its UTF-8 bytes), raw bytes, or an HMAC
- * `CryptoKey` made with `crypto.subtle.importKey`. Keep it on the server: whoever holds it can
- * mint approvals.
- */
-export type ApprovalSecret = string | Uint8Array | CryptoKey;
+export { assertApprovalSecret, type ApprovalSecret, type ApprovalSecrets } from "./hmac-key.js";
 
-/** What a token is bound to: the call as it was put up for approval. */
+/** What a token is bound to: the call as it was put up for approval, in its conversation. */
 export interface ApprovalSubject {
   readonly id: string;
   readonly name: string;
   readonly arguments: Record<string, unknown>;
+  /**
+   * The conversation the call belongs to (the run's `sessionId`). Absent: a call of no named
+   * conversation, which is a conversation of its own kind: its token is refused wherever there
+   * is a key, and a keyed token is refused where there is none.
+   */
+  readonly conversationKey?: string | undefined;
 }
 
-const keys = new Map<string, Promise<CryptoKey>>();
-const byteKeys = new WeakMap<object, Promise<CryptoKey>>();
+/** Options of {@link approvalToken}. */
+export interface ApprovalTokenOptions {
+  /**
+   * When the token stops being accepted: milliseconds on the verifier's clock (the run's
+   * `scheduler`, `Date.now()` by default), a non-negative safe integer. Absent: never.
+   */
+  readonly expiresAt?: number;
+}
+
+/** Options of {@link verifyApprovalToken}. */
+export interface VerifyApprovalTokenOptions {
+  /** The time now, on the clock `expiresAt` was set on. Default `Date.now()`. */
+  readonly now?: number;
+}
+
+/** Why a token was refused: the mismatch reasons a token itself can cause. */
+export type ApprovalTokenFault = "token_invalid" | "conversation_mismatch" | "token_expired";
+
+/** The domain tags: no MAC or digest made for one purpose (or version) reads as another's. */
+const TOKEN_DOMAIN = "toolrx/approval/v2";
+const CONVERSATION_DOMAIN = "toolrx/approval/v2/conversation";
+const KEY_DOMAIN = "toolrx/approval-key/v2";
+/** `v2.<conversation tag>.<expiry>.<mac>`: an empty tag for no conversation, an empty expiry for none. */
+const TOKEN = /^v2\.([A-Za-z0-9_-]{22}|)\.(0|[1-9][0-9]{0,15}|)\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * The token for one pending approval: an HMAC-SHA-256 (Web Crypto, so it runs wherever the core
- * does) over the call id, the tool name and the canonical JSON of the arguments, base64url.
+ * The token for one pending approval: `v2.<conversation>.<expiry>.<mac>`, where the MAC is an
+ * HMAC-SHA-256 (Web Crypto, so it runs wherever the core does) over a domain tag, the
+ * conversation, the expiry, the call id, the tool name and the canonical JSON of the arguments,
+ * made with the first of the secrets. The conversation appears only as a keyed digest.
  *
  * @example
- * await approvalToken("server secret", { id: "c1", name: "transfer", arguments: { eur: 250 } });
- * // "v1.Yq3…" (43 characters after the prefix)
+ * await approvalToken("server secret", { id: "c1", name: "transfer", arguments: { eur: 250 }, conversationKey: "conv-7" });
+ * // "v2.Hq0…..Yq3…" (a 22-character conversation tag, no expiry, a 43-character MAC)
  */
-export async function approvalToken(secret: ApprovalSecret, subject: ApprovalSubject): Promise<string> {
-  const mac = await subtle().sign("HMAC", await keyOf(secret), payload(subject));
-  return `v1.${base64url(new Uint8Array(mac))}`;
-}
-
-/** Whether `token` was made by {@link approvalToken} with `secret` for exactly `subject` (compared in constant time). */
-export async function verifyApprovalToken(secret: ApprovalSecret, subject: ApprovalSubject, token: string): Promise<boolean> {
-  if (!token.startsWith("v1.")) return false;
-  const mac = fromBase64url(token.slice(3));
-  if (mac === undefined) return false;
-  return subtle().verify("HMAC", await keyOf(secret), mac, payload(subject));
+export async function approvalToken(secret: ApprovalSecrets, subject: ApprovalSubject, options: ApprovalTokenOptions = {}): Promise<string> {
+  assertApprovalSecret(secret, "secret");
+  const { expiresAt } = options;
+  if (expiresAt !== undefined && !(Number.isSafeInteger(expiresAt) && expiresAt >= 0)) {
+    throw new TypeError(`Expected \`expiresAt\` to be a non-negative safe integer of milliseconds, got ${String(expiresAt)}`);
+  }
+  const key = await keyOf(secretsOf(secret)[0] as ApprovalSecret); // the first signs
+  const tag = await conversationTag(key, subject.conversationKey);
+  const expiry = expiresAt === undefined ? "" : String(expiresAt);
+  const mac = await subtle().sign("HMAC", key, macPayload(tag, expiry, subject));
+  return `v2.${tag}.${expiry}.${base64url(new Uint8Array(mac))}`;
 }
 
 /**
- * A short digest of the subject (SHA-256, base64url): the key an approval is spent under in an
- * {@link ApprovalLedger}, the same with or without a secret.
+ * Whether `token` was made by {@link approvalToken} with one of `secret` for exactly `subject`
+ * (the same conversation, id, tool name and arguments) and has not expired by `now`. The MAC is
+ * compared in constant time.
+ */
+export async function verifyApprovalToken(
+  secret: ApprovalSecrets,
+  subject: ApprovalSubject,
+  token: string,
+  options: VerifyApprovalTokenOptions = {},
+): Promise<boolean> {
+  assertApprovalSecret(secret, "secret");
+  return (await checkApprovalToken(secret, subject, token, options.now ?? Date.now())) === undefined;
+}
+
+/**
+ * What is wrong with `token` for `subject` at `now`, or `undefined` when nothing is. A token
+ * whose MAC holds was issued by this server; only then can it be told apart as one of another
+ * conversation, or one that expired.
+ */
+export async function checkApprovalToken(
+  secret: ApprovalSecrets,
+  subject: ApprovalSubject,
+  token: unknown,
+  now: number,
+): Promise<ApprovalTokenFault | undefined> {
+  const parts = typeof token === "string" ? TOKEN.exec(token) : null;
+  const mac = parts === null ? undefined : fromBase64url(parts[3] as string, 32);
+  if (parts === null || mac === undefined) return "token_invalid";
+  const [, tag = "", expiry = ""] = parts;
+  for (const one of secretsOf(secret)) {
+    const key = await keyOf(one);
+    if (!(await subtle().verify("HMAC", key, mac, macPayload(tag, expiry, subject)))) continue;
+    if (tag !== (await conversationTag(key, subject.conversationKey))) return "conversation_mismatch";
+    if (expiry !== "" && now >= Number(expiry)) return "token_expired";
+    return undefined;
+  }
+  return "token_invalid";
+}
+
+/**
+ * A short digest of the subject (SHA-256, base64url) under its own domain tag: the key an
+ * approval is spent under in an {@link ApprovalLedger}, the same with or without a secret. It
+ * binds the conversation, so the same call in two conversations is spent twice, once in each.
  */
 export async function approvalKey(subject: ApprovalSubject): Promise<string> {
-  const digest = await subtle().digest("SHA-256", payload(subject));
+  const text = canonicalJson([KEY_DOMAIN, subject.conversationKey ?? null, subject.id, subject.name, subject.arguments]);
+  const digest = await subtle().digest("SHA-256", encode(text));
   return `toolrx:approval:${base64url(new Uint8Array(digest))}`;
 }
 
-/** Throws a TypeError naming `approvalSecret` unless it is a usable secret. */
-export function assertApprovalSecret(secret: unknown): asserts secret is ApprovalSecret | undefined {
-  if (secret === undefined) return;
-  if (typeof secret === "string" ? secret.length > 0 : secret instanceof Uint8Array ? secret.byteLength > 0 : isCryptoKey(secret)) return;
-  throw new TypeError("Expected `approvalSecret` to be a non-empty string, a non-empty Uint8Array or an HMAC CryptoKey");
+/** The conversation as the token shows it: a keyed digest (16 bytes), so the token does not tell the key. */
+async function conversationTag(key: CryptoKey, conversationKey: string | undefined): Promise<string> {
+  if (conversationKey === undefined) return "";
+  const mac = await subtle().sign("HMAC", key, encode(canonicalJson([CONVERSATION_DOMAIN, conversationKey])));
+  return base64url(new Uint8Array(mac, 0, 16));
 }
 
-function isCryptoKey(value: unknown): boolean {
-  return typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
+function macPayload(tag: string, expiry: string, subject: ApprovalSubject): Uint8Array<ArrayBuffer> {
+  // An array, so no field can be crafted to read as another split of the same text.
+  return encode(canonicalJson([TOKEN_DOMAIN, tag, expiry, subject.id, subject.name, subject.arguments]));
 }
 
-function payload(subject: ApprovalSubject): Uint8Array<ArrayBuffer> {
-  // An array, so no id or name can be crafted to read as another split of the same text.
-  return new TextEncoder().encode(canonicalJson([subject.id, subject.name, subject.arguments])) as Uint8Array<ArrayBuffer>;
-}
-
-function subtle(): SubtleCrypto {
-  const crypto = (globalThis as { crypto?: Crypto }).crypto;
-  if (crypto?.subtle === undefined) throw new TypeError("Approval tokens need Web Crypto (`globalThis.crypto.subtle`), which this runtime lacks");
-  return crypto.subtle;
-}
-
-function keyOf(secret: ApprovalSecret): Promise<CryptoKey> {
-  if (typeof secret === "string") {
-    let key = keys.get(secret);
-    if (key === undefined) {
-      key = importKey(new TextEncoder().encode(secret));
-      keys.set(secret, key);
-    }
-    return key;
-  }
-  if (secret instanceof Uint8Array) {
-    let key = byteKeys.get(secret);
-    if (key === undefined) {
-      key = importKey(secret);
-      byteKeys.set(secret, key);
-    }
-    return key;
-  }
-  return Promise.resolve(secret);
-}
-
-function importKey(bytes: Uint8Array): Promise<CryptoKey> {
-  return subtle().importKey("raw", bytes as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  let binary: string;
-  try {
-    binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    return undefined;
-  }
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+function encode(text: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 }

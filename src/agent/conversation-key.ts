@@ -1,0 +1,11 @@
+import type { AgentOptions } from "./types.js";
+
+/**
+ * The key of the conversation a run of the loop belongs to: what its approval tokens and ledger
+ * keys are bound to, so an approval given in one conversation counts in no other. Resolved here
+ * and nowhere else, so every part of the loop agrees on it. Today it is the run's `sessionId`;
+ * `undefined` when there is none (a conversation of no name: see docs/approvals.md).
+ */
+export function conversationKeyOf(options: AgentOptions): string | undefined {
+  return options.sessionId;
+}
