@@ -36,6 +36,22 @@ describe("judgeDecision without a secret", () => {
     });
   });
 
+  it("an approval that names no arguments runs the model's, asking the rule nothing", async () => {
+    const { tool, needsApproval } = transfer();
+    const verdict = await judgeDecision(approved(), call, tool, options({ reissued: [{ to: "Eve", eur: 300 }] }));
+    expect(verdict.kind === "run" && verdict.call).toBe(call);
+    expect(needsApproval).not.toHaveBeenCalled();
+  });
+
+  it("an error without an index has no index key at all", async () => {
+    const e = await judgeDecision(approved({ arguments: { to: 7 } }), call, transfer().tool, options()).catch((x: unknown) => x);
+    expect(Object.keys((e as { metadata: object }).metadata)).toEqual(["issues"]);
+    const ledger = memoryApprovalLedger();
+    await spendApproval(ledger, call, binding());
+    const spent = await spendApproval(ledger, call, binding()).catch((x: unknown) => x);
+    expect(Object.keys((spent as { metadata: object }).metadata)).toEqual([]);
+  });
+
   it("an approval as asked runs the very call, asking the rule nothing", async () => {
     const { tool, needsApproval } = transfer();
     const verdict = await judgeDecision(approved({ arguments: { eur: 250, to: "Ana" } }), call, tool, options());

@@ -203,3 +203,69 @@ describe("approvalKey", () => {
     expect(await approvalKey(subject)).toMatch(/^toolrx:approval:[A-Za-z0-9_-]{43}$/);
   });
 });
+
+describe("the token's bytes, checked against node:crypto (issue 36: the domain tags are part of the format)", () => {
+  it("the conversation tag, the MAC and the ledger key are the documented HMACs and digest", async () => {
+    const { createHash, createHmac } = await import("node:crypto");
+    const { canonicalJson } = await import("../../src/util/canonical-json.js");
+    const b64 = (buf: Buffer) => buf.toString("base64url");
+    const tag = b64(
+      createHmac("sha256", "k")
+        .update(canonicalJson(["toolrx/approval/v2/conversation", "conv-7"]))
+        .digest()
+        .subarray(0, 16),
+    );
+    const mac = b64(
+      createHmac("sha256", "k")
+        .update(canonicalJson(["toolrx/approval/v2", tag, "70", subject.id, subject.name, subject.arguments]))
+        .digest(),
+    );
+    expect(await approvalToken("k", subject, { expiresAt: 70 })).toBe(`v2.${tag}.70.${mac}`);
+    const key = b64(
+      createHash("sha256")
+        .update(canonicalJson(["toolrx/approval-key/v2", "conv-7", subject.id, subject.name, subject.arguments]))
+        .digest(),
+    );
+    expect(await approvalKey(subject)).toBe(`toolrx:approval:${key}`);
+  });
+
+  it("refuses anything around the token, and a token that is not a string", async () => {
+    const token = await approvalToken("k", subject);
+    expect(await checkApprovalToken("k", subject, `x${token}`, 0)).toBe("token_invalid");
+    expect(await checkApprovalToken("k", subject, new String(token), 0)).toBe("token_invalid");
+  });
+
+  it("signs with a CryptoKey as with its raw bytes", async () => {
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("k"), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    expect(await approvalToken(key, subject)).toBe(await approvalToken("k", subject));
+  });
+
+  it("says so when the runtime has no Web Crypto", async () => {
+    const { vi } = await import("vitest");
+    for (const missing of [undefined, {}]) {
+      vi.stubGlobal("crypto", missing);
+      try {
+        await expect(approvalKey(subject)).rejects.toThrow(
+          new TypeError("Approval tokens need Web Crypto (`globalThis.crypto.subtle`), which this runtime lacks"),
+        );
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    }
+  });
+});
+
+describe("fromBase64url", () => {
+  it("takes only the canonical spelling of exactly the bytes asked for", async () => {
+    const { base64url, fromBase64url } = await import("../../src/tool/approval/base64url.js");
+    const bytes = new Uint8Array(32).map((_, i) => i * 7);
+    const text = base64url(bytes);
+    expect(fromBase64url(text, 32)).toEqual(bytes);
+    expect(fromBase64url(base64url(bytes.subarray(0, 16)), 32)).toBeUndefined();
+    expect(fromBase64url(text, 16)).toBeUndefined();
+    expect(fromBase64url(`${text.slice(0, -2)}*A`, 32)).toBeUndefined();
+    expect(fromBase64url(`*${text.slice(1)}`, 32)).toBeUndefined();
+    expect(fromBase64url(`${text.slice(1)}*`, 32)).toBeUndefined();
+    expect(fromBase64url(text.replace(/-/g, "+").replace(/_/g, "/"), 32)).toBeUndefined();
+  });
+});

@@ -94,7 +94,8 @@ export async function checkApprovalToken(
   const parts = typeof token === "string" ? TOKEN.exec(token) : null;
   const mac = parts === null ? undefined : fromBase64url(parts[3] as string, 32);
   if (parts === null || mac === undefined) return "token_invalid";
-  const [, tag = "", expiry = ""] = parts;
+  // Both alternatives of each group match (an empty one included), so every group is a string.
+  const [, tag, expiry] = parts as unknown as [string, string, string];
   for (const one of secretsOf(secret)) {
     const key = await keyOf(one);
     if (!(await subtle().verify("HMAC", key, mac, macPayload(tag, expiry, subject)))) continue;
