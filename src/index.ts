@@ -93,10 +93,18 @@ export type { SubagentState } from "./agent/subagent-resume.js";
 export type { JournalEntry, JournalOptions, JournalPhase, JournalStore } from "./agent/journal.js";
 export { JournalLeaseError } from "./agent/journal-lease-error.js";
 export { MemoryJournalStore, type MemoryJournalStoreOptions } from "./agent/memory-journal-store.js";
-export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/needs-approval.js";
-export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval-mismatch-error.js";
-export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval-ledger.js";
-export { approvalToken, verifyApprovalToken, type ApprovalSecret, type ApprovalSubject } from "./tool/approval-token.js";
+export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/approval/needs-approval.js";
+export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval/approval-mismatch-error.js";
+export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval/approval-ledger.js";
+export {
+  approvalToken,
+  verifyApprovalToken,
+  type ApprovalSecret,
+  type ApprovalSecrets,
+  type ApprovalSubject,
+  type ApprovalTokenOptions,
+  type VerifyApprovalTokenOptions,
+} from "./tool/approval/approval-token.js";
 export { approve, deny } from "./tool/decide.js";
 export type {
   AgentEnding,

@@ -10,8 +10,9 @@ import { assertMessages } from "./check-messages.js";
 import type { AgentOptions, Model, TurnResult } from "./types.js";
 import type { PrepareTurn } from "./prepare-turn.js";
 import type { Message } from "../tool/message.js";
-import type { ApprovalLedger } from "../tool/approval-ledger.js";
-import type { ApprovalSecret } from "../tool/approval-token.js";
+import type { ApprovalLedger } from "../tool/approval/approval-ledger.js";
+import type { ApprovalBinding } from "../tool/approval/approval-binding.js";
+import { conversationKeyOf } from "./conversation-key.js";
 import { checkJournalOptions, type JournalEnv } from "./journal.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
@@ -35,10 +36,11 @@ export interface AgentEnv {
   readonly context: unknown;
   readonly sessionId: string | undefined;
   readonly requestId: string | undefined;
-  readonly approvalSecret: ApprovalSecret | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
   /** The `journal` option, checked. */
   readonly journal: JournalEnv | undefined;
+  /** The secrets, token lifetime, clock, and the conversation key ({@link conversationKeyOf}) approvals bind. */
+  readonly approvalBinding: ApprovalBinding;
 }
 
 /** Names {@link AgentOptions} adds to {@link RunOptions}: they stay out of each turn's runner options. */
@@ -115,8 +117,13 @@ export function checkAgentOptions(options: AgentOptions): AgentEnv {
     context: env.context,
     sessionId: env.sessionId,
     requestId: env.requestId,
-    approvalSecret: env.approvalSecret,
     approvalLedger: env.approvalLedger,
     journal,
+    approvalBinding: {
+      secret: env.approvalSecret,
+      ttl: env.approvalTokenTtl,
+      conversationKey: conversationKeyOf(options),
+      now: () => env.scheduler.now(),
+    },
   };
 }

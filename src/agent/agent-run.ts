@@ -8,8 +8,8 @@ import type { BatchEnv } from "./call-batch.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
 import { addUsage } from "./usage.js";
 import { lastTurnAt, openTurnOf, withAnswersInPlace } from "./resume.js";
-import { approvalToken } from "../tool/approval-token.js";
-import type { PendingApproval } from "../tool/needs-approval.js";
+import { pendingApproval } from "../tool/approval/approval-binding.js";
+import type { PendingApproval } from "../tool/approval/needs-approval.js";
 import { subagentResumeOf } from "./subagent-resume.js";
 import type { OpenTurn } from "./resume.js";
 import { Turn, type TurnOutcome } from "./turn.js";
@@ -186,16 +186,16 @@ export class AgentRun {
       halt = { haltedReason: "error", metadata: { error: e } };
     }
     if (halt === undefined) this.#next();
-    else if (this.#env.approvalSecret === undefined || halt.metadata.pendingApprovals === undefined) this.#end(halt);
-    else this.#endWithTokens(halt, this.#env.approvalSecret);
+    else if (this.#env.approvalBinding.secret === undefined || halt.metadata.pendingApprovals === undefined) this.#end(halt);
+    else this.#endWithTokens(halt);
   }
 
   /** Each pending approval gets the token a decision on it must give back. */
-  #endWithTokens(halt: AgentHalt, secret: NonNullable<AgentEnv["approvalSecret"]>): void {
+  #endWithTokens(halt: AgentHalt): void {
     const pending = halt.metadata.pendingApprovals as readonly PendingApproval[];
-    Promise.all(pending.map((p) => approvalToken(secret, { id: p.toolCallId, name: p.toolName, arguments: p.arguments }))).then(
-      (tokens) =>
-        this.#end({ haltedReason: halt.haltedReason, metadata: { ...halt.metadata, pendingApprovals: pending.map((p, i) => ({ ...p, token: tokens[i] })) } }),
+    const binding = this.#env.approvalBinding;
+    Promise.all(pending.map((p) => pendingApproval({ id: p.toolCallId, name: p.toolName, arguments: p.arguments }, binding))).then(
+      (tokened) => this.#end({ haltedReason: halt.haltedReason, metadata: { ...halt.metadata, pendingApprovals: tokened } }),
       (e: unknown) => this.#end({ haltedReason: "error", metadata: { error: e } }),
     );
   }

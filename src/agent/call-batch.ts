@@ -8,13 +8,13 @@ import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { AgentEnv } from "./agent-options.js";
 import { approvalNeeded, deniedMessage, overLimitMessage } from "./approval.js";
-import type { ApprovalContext } from "../tool/needs-approval.js";
+import type { ApprovalContext } from "../tool/approval/needs-approval.js";
 import type { AgentEvent, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
-import type { PendingQuestion } from "../tool/needs-approval.js";
+import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import { LOOP_APPROVES, NESTED_EVENTS } from "../run/options.js";
 import type { NestedEventReport } from "../run/call-report.js";
-import type { Verdict } from "../tool/approval-decision.js";
+import type { Verdict } from "../tool/approval/approval-decision.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
 import { reportsTo } from "./report-events.js";

@@ -1,5 +1,5 @@
-import { judgeDecision, spendApproval, type Verdict } from "../tool/approval-decision.js";
-import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
+import { judgeDecision, spendApproval, type Verdict } from "../tool/approval/approval-decision.js";
+import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
 import type { Message } from "../tool/message.js";
 import type { BatchEnv } from "./call-batch.js";
 import type { OpenTurn } from "./resume.js";
@@ -43,13 +43,13 @@ export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversatio
     };
     verdicts.set(
       id,
-      await judgeDecision(message, call, env.lookup(call.name), { secret: agent.approvalSecret, validate: agent.validate, reissued, at, approvalContext }),
+      await judgeDecision(message, call, env.lookup(call.name), { binding: agent.approvalBinding, validate: agent.validate, reissued, at, approvalContext }),
     );
   }
   const ledger = agent.approvalLedger;
   if (ledger !== undefined) {
     for (const [id, verdict] of verdicts) {
-      if (verdict.kind === "run") await spendApproval(ledger, verdict.call, open.decisions[last.get(id) as number]?.at);
+      if (verdict.kind === "run") await spendApproval(ledger, verdict.call, agent.approvalBinding, open.decisions[last.get(id) as number]?.at);
     }
   }
   return verdicts;

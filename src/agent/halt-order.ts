@@ -1,6 +1,6 @@
 import { describe } from "../tool/tool-error.js";
 import type { AgentEnv } from "./agent-options.js";
-import type { PendingApproval, PendingQuestion } from "../tool/needs-approval.js";
+import type { PendingApproval, PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { TurnOutcome } from "./turn.js";
 import type { ToolCall } from "../tool/tool-call.js";
 

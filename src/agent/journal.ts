@@ -1,6 +1,6 @@
 import type { HaltMetadata } from "../run/run-result.js";
 import type { AssistantMessage, ToolMessage } from "../tool/message.js";
-import type { PendingQuestion } from "../tool/needs-approval.js";
+import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
 

@@ -1,5 +1,5 @@
 import type { ApprovalMessage, AssistantMessage, Message, ToolMessage } from "../tool/message.js";
-import type { PendingQuestion } from "../tool/needs-approval.js";
+import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 
 /** A host's decision, and where it is in the conversation. */

@@ -1,6 +1,6 @@
 import type { HaltMetadata } from "../run/run-result.js";
 import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
-import type { PendingQuestion } from "../tool/needs-approval.js";
+import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { isThenable } from "../tool/results.js";
 import type { JournalEntry, JournalEnv, JournalPhase } from "./journal.js";

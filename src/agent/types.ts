@@ -9,7 +9,7 @@ import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js"
 
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
-import type { PendingApproval, PendingQuestion } from "../tool/needs-approval.js";
+import type { PendingApproval, PendingQuestion } from "../tool/approval/needs-approval.js";
 
 /**
  * What the loop asks the model for on each turn. `signal` aborts when the run is unsubscribed,

@@ -1,15 +1,14 @@
-import { approvalHalt } from "../tool/approval-halt.js";
-import { judgeDecision, spendApproval } from "../tool/approval-decision.js";
-import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
-import { approvalNeeded, deniedText } from "../tool/approval-rule.js";
-import { approvalToken } from "../tool/approval-token.js";
+import { approvalHalt } from "../tool/approval/approval-halt.js";
+import { judgeDecision, spendApproval } from "../tool/approval/approval-decision.js";
+import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
+import { approvalNeeded, deniedText } from "../tool/approval/approval-rule.js";
+import { pendingApproval, type ApprovalBinding } from "../tool/approval/approval-binding.js";
 import { checkArguments } from "../tool/check-arguments.js";
 import type { ToolExecutor } from "../tool/executor.js";
 import type { HandlerContext } from "../tool/handler-context.js";
-import type { ApprovalContext, PendingApproval } from "../tool/needs-approval.js";
+import type { ApprovalContext } from "../tool/approval/needs-approval.js";
 import { error, type HandlerResult } from "../tool/results.js";
 import type { Tool } from "../tool/tool.js";
-import type { ToolCall } from "../tool/tool-call.js";
 import type { RunEnv } from "./options.js";
 
 /**
@@ -39,17 +38,18 @@ async function gate(inner: ToolExecutor, tool: Tool, args: Record<string, unknow
     requestId: env.requestId,
     signal: ctx.signal,
   };
+  const binding = bindingOf(env);
   const decision = env.approvals?.get(call.id);
   if (decision === undefined) {
     // The runner validated the arguments already: the rule gets them as the handler would.
     if (!(await approvalNeeded(tool, { ...call, arguments: args }, approval, false))) return inner.execute(tool, args, ctx);
-    return approvalHalt(await pendingOf(call, env));
+    return approvalHalt(await pendingApproval(call, binding));
   }
   try {
-    const verdict = await judgeDecision(decision, call, tool, { secret: env.approvalSecret, validate: env.validate, reissued: [], approvalContext: approval });
+    const verdict = await judgeDecision(decision, call, tool, { binding, validate: env.validate, reissued: [], approvalContext: approval });
     if (verdict.kind === "deny") return error(deniedText(call, verdict.reason));
-    if (verdict.kind === "ask") return approvalHalt(await pendingOf(verdict.call, env));
-    if (env.approvalLedger !== undefined) await spendApproval(env.approvalLedger, verdict.call);
+    if (verdict.kind === "ask") return approvalHalt(await pendingApproval(verdict.call, binding));
+    if (env.approvalLedger !== undefined) await spendApproval(env.approvalLedger, verdict.call, binding);
     if (verdict.call === call) return inner.execute(tool, args, ctx);
     const checked = env.validate ? await checkArguments(tool, verdict.call) : { ok: true as const, value: verdict.call.arguments };
     return inner.execute(tool, checked.ok ? checked.value : verdict.call.arguments, ctx);
@@ -59,8 +59,10 @@ async function gate(inner: ToolExecutor, tool: Tool, args: Record<string, unknow
   }
 }
 
-async function pendingOf(call: ToolCall, env: RunEnv): Promise<PendingApproval> {
-  const pending: PendingApproval = { toolCallId: call.id, toolName: call.name, arguments: call.arguments };
-  if (env.approvalSecret === undefined) return pending;
-  return { ...pending, token: await approvalToken(env.approvalSecret, { id: call.id, name: call.name, arguments: call.arguments }) };
+/**
+ * Run directly, the batch runner's conversation is the one its `sessionId` names: the key its
+ * tokens and ledger keys bind (the agent loop settles its approvals itself, with its own key).
+ */
+function bindingOf(env: RunEnv): ApprovalBinding {
+  return { secret: env.approvalSecret, ttl: env.approvalTokenTtl, conversationKey: env.sessionId, now: () => env.scheduler.now() };
 }

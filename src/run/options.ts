@@ -12,10 +12,11 @@ import { isTimeout, MAX_TIMEOUT, TIMEOUT_RULE } from "../util/timeout.js";
 import type { CallCancellation, RunOptions } from "./run-options.js";
 import { checkHooks, type CallHook } from "../tool/call-hook.js";
 import { checkOutputBudget } from "../tool/tool-control.js";
-import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval-ledger.js";
-import { assertApprovalSecret, type ApprovalSecret } from "../tool/approval-token.js";
+import { assertApprovalLedger, type ApprovalLedger } from "../tool/approval/approval-ledger.js";
+import { assertApprovalSecret, type ApprovalSecrets } from "../tool/approval/approval-token.js";
+import { checkApprovalTokenTtl } from "../tool/approval/approval-binding.js";
+import { checkApprovals, type ApprovalMessage } from "../tool/approval/approvals-option.js";
 import { checkRepair, type RepairToolCall } from "../tool/repair-tool-call.js";
-import { checkApprovals, type ApprovalMessage } from "../tool/approvals-option.js";
 
 /**
  * Set by the agent loop on the options of each turn's runner: the loop has settled approvals
@@ -82,7 +83,7 @@ export interface RunEnv {
   readonly gateApprovals: boolean;
   /** The host's decisions, by call id (the last one on a call wins). */
   readonly approvals: ReadonlyMap<string, ApprovalMessage> | undefined;
-  readonly approvalSecret: ApprovalSecret | undefined;
+  readonly approvalSecret: ApprovalSecrets | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
   /** The host's repair for calls whose arguments failed validation; `undefined` for none. */
   readonly repair: RepairToolCall | undefined;
@@ -90,6 +91,8 @@ export interface RunEnv {
   readonly notOffered: ((name: string) => string | undefined) | undefined;
   /** See {@link REMOTE_ATTEMPT}: one attempt, no retry, no tool hooks (the producer ran them). */
   readonly remoteAttempt: boolean;
+  /** Milliseconds a token is accepted for; `Infinity` when unset. */
+  readonly approvalTokenTtl: number;
 }
 
 /**
@@ -176,6 +179,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
   const { approvalSecret, approvalLedger } = options;
   assertApprovalSecret(approvalSecret);
   assertApprovalLedger(approvalLedger);
+  const approvalTokenTtl = checkApprovalTokenTtl(options.approvalTokenTtl, approvalSecret);
   const approvals = checkApprovals(options.approvals);
 
   const cap = 2 * availableCores();
@@ -210,5 +214,6 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     repair: checkRepair(options.repairToolCall),
     notOffered: (options as { [NOT_OFFERED]?: (name: string) => string | undefined })[NOT_OFFERED],
     remoteAttempt: (options as { [REMOTE_ATTEMPT]?: boolean })[REMOTE_ATTEMPT] === true,
+    approvalTokenTtl,
   };
 }

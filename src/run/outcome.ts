@@ -1,7 +1,7 @@
 import { jsonEncoder } from "../tool/encoder.js";
 import type { ToolExecutionCompleted, ToolHaltEvent, ToolResultEncoded, ToolTailEvent } from "./events.js";
 import { invalidReturn } from "../tool/invalid-return.js";
-import { isApprovalHalt } from "../tool/approval-halt.js";
+import { isApprovalHalt } from "../tool/approval/approval-halt.js";
 import type { RunEnv } from "./options.js";
 import { applyPolicy } from "./policy.js";
 import { error, isHandlerResult, isReservedHaltReason, ok, type HandlerResult } from "../tool/results.js";

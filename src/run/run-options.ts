@@ -3,8 +3,8 @@ import type { SchedulerLike, Subscribable } from "rxjs";
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import type { ToolExecutor } from "../tool/executor.js";
 import type { RetryPolicy } from "../tool/retry-policy.js";
-import type { ApprovalLedger } from "../tool/approval-ledger.js";
-import type { ApprovalSecret } from "../tool/approval-token.js";
+import type { ApprovalLedger } from "../tool/approval/approval-ledger.js";
+import type { ApprovalSecrets } from "../tool/approval/approval-token.js";
 import type { ApprovalMessage } from "../tool/message.js";
 import type { CallReport } from "./call-report.js";
 import type { OnToolError } from "./policy.js";
@@ -101,10 +101,16 @@ export interface RunOptions {
   approvals?: readonly ApprovalMessage[];
   /**
    * Bind every decision to the call it was asked for: pending approvals carry an HMAC `token`
-   * over the call id, tool name and arguments, and a decision without a matching token runs
-   * nothing. Keep it on the server.
+   * over the conversation (`sessionId`), the call id, tool name and arguments, and a decision
+   * without a matching token runs nothing. Several secrets rotate: the first signs, each
+   * verifies. Keep them on the server.
    */
-  approvalSecret?: ApprovalSecret;
+  approvalSecret?: ApprovalSecrets;
+  /**
+   * Milliseconds a pending approval's token is accepted for, on the run's `scheduler` clock; a
+   * later decision is refused `token_expired`. Needs `approvalSecret`. Default: no expiry.
+   */
+  approvalTokenTtl?: number;
   /** Where approvals are spent, so that a replayed request never runs an approved call twice. */
   approvalLedger?: ApprovalLedger;
   /**

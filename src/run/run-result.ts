@@ -1,7 +1,7 @@
 import { AWAITING_USER_RESPONSE, type AskUserRequested, type ToolEvent, type ToolHaltEvent, type ToolResultEncoded } from "./events.js";
 import { isToolError } from "../tool/tool-error.js";
 import type { ToolMessage } from "../tool/message.js";
-import type { PendingApproval } from "../tool/needs-approval.js";
+import type { PendingApproval } from "../tool/approval/needs-approval.js";
 
 /** A call asked the user a question. */
 export interface AskUserHalt {

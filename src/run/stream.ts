@@ -10,7 +10,7 @@ import { snapshotCalls } from "./snapshot-calls.js";
 import { unknownTool } from "../tool/unknown-tool.js";
 import { toolSource, type ToolSource } from "./tool-source.js";
 import { gatedExecutor } from "./approval-gate.js";
-import { ApprovalMismatchError } from "../tool/approval-mismatch-error.js";
+import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 
 /**

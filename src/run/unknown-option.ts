@@ -31,6 +31,7 @@ const OPTION_KEYS: Record<keyof RunOptions, true> = {
   approvalSecret: true,
   approvalLedger: true,
   repairToolCall: true,
+  approvalTokenTtl: true,
 };
 
 const KEYS: KnownKeys = /* @__PURE__ */ knownKeys(OPTION_KEYS);

@@ -1,5 +1,5 @@
 import type { ApprovalMessage } from "./message.js";
-import type { PendingApproval } from "./needs-approval.js";
+import type { PendingApproval } from "./approval/needs-approval.js";
 
 /**
  * The decision that approves a pending approval: its id, token and arguments given back as

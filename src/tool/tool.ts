@@ -1,4 +1,4 @@
-import type { ApprovalContext, NeedsApproval } from "./needs-approval.js";
+import type { ApprovalContext, NeedsApproval } from "./approval/needs-approval.js";
 import type { HandlerContext } from "./handler-context.js";
 import type { HandlerResult } from "./results.js";
 import { checkToolControl, type ToolControl } from "./tool-control.js";

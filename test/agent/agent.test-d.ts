@@ -13,7 +13,7 @@ import {
   type ToolCall,
   type ToolEvent,
 } from "../../src/index.js";
-import type { ApprovalContext } from "../../src/tool/needs-approval.js";
+import type { ApprovalContext } from "../../src/tool/approval/needs-approval.js";
 import { scriptedModel, type ScriptedModel } from "../../src/testing/index.js";
 
 test("needsApproval gets the schema's output type, and typed tools still go in one list", () => {

@@ -62,10 +62,12 @@ describe("with approvalSecret", () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
-  const refused: [string, (m: Message[], p: PendingApproval) => Message[], string][] = [
+  const subjectOf = (p: PendingApproval) => ({ id: p.toolCallId, name: p.toolName, arguments: p.arguments });
+  const refused: [string, (m: Message[], p: PendingApproval) => Message[] | Promise<Message[]>, string][] = [
     ["no token", (m, p) => [...m, { role: "approval", toolCallId: p.toolCallId, approved: true }], "token_missing"],
     ["a forged token", (m, p) => [...m, { ...approve(p), token: "v1.AAAA" }], "token_invalid"],
-    ["a token of another secret", (m, p) => [...m, { ...approve(p), token: `v1.x${(p.token as string).slice(4)}` }], "token_invalid"],
+    ["a token of another secret", async (m, p) => [...m, { ...approve(p), token: await approvalToken("other secret", subjectOf(p)) }], "token_invalid"],
+    ["a token of the old format", (m, p) => [...m, { ...approve(p), token: `v1.${(p.token as string).split(".")[3]}` }], "token_invalid"],
     [
       "the call's arguments edited in the history",
       (m, p) => [
@@ -79,7 +81,7 @@ describe("with approvalSecret", () => {
   it.each(refused)("%s: the resume fails closed, nothing runs and the model is not asked", async (_name, edit, reason) => {
     const { handler, model, start, resume } = setup();
     const first = await start();
-    const second = await resume(edit(first.messages.slice(), pendingOf(first)));
+    const second = await resume(await edit(first.messages.slice(), pendingOf(first)));
     expect(second).toMatchObject({ haltedReason: "error", metadata: { error: { name: "ApprovalMismatchError", reason, toolCallId: "t1" } } });
     expect(handler).not.toHaveBeenCalled();
     expect(model.requests).toHaveLength(1);
@@ -99,7 +101,15 @@ describe("with approvalSecret", () => {
   });
 
   it("the mismatch reasons are a closed, exported set", () => {
-    expect(APPROVAL_MISMATCH_REASONS).toEqual(["token_missing", "token_invalid", "not_pending", "already_used", "arguments_invalid"]);
+    expect(APPROVAL_MISMATCH_REASONS).toEqual([
+      "token_missing",
+      "token_invalid",
+      "conversation_mismatch",
+      "token_expired",
+      "not_pending",
+      "already_used",
+      "arguments_invalid",
+    ]);
     expect(Object.isFrozen(APPROVAL_MISMATCH_REASONS)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { askUser, defineTool, halt, ok, runAgent } from "../../src/index.js";
-import type { ApprovalContext } from "../../src/tool/needs-approval.js";
+import type { ApprovalContext } from "../../src/tool/approval/needs-approval.js";
 import type { Message } from "../../src/tool/message.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { callOf, finish, text, toolCall, user } from "../support/agent-helpers.js";

@@ -94,7 +94,7 @@ describe("decisions passed in `approvals`", () => {
     const options = { approvalSecret: "s3cret" };
     const first = await runToolCalls(calls.slice(0, 1), [tool], options);
     const pending = first.pendingApprovals?.[0] as PendingApproval;
-    expect(pending.token).toMatch(/^v1\./);
+    expect(pending.token).toMatch(/^v2\.\.\./);
     const forged = await runToolCalls(calls.slice(0, 1), [tool], {
       ...options,
       approvals: [{ role: "approval", toolCallId: "t1", approved: true, token: "v1.AAAA" }],

@@ -1,8 +1,8 @@
-import { checkArguments } from "./check-arguments.js";
-import { isThenable } from "./results.js";
-import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
-import { describe } from "./tool-error.js";
+import { checkArguments } from "../check-arguments.js";
+import { isThenable } from "../results.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
+import { describe } from "../tool-error.js";
 import type { ApprovalContext } from "./needs-approval.js";
 
 /**

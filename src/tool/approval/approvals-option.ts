@@ -1,8 +1,8 @@
-import type { ApprovalMessage } from "./message.js";
-import { describe } from "./tool-error.js";
-import { isPlainRecord } from "../util/safe.js";
+import type { ApprovalMessage } from "../message.js";
+import { describe } from "../tool-error.js";
+import { isPlainRecord } from "../../util/safe.js";
 
-export type { ApprovalMessage } from "./message.js";
+export type { ApprovalMessage } from "../message.js";
 
 /**
  * The batch runner's `approvals` option checked, by call id (the last decision on a call wins).

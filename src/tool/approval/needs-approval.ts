@@ -1,5 +1,5 @@
-import type { Message } from "./message.js";
-import type { ToolCall } from "./tool-call.js";
+import type { Message } from "../message.js";
+import type { ToolCall } from "../tool-call.js";
 
 /** What a tool's `needsApproval` function sees besides the arguments. */
 export interface ApprovalContext {

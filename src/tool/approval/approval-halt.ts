@@ -1,4 +1,4 @@
-import type { Halt } from "./results.js";
+import type { Halt } from "../results.js";
 import type { PendingApproval } from "./needs-approval.js";
 
 const issued = new WeakSet<object>();

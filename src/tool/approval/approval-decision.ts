@@ -1,13 +1,14 @@
-import { canonicalJson } from "../util/canonical-json.js";
+import { canonicalJson } from "../../util/canonical-json.js";
 import type { ApprovalLedger } from "./approval-ledger.js";
 import { ApprovalMismatchError } from "./approval-mismatch-error.js";
 import { approvalNeeded } from "./approval-rule.js";
-import { approvalKey, verifyApprovalToken, type ApprovalSecret } from "./approval-token.js";
-import { checkArguments } from "./check-arguments.js";
-import type { ApprovalMessage } from "./message.js";
+import { subjectOf, type ApprovalBinding } from "./approval-binding.js";
+import { approvalKey, checkApprovalToken, type ApprovalTokenFault } from "./approval-token.js";
+import { checkArguments } from "../check-arguments.js";
+import type { ApprovalMessage } from "../message.js";
 import type { ApprovalContext } from "./needs-approval.js";
-import type { Tool } from "./tool.js";
-import type { ToolCall } from "./tool-call.js";
+import type { Tool } from "../tool.js";
+import type { ToolCall } from "../tool-call.js";
 
 /** What a host's decision on a pending call comes to. */
 export type Verdict =
@@ -19,7 +20,8 @@ export type Verdict =
 
 /** What {@link judgeDecision} checks a decision against. */
 export interface JudgeOptions {
-  readonly secret: ApprovalSecret | undefined;
+  /** The run's secrets, token lifetime, conversation and clock. */
+  readonly binding: ApprovalBinding;
   readonly validate: boolean;
   /** Edited arguments earlier decisions on this call put up for approval again, oldest first. */
   readonly reissued: readonly Record<string, unknown>[];
@@ -31,26 +33,32 @@ export interface JudgeOptions {
 /**
  * Check one host decision on `call` and say what it comes to. A denial needs nothing (refusing
  * is always safe). An approval must carry a token made for the call as it was put up for
- * approval (with a secret), and edited arguments must pass the schema; `needsApproval` is asked
- * about them again.
+ * approval (with a secret) in this conversation, not expired, and edited arguments must pass the
+ * schema; `needsApproval` is asked about them again.
  *
- * @throws {ApprovalMismatchError} `token_missing`, `token_invalid` or `arguments_invalid`;
- * whatever the rule throws.
+ * @throws {ApprovalMismatchError} `token_missing`, `token_invalid`, `conversation_mismatch`,
+ * `token_expired` or `arguments_invalid`; whatever the rule throws.
  */
 export async function judgeDecision(decision: ApprovalMessage, call: ToolCall, tool: Tool | undefined, options: JudgeOptions): Promise<Verdict> {
   if (!decision.approved) return { kind: "deny", reason: decision.reason };
   const where = options.at === undefined ? {} : { index: options.at };
   const candidates = [call.arguments, ...options.reissued];
   let issued: Record<string, unknown> | undefined;
-  if (options.secret !== undefined) {
+  const { binding } = options;
+  if (binding.secret !== undefined) {
     if (decision.token === undefined) throw new ApprovalMismatchError("token_missing", call.id, where);
+    const now = binding.now();
+    // A genuine token says more than a forged one: its own fault wins over `token_invalid`.
+    let fault: ApprovalTokenFault = "token_invalid";
     for (const args of candidates) {
-      if (await verifyApprovalToken(options.secret, { id: call.id, name: call.name, arguments: args }, decision.token)) {
+      const found = await checkApprovalToken(binding.secret, subjectOf({ ...call, arguments: args }, binding), decision.token, now);
+      if (found === undefined) {
         issued = args;
         break;
       }
+      if (found !== "token_invalid") fault = found;
     }
-    if (issued === undefined) throw new ApprovalMismatchError("token_invalid", call.id, where);
+    if (issued === undefined) throw new ApprovalMismatchError(fault, call.id, where);
   } else {
     const wanted = decision.arguments === undefined ? undefined : canonicalJson(decision.arguments);
     issued = candidates.find((args) => canonicalJson(args) === wanted) ?? call.arguments;
@@ -68,12 +76,12 @@ export async function judgeDecision(decision: ApprovalMessage, call: ToolCall, t
 
 /**
  * Spend the approval of `call` in `ledger`, right before it runs: a second request carrying the
- * same approval finds it spent.
+ * same approval in the same conversation finds it spent.
  *
  * @throws {ApprovalMismatchError} `already_used`.
  */
-export async function spendApproval(ledger: ApprovalLedger, call: ToolCall, at?: number): Promise<void> {
-  const key = await approvalKey({ id: call.id, name: call.name, arguments: call.arguments });
+export async function spendApproval(ledger: ApprovalLedger, call: ToolCall, binding: ApprovalBinding, at?: number): Promise<void> {
+  const key = await approvalKey(subjectOf(call, binding));
   if (!(await ledger.consume(key))) throw new ApprovalMismatchError("already_used", call.id, at === undefined ? {} : { index: at });
 }
 

@@ -1,8 +1,12 @@
 /**
  * Why a decision was refused. The set is closed: a host can switch on it.
  * - `token_missing`: an `approvalSecret` is set and the decision carries no `token`.
- * - `token_invalid`: the token was not made for this call as it stands (forged, or the call's id,
- *   tool name or arguments were edited since it was put up for approval).
+ * - `token_invalid`: the token was not made for this call as it stands (forged, made with a secret
+ *   no longer accepted, not in its one canonical spelling, or the call's id, tool name or
+ *   arguments were edited since it was put up for approval).
+ * - `conversation_mismatch`: the token was issued for this call in another conversation (another
+ *   conversation key, or a key where this run has none, or none where it has one).
+ * - `token_expired`: the token's lifetime (`approvalTokenTtl`) has run out.
  * - `not_pending`: the decision names no call awaiting one (an unknown id, a call of an earlier
  *   turn, a manual call, a call answered after the decision, a decision placed before its call).
  * - `already_used`: the approval was spent already (a replayed request; needs `approvalLedger`).
@@ -11,6 +15,8 @@
 export const APPROVAL_MISMATCH_REASONS = /* @__PURE__ */ Object.freeze([
   "token_missing",
   "token_invalid",
+  "conversation_mismatch",
+  "token_expired",
   "not_pending",
   "already_used",
   "arguments_invalid",
@@ -22,6 +28,8 @@ export type ApprovalMismatchReason = (typeof APPROVAL_MISMATCH_REASONS)[number];
 const TEXT: Record<ApprovalMismatchReason, string> = {
   token_missing: "carries no token, and approvals need one",
   token_invalid: "carries a token that was not issued for this call as it stands",
+  conversation_mismatch: "carries a token issued in another conversation",
+  token_expired: "carries a token that has expired",
   not_pending: "names no call awaiting a decision",
   already_used: "was used already",
   arguments_invalid: "edits the arguments into ones the tool's schema refuses",

@@ -1,4 +1,4 @@
-import { describe } from "./tool-error.js";
+import { describe } from "../tool-error.js";
 
 /**
  * Where approvals are spent, so that a replayed request (the same conversation, the same
