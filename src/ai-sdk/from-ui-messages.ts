@@ -9,21 +9,7 @@ import {
   type ToolMessage,
 } from "../index.js";
 import { contentOf } from "./tool-output.js";
-
-/** A tool part as `useChat` keeps it, static (`tool-<name>`) or dynamic; only the fields read here. */
-interface ToolPart {
-  readonly type: string;
-  readonly toolName?: string;
-  readonly toolCallId: string;
-  readonly state: string;
-  readonly input?: unknown;
-  readonly output?: unknown;
-  readonly errorText?: string;
-  readonly providerExecuted?: boolean;
-  readonly approval?: { readonly id: string; readonly approved?: boolean; readonly reason?: string; readonly signature?: string };
-}
-
-type Part = UIMessage["parts"][number];
+import { isToolPart, toolNameOf, type Part, type ToolPart } from "./tool-parts.js";
 
 /**
  * The conversation `useChat`'s messages stand for, to run `streamAgent` on: what the client
@@ -52,10 +38,16 @@ type Part = UIMessage["parts"][number];
 export function fromUIMessages(messages: readonly UIMessage[]): Message[] {
   if (!Array.isArray(messages)) throw new TypeError(`Expected \`messages\` of \`fromUIMessages\` to be an array of UI messages, got ${typeof messages}`);
   const out: Message[] = [];
+  // A call put up again on a later message (to be answered there) keeps its place; its latest part says where it stands.
+  const latest = new Map<string, ToolPart>();
   messages.forEach((m, i) => {
     if (m === null || typeof m !== "object" || !Array.isArray(m.parts))
       throw new TypeError(`Expected \`messages[${i}]\` of \`fromUIMessages\` to be a UI message with \`parts\``);
-    if (m.role === "assistant") out.push(...assistantTurns(m.parts));
+    for (const p of m.parts) if (isToolPart(p)) latest.set(p.toolCallId, p);
+  });
+  const placed = new Set<string>();
+  messages.forEach((m, i) => {
+    if (m.role === "assistant") out.push(...assistantTurns(m.parts, latest, placed));
     else if (m.role === "user" || m.role === "system") out.push(textMessage(m.role, m.parts));
     else throw new TypeError(`Expected \`messages[${i}].role\` of \`fromUIMessages\` to be "system", "user" or "assistant", got ${String(m.role)}`);
   });
@@ -73,16 +65,8 @@ function filePart(url: string, mediaType: string, name: string | undefined): Con
   return name === undefined ? { type: "file", url, mediaType } : { type: "file", url, mediaType, name };
 }
 
-function isToolPart(p: Part): p is Part & ToolPart {
-  return p.type === "dynamic-tool" || p.type.startsWith("tool-");
-}
-
-function nameOf(p: ToolPart): string {
-  return p.type === "dynamic-tool" ? String(p.toolName) : p.type.slice("tool-".length);
-}
-
 /** The turns of one assistant message: one per step (`step-start`), each with what answers it. */
-function assistantTurns(parts: readonly Part[]): Message[] {
+function assistantTurns(parts: readonly Part[], latest: ReadonlyMap<string, ToolPart>, placed: Set<string>): Message[] {
   const questions = new Map<string, PendingQuestion>();
   for (const p of parts) {
     if (p.type === "data-ask-user") {
@@ -98,7 +82,11 @@ function assistantTurns(parts: readonly Part[]): Message[] {
     if (p.type === "step-start") {
       out.push(...turnOf(step, questions));
       step = [];
-    } else step.push(p);
+    } else if (!isToolPart(p)) step.push(p);
+    else if (!placed.has(p.toolCallId)) {
+      placed.add(p.toolCallId);
+      step.push(latest.get(p.toolCallId) as Part);
+    }
   }
   out.push(...turnOf(step, questions));
   return out;
@@ -110,7 +98,7 @@ function turnOf(parts: readonly Part[], questions: ReadonlyMap<string, PendingQu
   if (content === "" && tools.length === 0) return [];
   if (tools.length === 0) return [{ role: "assistant", content }];
   const toolCalls = tools.map(
-    (p): ToolCall => ({ id: p.toolCallId, name: nameOf(p), arguments: isObject(p.input) ? (p.input as Record<string, unknown>) : {} }),
+    (p): ToolCall => ({ id: p.toolCallId, name: toolNameOf(p), arguments: isObject(p.input) ? (p.input as Record<string, unknown>) : {} }),
   );
   const answers: ToolMessage[] = [];
   const asked: PendingQuestion[] = [];

@@ -1,6 +1,7 @@
-import type { UIMessageChunk } from "ai";
+import type { UIMessage, UIMessageChunk } from "ai";
 import { Observable, type OperatorFunction } from "rxjs";
-import type { AgentEvent, AgentHaltedEvent, CallReport, Message, ToolEvent, ToolInputEvent } from "../index.js";
+import type { AgentEvent, AgentHaltedEvent, CallReport, Message, PendingApproval, ToolCall, ToolEvent, ToolInputEvent } from "../index.js";
+import { toolPartsOf } from "./tool-parts.js";
 import { jsonSafe } from "../util/json-safe.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { outputOf } from "./tool-output.js";
@@ -8,11 +9,11 @@ import { outputOf } from "./tool-output.js";
 /** Options of {@link toUIMessageChunks}. */
 export interface UIMessageChunksOptions {
   /**
-   * The conversation the run started from (the run's `messages`): its calls are on the page
-   * already, so a resumed call's output goes to its part instead of opening a new one. Pass it
-   * whenever the run resumes a conversation.
+   * The messages the page posted (what {@link fromUIMessages} read): the calls on them are
+   * updated in place, and an open call of an earlier message is put on the message this stream
+   * writes (the page can answer only its last message). Pass them whenever the run resumes.
    */
-  readonly messages?: readonly Message[];
+  readonly originalMessages?: readonly UIMessage[];
   /**
    * The text the page gets for a run that ended with `error`. Default: `"An error occurred."`,
    * as the AI SDK does: an error's message may say more than a browser should read.
@@ -30,19 +31,19 @@ export interface UIMessageChunksOptions {
  * token as the `signature`), manual calls as open calls, then the run's usage and the finish.
  *
  * @example
- * const chunks = streamAgent(options).pipe(toUIMessageChunks(options));
+ * const chunks = streamAgent(options).pipe(toUIMessageChunks({ originalMessages: body.messages }));
  * return uiMessageStreamResponse(chunks);
  */
 export function toUIMessageChunks(options: UIMessageChunksOptions = {}): OperatorFunction<AgentEvent<string>, UIMessageChunk> {
   if (options === null || typeof options !== "object")
     throw new TypeError(`Expected \`options\` of \`toUIMessageChunks\` to be an object, got ${String(options)}`);
-  const { messages = [], onError = defaultErrorText, messageId } = options;
-  if (!Array.isArray(messages)) throw new TypeError("Expected `messages` of `toUIMessageChunks` to be an array of messages");
+  const { originalMessages = [], onError = defaultErrorText, messageId } = options;
+  if (!Array.isArray(originalMessages)) throw new TypeError("Expected `originalMessages` of `toUIMessageChunks` to be an array of UI messages");
   if (typeof onError !== "function") throw new TypeError("Expected `onError` of `toUIMessageChunks` to be a function");
   if (messageId !== undefined && typeof messageId !== "string") throw new TypeError("Expected `messageId` of `toUIMessageChunks` to be a string");
   return (source) =>
     new Observable<UIMessageChunk>((subscriber) => {
-      const writer = new ChunkWriter((chunk) => subscriber.next(chunk), messages, onError);
+      const writer = new ChunkWriter((chunk) => subscriber.next(chunk), originalMessages, onError);
       subscriber.next(messageId === undefined ? { type: "start" } : { type: "start", messageId });
       return source.subscribe({
         next: (event) => writer.write(event),
@@ -60,28 +61,47 @@ function defaultErrorText(): string {
 class ChunkWriter {
   readonly #emit: (chunk: UIMessageChunk) => void;
   readonly #onError: (error: unknown) => string;
-  /** Calls whose tool part exists on the page (from the conversation, or opened by this stream). */
+  /** Calls whose tool part exists on the message this stream writes. */
   readonly #shown = new Set<string>();
-  /** Calls whose input is complete on the page. */
+  /** Calls whose input is complete on the message this stream writes. */
   readonly #available = new Set<string>();
+  /** Calls of the page's earlier messages, which this stream cannot update: their name and input, to put them up again. */
+  readonly #elsewhere = new Map<string, { name: string; input: unknown }>();
   /** Calls with an output or error on the page, or an open question. */
   readonly #settled = new Set<string>();
   #step = false;
   #text: string | undefined;
   #parts = 0;
 
-  constructor(emit: (chunk: UIMessageChunk) => void, conversation: readonly Message[], onError: (error: unknown) => string) {
+  constructor(emit: (chunk: UIMessageChunk) => void, page: readonly UIMessage[], onError: (error: unknown) => string) {
     this.#emit = emit;
     this.#onError = onError;
-    for (const m of conversation) {
-      if (m.role === "assistant") for (const call of m.toolCalls ?? []) this.#known(call.id);
-      if (m.role === "tool") this.#settled.add(m.toolCallId);
+    // The page's client continues its last message when that is the assistant's; any other message is out of reach.
+    const last = page.at(-1);
+    const continued = last?.role === "assistant" ? last : undefined;
+    for (const m of page) {
+      for (const p of m.parts ?? []) if (p.type === "data-ask-user") this.#settled.add(String((p.data as { toolCallId?: unknown })?.toolCallId));
+      for (const p of toolPartsOf(m)) {
+        if (p.state === "output-available" || p.state === "output-error" || p.state === "output-denied") this.#settled.add(p.toolCallId);
+        if (m === continued) {
+          this.#shown.add(p.toolCallId);
+          this.#available.add(p.toolCallId);
+          this.#elsewhere.delete(p.toolCallId);
+        } else this.#elsewhere.set(p.toolCallId, { name: p.name, input: p.input });
+      }
     }
   }
 
-  #known(id: string): void {
-    this.#shown.add(id);
-    this.#available.add(id);
+  #onPageOrEarlier(toolCallId: string): boolean {
+    return this.#available.has(toolCallId) || this.#elsewhere.has(toolCallId);
+  }
+
+  /** Put a call of an earlier message on this one, so that its output, approval or answer can reach the page. */
+  #onPage(toolCallId: string, call?: ToolCall): void {
+    if (this.#available.has(toolCallId)) return;
+    const earlier = this.#elsewhere.get(toolCallId);
+    if (call !== undefined) this.#inputAvailable(toolCallId, call.name, call.arguments, false);
+    else if (earlier !== undefined) this.#inputAvailable(toolCallId, earlier.name, earlier.input, false);
   }
 
   write(event: AgentEvent<string>): void {
@@ -152,8 +172,8 @@ class ChunkWriter {
     if (event.state === "complete") this.#inputAvailable(toolCallId, toolName, parsedInput(event.text));
   }
 
-  #inputAvailable(toolCallId: string, toolName: string, input: unknown): void {
-    this.#openStep();
+  #inputAvailable(toolCallId: string, toolName: string, input: unknown, step = true): void {
+    if (step) this.#openStep();
     this.#shown.add(toolCallId);
     this.#available.add(toolCallId);
     this.#emit({ type: "tool-input-available", toolCallId, toolName, input });
@@ -163,7 +183,8 @@ class ChunkWriter {
     const { toolCallId, toolName } = event;
     switch (event.type) {
       case "tool_execution_started":
-        if (!this.#available.has(toolCallId)) this.#inputAvailable(toolCallId, toolName, event.arguments);
+        if (this.#elsewhere.has(toolCallId)) this.#onPage(toolCallId);
+        else if (!this.#available.has(toolCallId)) this.#inputAvailable(toolCallId, toolName, event.arguments);
         return;
       case "tool_execution_completed":
         return;
@@ -181,6 +202,7 @@ class ChunkWriter {
   }
 
   #output(toolCallId: string, content: string, isError: boolean): void {
+    this.#onPage(toolCallId);
     this.#settled.add(toolCallId);
     this.#emit(
       isError ? { type: "tool-output-error", toolCallId, errorText: content } : { type: "tool-output-available", toolCallId, output: outputOf(content) },
@@ -208,9 +230,17 @@ class ChunkWriter {
   }
 
   #halted(event: AgentHaltedEvent<string>): void {
-    this.#closeStep();
-    const metadata = event.metadata as { pendingApprovals?: readonly { toolCallId: string; token?: string }[]; error?: unknown };
+    // A turn still open failed or was cancelled: the loop adds nothing of it, so the page drops it too.
+    if (this.#step) this.#emit({ type: "reset-step" });
+    this.#step = false;
+    this.#text = undefined;
+    // Answers a resume committed before its turn failed (a denial has no event of its own).
+    for (const m of event.messages)
+      if (m.role === "tool" && !this.#settled.has(m.toolCallId) && this.#onPageOrEarlier(m.toolCallId)) this.#output(m.toolCallId, m.content, m.isError);
+    const metadata = event.metadata as { pendingApprovals?: readonly PendingApproval[]; manualToolCalls?: readonly ToolCall[]; error?: unknown };
+    for (const call of metadata.manualToolCalls ?? []) this.#onPage(call.id, call);
     for (const p of metadata.pendingApprovals ?? []) {
+      this.#onPage(p.toolCallId, { id: p.toolCallId, name: p.toolName, arguments: p.arguments });
       this.#emit(
         p.token === undefined
           ? { type: "tool-approval-request", approvalId: p.toolCallId, toolCallId: p.toolCallId }
