@@ -9,3 +9,4 @@ export { toUIMessageChunks, type UIMessageChunksOptions } from "./ui-message-chu
 export { uiMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS } from "./ui-message-stream-response.js";
 export { fromUIMessages } from "./from-ui-messages.js";
 export type { ToolrxDataTypes } from "./ui-data-types.js";
+export { aiSdkModel, type AiSdkLanguageModel, type AiSdkModelOptions } from "./ai-sdk-model.js";
