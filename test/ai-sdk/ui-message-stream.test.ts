@@ -48,7 +48,11 @@ const script = () => scriptedModel([[{ type: "tool_call", call: { id: "p1", name
 describe("uiMessageStreamResponse", () => {
   it("answers with the protocol's headers, the ones `ai` sets", () => {
     const response = uiMessageStreamResponse(of({ type: "start" }), { headers: { "x-extra": "1" } });
-    expect(Object.fromEntries(response.headers)).toEqual({ ...AI_HEADERS, "x-extra": "1" });
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    expect(headers).toEqual({ ...AI_HEADERS, "x-extra": "1" });
     expect(UI_MESSAGE_STREAM_HEADERS).toEqual(AI_HEADERS);
   });
 
@@ -121,7 +125,7 @@ describe("a question answered on the page", () => {
     const ask = defineTool({ name: "ask", description: "", schema: z.object({}), handler: () => askUser("Which city?") });
     const model = scriptedModel([
       [{ type: "tool_call", call: { id: "a1", name: "ask", arguments: {} } }],
-      (r) => [{ type: "text_delta", text: `You said ${String(r.messages.at(-1)?.content)}` }],
+      (r) => [{ type: "text_delta", text: `You said ${String((r.messages.at(-1) as { content?: string }).content)}` }],
     ]);
     const options = { model, tools: [ask] };
     const page = await request(options, start);
