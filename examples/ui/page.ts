@@ -120,7 +120,11 @@ function ToolRow(props: {
       ? h(
           "div",
           { className: "approval" },
-          h("button", { className: "approve", onClick: () => void props.addToolApprovalResponse({ id: part.approval?.id ?? "", approved: true }) }, "Approve"),
+          h(
+            "button",
+            { type: "button", className: "approve", onClick: () => void props.addToolApprovalResponse({ id: part.approval?.id ?? "", approved: true }) },
+            "Approve",
+          ),
           h(
             "button",
             { className: "deny", onClick: () => void props.addToolApprovalResponse({ id: part.approval?.id ?? "", approved: false, reason: "not now" }) },
