@@ -127,7 +127,11 @@ function ToolRow(props: {
           ),
           h(
             "button",
-            { className: "deny", onClick: () => void props.addToolApprovalResponse({ id: part.approval?.id ?? "", approved: false, reason: "not now" }) },
+            {
+              type: "button",
+              className: "deny",
+              onClick: () => void props.addToolApprovalResponse({ id: part.approval?.id ?? "", approved: false, reason: "not now" }),
+            },
             "Deny",
           ),
         )
