@@ -18,11 +18,3 @@ export function jsonSafe(value: unknown): unknown {
     return null;
   }
 }
-
-/** The text of an error for a person to read: its message, or the string it is. */
-export function errorText(error: unknown): string {
-  if (isError(error)) return error.message;
-  if (typeof error === "string") return error;
-  const safe = jsonSafe(error);
-  return safe === null ? "error" : JSON.stringify(safe);
-}
