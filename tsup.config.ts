@@ -33,6 +33,8 @@ export default defineConfig({
     "testing/server/index": "src/testing/server/index.ts",
     "mcp/index": "src/mcp/index.ts",
     "bullmq/index": "src/bullmq/index.ts",
+    "ai-sdk/index": "src/ai-sdk/index.ts",
+    "ag-ui/index": "src/ag-ui/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.
     "node/index": "src/node/index.ts",
     // The pool's threads run this file; it must sit next to node/index (see src/node/worker-script.ts).

@@ -1,158 +1,107 @@
 /**
- * Streams an agent run to a browser as Server-Sent Events. No framework: node:http and one static
- * page, and one stream: the agent's. The model is scripted (no key, no network) and streams each
- * call's arguments, so the page shows the call forming (`tool_input`), then queued, then running.
- * Progress comes as `call_report` events, and a subagent's events (`local_guide`) as
- * `subagent_event`s, which the page nests under their call. A "stop" button posts to `/cancel`, which cancels that one call
- * (`RunOptions.cancel`) while the rest of the turn goes on. When the run halts with `ask_user`,
- * the page shows the question; its answer, posted to `/answer`, resumes the run as the contract
- * says (the conversation plus the user's answer, a new `streamAgent`) and its events follow on
- * the same stream. Every event is stamped with the server's time, so durations shown are the
- * tools' own, not the network's. Closing the tab unsubscribes, which aborts the handlers.
+ * A `useChat` page on a toolrx backend: the AI SDK's own front end, unchanged, and a plain
+ * node:http server that streams toolrx's agent loop as the AI SDK's UI message stream. The page
+ * (page.ts, React and `useChat` from npm) is bundled by esbuild when the server starts; no CDN.
+ * The model is scripted (no key, no network): it plans a trip, asks which hotel (answered in the
+ * page), and books it once the page approves. Each request is the whole conversation, as
+ * `useChat` posts it; the answers resume the run. Stopping in the page, or closing the tab,
+ * cancels the response, which aborts the running handlers.
  *
  * Run: npm run example:ui   (then open the printed address)
  */
-import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { Subject, type Subscription } from "rxjs";
-import { streamAgent, type AgentEvent } from "../../src/index.js";
-import type { CallCancellation } from "../../src/run/run-options.js";
-import type { Message } from "../../src/tool/message.js";
-import { tools, tripModel } from "./turn.js";
+import type { UIMessage } from "ai";
+import { build } from "esbuild";
+import { fromUIMessages, toUIMessageChunks, uiMessageStreamResponse } from "../../src/ai-sdk/index.js";
+import { streamAgent } from "../../src/index.js";
+import { tools, tripModel } from "./agent.js";
 
-const page = fileURLToPath(new URL("./index.html", import.meta.url));
+const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolrx × useChat</title>
+<style>
+  body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f6f4; color: #222; }
+  main { max-width: 720px; margin: 0 auto; padding: 12px; }
+  h1 { font-size: 18px; }
+  .message { background: #fff; border-radius: 8px; padding: 8px 10px; margin: 8px 0; }
+  .message.user { background: #e7f0ff; }
+  .call { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; border-top: 1px solid #eee; padding: 6px 0; }
+  .call .name { font-weight: 600; }
+  .call code { font-size: 12px; background: #f2f2f2; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; max-width: 100%; }
+  .call .state { font-size: 12px; color: #666; }
+  .call progress { width: 100px; }
+  .ask, .approval { display: flex; flex-wrap: wrap; gap: 6px; width: 100%; }
+  input { flex: 1; min-width: 0; padding: 6px; font: inherit; }
+  #composer { display: flex; gap: 6px; margin-top: 12px; }
+  button { font: inherit; padding: 6px 10px; }
+</style></head>
+<body><div id="root"></div><script type="module" src="/page.js"></script></body></html>`;
 
-const firstMessages: Message[] = [{ role: "user", content: "Plan a long weekend in Lisbon, and a look at Reykjavik." }];
+/** The page's script: React, `useChat` and page.ts in one bundle, from node_modules. */
+async function bundlePage(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL("./page.ts", import.meta.url))],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    write: false,
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]?.text ?? "";
+}
 
-/** One open page: its stop channel, and what it needs to resume once the user answers. */
-interface Session {
-  readonly cancel: Subject<CallCancellation>;
-  /** Runs the loop on `messages`, streaming its events to the page. */
-  readonly play: (messages: readonly Message[]) => void;
-  /** The conversation of a run halted on `ask_user`, waiting for the answer. */
-  waiting?: readonly Message[];
+/** Answer `useChat`'s POST: its messages as the conversation, the run streamed back as UI message chunks. */
+async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let body = "";
+  for await (const chunk of req) body += String(chunk);
+  const { messages } = JSON.parse(body) as { messages: UIMessage[] };
+  // The secret stays here: a decision the page forges or edits fails closed before anything runs.
+  const options = { model: tripModel, tools, messages: fromUIMessages(messages), approvalSecret: "keep me on the server" };
+  const response = uiMessageStreamResponse(streamAgent(options).pipe(toUIMessageChunks({ originalMessages: messages })));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  // The page went away (stop, a closed tab): cancelling the body unsubscribes, which aborts the handlers.
+  res.on("close", () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
 }
 
 /** Start the example server on `port` (0: any free port). */
 export async function startServer(port = 0): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
-  const html = await readFile(page, "utf8");
-  const sessions = new Map<string, Session>();
+  const script = await bundlePage();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname === "/") return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
-    if (url.pathname === "/events") return streamRun(req, res, sessions);
-    const session = sessions.get(url.searchParams.get("session") ?? "");
-    if (req.method !== "POST" || session === undefined) return void res.writeHead(404).end();
-    const toolCallId = url.searchParams.get("id");
-    if (url.pathname === "/cancel" && toolCallId !== null) {
-      session.cancel.next({ toolCallId, reason: "stopped by the user" });
-      return void res.writeHead(204).end();
-    }
-    if (url.pathname === "/answer") {
-      readText(req).then(
-        (answer) => resume(session, answer, res),
-        () => res.writeHead(400).end(),
-      );
+    if (req.method === "GET" && url.pathname === "/") return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+    if (req.method === "GET" && url.pathname === "/page.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+    if (req.method === "POST" && url.pathname === "/api/chat") {
+      chat(req, res).catch(() => res.headersSent || res.writeHead(400).end());
       return;
     }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const { port: actual } = server.address() as AddressInfo;
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${actual}/`,
+    url: `http://127.0.0.1:${bound}/`,
     server,
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-/** One page's event stream: the first run, then each resumed one, until the run ends or the tab closes. */
-function streamRun(req: IncomingMessage, res: ServerResponse, sessions: Map<string, Session>): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
-  const t0 = performance.now();
-  const at = () => Math.round(performance.now() - t0);
-  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const model = tripModel();
-  const pageTools = tools();
-  let run: Subscription | undefined;
-  const id = randomUUID();
-  const session: Session = {
-    cancel: new Subject<CallCancellation>(),
-    play(messages) {
-      run = streamAgent({
-        model,
-        tools: pageTools,
-        messages,
-        maxConcurrency: 3,
-        toolTimeout: 20_000,
-        cancel: session.cancel,
-      }).subscribe({
-        next(e) {
-          if (e.type === "text_delta") send("text", { text: e.text });
-          if (e.type === "tool_input") send("input", { at: at(), ...e });
-          if (e.type === "call_report") send("report", { at: at(), ...e.report });
-          if (e.type === "subagent_event") send("sub", { at: at(), parent: e.toolCallId, ...nested(e.event) });
-          if (e.type === "tool_event") send("tool", { at: at(), ...e.event });
-          if (e.type !== "agent_halted") return;
-          if (e.haltedReason === "ask_user") {
-            session.waiting = e.messages;
-            send("ask", { at: at(), ...e.metadata });
-            return;
-          }
-          send("done", { at: at(), haltedReason: e.haltedReason });
-          res.end();
-        },
-        error(e: unknown) {
-          send("failed", { message: e instanceof Error ? e.message : String(e) });
-          res.end();
-        },
-      });
-    },
-  };
-  sessions.set(id, session);
-  send("session", { session: id });
-  session.play(firstMessages);
-  // A closed tab cancels the run: every running handler sees its ctx.signal abort.
-  req.on("close", () => {
-    run?.unsubscribe();
-    sessions.delete(id);
-  });
-}
-
-/**
- * Resume a run halted on `ask_user`, as the contract says: the halted conversation plus the user's
- * answer, in a new run. No other state of the loop is kept between the two.
- */
-function resume(session: Session, answer: string, res: ServerResponse): void {
-  const waiting = session.waiting;
-  if (waiting === undefined) return void res.writeHead(409).end("no question is waiting for an answer");
-  session.waiting = undefined; // a second answer to the same question is refused, not run twice
-  session.play([...waiting, { role: "user", content: answer }]);
-  res.writeHead(204).end();
-}
-
-/** What the page shows of a subagent's event: its tool calls' states and its text. */
-function nested(event: AgentEvent): Record<string, unknown> {
-  if (event.type === "tool_event") return { kind: event.event.type, toolCallId: event.event.toolCallId, toolName: event.event.toolName };
-  if (event.type === "text_delta") return { kind: "text", text: event.text };
-  return { kind: event.type };
-}
-
-/** The request body as text: the user's answer (a short one; longer bodies are cut). */
-function readText(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (text = (text + chunk).slice(0, 2_000)));
-    req.on("end", () => resolve(text));
-    req.on("error", reject);
-  });
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { url } = await startServer(Number(process.env.PORT ?? 3000));
-  console.log(`toolrx UI example: open ${url}`);
+  console.log(`toolrx × useChat: open ${url}`);
 }

@@ -104,7 +104,7 @@ function mapImports(code: string): string {
       .split("\\")
       .join("/");
   return code.replace(
-    /(["'])toolrx(?:\/([a-z/]+))?\1/g,
+    /(["'])toolrx(?:\/([a-z/-]+))?\1/g,
     (_m, quote: string, subpath: string | undefined) => `${quote}${toSrc(subpath ? `${subpath}/index.js` : "index.js")}${quote}`,
   );
 }

@@ -1,0 +1,51 @@
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { Message } from "../index.js";
+import { withMarkers } from "../internal.js";
+
+type PromptMessage = LanguageModelV3Prompt[number];
+type ToolContent = Extract<PromptMessage, { role: "tool" }>["content"];
+
+/**
+ * A toolrx conversation as an AI SDK provider's prompt (the same shape in the v3 and v4
+ * specifications): the answers of one turn in one `tool` message, a failed call's content as
+ * `error-text`, approval messages left out (host bookkeeping), and a message's images and files
+ * as the text markers the core writes for them.
+ */
+export function toPrompt(messages: readonly Message[]): LanguageModelV3Prompt {
+  const prompt: PromptMessage[] = [];
+  let results: ToolContent | undefined;
+  for (const m of messages) {
+    if (m.role !== "tool") results = undefined;
+    switch (m.role) {
+      case "system":
+        prompt.push({ role: "system", content: withMarkers(m.content, m.parts) });
+        break;
+      case "user":
+        prompt.push({ role: "user", content: [{ type: "text", text: withMarkers(m.content, m.parts) }] });
+        break;
+      case "assistant": {
+        const content: Extract<PromptMessage, { role: "assistant" }>["content"] = m.content === "" ? [] : [{ type: "text", text: m.content }];
+        for (const call of m.toolCalls ?? []) content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments });
+        prompt.push({ role: "assistant", content });
+        break;
+      }
+      case "tool": {
+        const text = withMarkers(m.content, m.parts);
+        const part = {
+          type: "tool-result" as const,
+          toolCallId: m.toolCallId,
+          toolName: m.name,
+          output: m.isError ? { type: "error-text" as const, value: text } : { type: "text" as const, value: text },
+        };
+        if (results === undefined) {
+          results = [part];
+          prompt.push({ role: "tool", content: results });
+        } else results.push(part);
+        break;
+      }
+      case "approval":
+        break;
+    }
+  }
+  return prompt;
+}
