@@ -180,6 +180,13 @@ export interface McpInputRequest {
   arguments: Record<string, unknown>;
   inputRequests: Record<string, unknown>;
   requestState?: string;
+  /**
+   * Set when the server asked with `elicitation/create` during the call (revisions before
+   * 2026-07-28): the call is held in this process, waiting for the answer keyed `elicitation`.
+   */
+  held?: string;
+  /** The task the call follows, when it is a task: to re-attach to it from another process. */
+  taskId?: string;
 }
 
 function inputRequired(result: Record<string, unknown>, rc: ResultContext): HandlerResult {

@@ -1,5 +1,7 @@
 import { mcpHandler } from "./call-handler.js";
 import { isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
+import { elicitationRouter } from "./elicitation-router.js";
+import { requester, serverTakesToolTasks } from "./task-requests.js";
 import { listAllTools, skipped, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 import { schemaProblem } from "./schema-shape.js";
@@ -29,6 +31,38 @@ export interface McpToolsOptions {
    * is left out, the server's other tools are kept, and the function is handed the error.
    */
   onInvalidTool?: (error: McpToolsError) => void;
+  /**
+   * How tools that run as MCP tasks (protocol revision 2025-11-25) are called. A tool whose
+   * `execution.taskSupport` is `"required"` is always called as a task when its server declares
+   * task support; one that is `"optional"` only with `optional: true`.
+   */
+  tasks?: McpTaskOptions;
+  /**
+   * Put a server's `elicitation/create` during a call (revisions before 2026-07-28) to the host as
+   * `ask_user`, the call held until `resumeMcpInput` answers it. The client must have been built
+   * with `capabilities: { elicitation: { form: {} } }`. Without this option toolrx leaves the
+   * client's own handler (if any) alone.
+   */
+  elicitation?: McpElicitationOptions;
+}
+
+/** {@link McpToolsOptions.tasks}. */
+export interface McpTaskOptions {
+  /** Call `"optional"` task tools as tasks too; default `false`. */
+  optional?: boolean;
+  /** The task's time to live the client asks for, in ms; default: the server's choice. */
+  ttl?: number;
+  /** The longest wait between two `tasks/get`, in ms, whatever the server's `pollInterval`; default 5,000. */
+  maxPollInterval?: number;
+}
+
+/** {@link McpToolsOptions.elicitation}. */
+export interface McpElicitationOptions {
+  /**
+   * How long a call held on a server's question waits for the host's answer, in ms; default
+   * 300,000. Past it the server is answered `cancel` (dismissed) and the call is stopped.
+   */
+  holdFor?: number;
 }
 
 /** What toolrx keeps about an MCP tool, in `tool.metadata.mcp`. */
@@ -39,6 +73,15 @@ export interface McpToolMetadata {
   title?: string;
   annotations: McpToolAnnotations;
   outputSchema?: Record<string, unknown>;
+  /** The tool's `execution.taskSupport`, when the server gave one. */
+  taskSupport?: "required" | "optional" | "forbidden";
+}
+
+/** What each tool's handler needs beyond its own definition. */
+interface ToolPlan {
+  readonly maxResultChars: number;
+  readonly tasks: McpTaskOptions;
+  readonly holdFor: number | undefined;
 }
 
 /**
@@ -61,7 +104,8 @@ export interface McpToolMetadata {
  * await runToolCalls(calls, [...localTools, ...tools]);
  */
 export async function mcpTools(servers: McpClientLike | Readonly<Record<string, McpClientLike>>, options: McpToolsOptions = {}): Promise<Tool[]> {
-  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool } = checkOptions(options);
+  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool, tasks = {}, elicitation } = checkOptions(options);
+  const plan: ToolPlan = { maxResultChars, tasks, holdFor: elicitation === undefined ? undefined : (elicitation.holdFor ?? 300_000) };
   let entries: [server: string, prefix: string, client: McpClientLike][];
   if (isMcpClient(servers)) {
     entries = [["", prefix, servers]];
@@ -75,6 +119,8 @@ export async function mcpTools(servers: McpClientLike | Readonly<Record<string, 
   } else {
     throw new TypeError(`Expected \`servers\` to be an MCP client or a record of them, got ${describe(servers)}`);
   }
+  // Installed before listing, so a client that cannot take the handler fails before any request.
+  if (plan.holdFor !== undefined) for (const [, , client] of entries) elicitationRouter(client);
   // Servers are listed at once; names are assigned afterwards in the order given, so the result
   // does not depend on which server answers first. The first failure stops the others: their
   // tools would be thrown away anyway.
@@ -94,7 +140,7 @@ export async function mcpTools(servers: McpClientLike | Readonly<Record<string, 
       onServer.add(definition.name);
       let tool: Tool;
       try {
-        tool = toTool(client, server, namer.assign(server, serverPrefix, definition.name), definition, maxResultChars);
+        tool = toTool(client, server, namer.assign(server, serverPrefix, definition.name), definition, plan);
       } catch (e) {
         if (!skipped(e, onInvalidTool)) throw e;
         // A skipped tool holds no name: another tool may have it.
@@ -134,7 +180,8 @@ async function listEvery(
 }
 
 /** The toolrx tool of one listed MCP tool. */
-function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, maxResultChars: number): Tool {
+function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, plan: ToolPlan): Tool {
+  const { maxResultChars, tasks, holdFor } = plan;
   const mcpName = definition.name;
   for (const field of ["inputSchema", "outputSchema"] as const) {
     const problem = definition[field] === undefined ? undefined : schemaProblem(definition[field], field);
@@ -148,7 +195,24 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
   const title = definition.title ?? annotations.title;
   if (typeof title === "string") mcp.title = title;
   if (definition.outputSchema !== undefined) mcp.outputSchema = definition.outputSchema;
-  const handler = mcpHandler({ client, server, name, mcpName, outputSchema, maxResultChars });
+  const taskSupport = isPlainRecord(definition.execution) ? definition.execution.taskSupport : undefined;
+  if (taskSupport === "required" || taskSupport === "optional" || taskSupport === "forbidden") mcp.taskSupport = taskSupport;
+  const request = requester(client);
+  const wanted = taskSupport === "required" || (taskSupport === "optional" && tasks.optional === true);
+  const handler = mcpHandler({
+    client,
+    server,
+    name,
+    mcpName,
+    outputSchema,
+    maxResultChars,
+    request,
+    asTask: wanted && request !== undefined && serverTakesToolTasks(client),
+    taskTtl: tasks.ttl,
+    maxPollInterval: tasks.maxPollInterval ?? 5_000,
+    router: holdFor === undefined ? undefined : elicitationRouter(client),
+    holdFor: holdFor ?? 0,
+  });
   try {
     return defineTool({
       name,
@@ -184,7 +248,15 @@ function prepare(schema: Record<string, unknown>, server: string, toolName: stri
 
 function checkOptions(options: McpToolsOptions): McpToolsOptions {
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { prefix, rename, maxResultChars, listTimeout, signal, onInvalidTool } = options;
+  const { prefix, rename, maxResultChars, listTimeout, signal, onInvalidTool, tasks, elicitation } = options;
+  checkTasks(tasks);
+  if (elicitation !== undefined) {
+    if (!isPlainRecord(elicitation)) throw new TypeError(`Expected \`elicitation\` to be an object, got ${describe(elicitation)}`);
+    const { holdFor } = elicitation;
+    if (holdFor !== undefined && !isDelay(holdFor)) {
+      throw new TypeError(`Expected \`elicitation.holdFor\` to be a positive number of ms up to 2147483647, got ${describe(holdFor)}`);
+    }
+  }
   if (onInvalidTool !== undefined && typeof onInvalidTool !== "function") {
     throw new TypeError(`Expected \`onInvalidTool\` to be a function, got ${describe(onInvalidTool)}`);
   }
@@ -208,6 +280,21 @@ function checkOptions(options: McpToolsOptions): McpToolsOptions {
     throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
   }
   return options;
+}
+
+function checkTasks(tasks: unknown): void {
+  if (tasks === undefined) return;
+  if (!isPlainRecord(tasks)) throw new TypeError(`Expected \`tasks\` to be an object, got ${describe(tasks)}`);
+  const { optional, ttl, maxPollInterval } = tasks;
+  if (optional !== undefined && typeof optional !== "boolean") throw new TypeError(`Expected \`tasks.optional\` to be a boolean, got ${describe(optional)}`);
+  if (ttl !== undefined && !isDelay(ttl)) throw new TypeError(`Expected \`tasks.ttl\` to be a positive number of ms up to 2147483647, got ${describe(ttl)}`);
+  if (maxPollInterval !== undefined && !isDelay(maxPollInterval)) {
+    throw new TypeError(`Expected \`tasks.maxPollInterval\` to be a positive number of ms up to 2147483647, got ${describe(maxPollInterval)}`);
+  }
+}
+
+function isDelay(value: unknown): boolean {
+  return typeof value === "number" && value > 0 && value <= SDK_TIMEOUT_OFF;
 }
 
 function messageOf(e: unknown): string {
