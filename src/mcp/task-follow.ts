@@ -51,7 +51,10 @@ async function resultWhilePolling(f: TaskFollower, taskId: string, last: McpTask
       if (done) return;
       const state = readTask(await f.request("tasks/get", { taskId }, { signal }), taskId);
       // A bad state beside a pending result is left to the result: it is the answer that counts.
-      if (typeof state !== "string" && !done) f.onState((last = state));
+      if (typeof state !== "string" && !done) {
+        last = state;
+        f.onState(state);
+      }
       if (typeof state !== "string" && isTerminal(state.status)) return;
     }
   };

@@ -17,8 +17,19 @@ export function requester(client: McpClientLike): McpRequester | undefined {
   const request = client.request as ((...args: unknown[]) => Promise<unknown>) | undefined;
   if (typeof request !== "function") return undefined;
   return async (method, params, options) => {
-    const answer = await request.call(client, { method, params }, ANY_RESULT, { timeout: SDK_TIMEOUT_OFF, ...options });
-    return isPlainRecord(answer) ? answer : {};
+    // Each request gets its own signal, tied to the call's only while it is pending: an SDK that
+    // leaves its abort listener on the signal must not pile one up per poll on the call's.
+    const { signal } = options;
+    const own = new AbortController();
+    const onAbort = () => own.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    try {
+      const answer = await request.call(client, { method, params }, ANY_RESULT, { timeout: SDK_TIMEOUT_OFF, ...options, signal: own.signal });
+      return isPlainRecord(answer) ? answer : {};
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
   };
 }
 
