@@ -10,3 +10,5 @@ export { mcpRetryCall } from "./retry-call.js";
 export { resumeMcpInput, type McpInputResumed } from "./resume-input.js";
 export { mcpReattachCall } from "./reattach-call.js";
 export type { McpTaskReport, McpTaskStatus } from "./task-state.js";
+export { McpTaskStore } from "./task-store.js";
+export type { ServeTaskOptions } from "./serve-tasks.js";

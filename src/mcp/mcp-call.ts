@@ -35,6 +35,7 @@ export class McpCall {
   #taskId: string | undefined;
   #last: McpTaskState | undefined;
   #changes = 0;
+  #expired = false;
 
   constructor(plan: McpCallPlan, params: McpCallParams, rc: ResultContext, reattach: string | undefined) {
     this.#plan = plan;
@@ -88,19 +89,23 @@ export class McpCall {
 
   /** The server's `elicitation/create` for this call: held until the host answers. One at a time. */
   ask(params: Record<string, unknown>): Promise<ElicitAnswer> {
-    if (this.#question !== undefined || this.#controller.signal.aborted || this.#outcome === undefined) return Promise.resolve(DISMISSED);
+    if (this.#question !== undefined || this.#expired || this.#controller.signal.aborted || this.#outcome === undefined) return Promise.resolve(DISMISSED);
     return new Promise((answer) => {
       this.#question = { params, answer, asked: false };
       this.#wake?.();
     });
   }
 
-  /** The host did not answer within `holdFor`: the question is dismissed and the call stopped. */
+  /**
+   * The host did not answer within `holdFor`: the server hears the question dismissed (`cancel`),
+   * as the spec has it, and decides what becomes of the call; its result is read by no one.
+   */
   expire(): void {
+    // Nobody will resume it: any further question is dismissed at once.
+    this.#expired = true;
     const question = this.#question;
     this.#question = undefined;
     question?.answer(DISMISSED);
-    this.#controller.abort(new Error("the MCP call was held longer than elicitation.holdFor"));
   }
 
   #abort(ctx: HandlerContext): void {
