@@ -2,7 +2,7 @@ import { type ResultContext, resultOf, rejectedResult, type McpInputRequest } fr
 import { isConnectionLost, SDK_TIMEOUT_OFF, type McpCallParams } from "./client-like.js";
 import { DISMISSED, type ElicitAnswer } from "./elicitation-router.js";
 import { holdCall } from "./held-calls.js";
-import type { McpCallPlan } from "./call-handler.js";
+import type { McpCallPlan } from "./call-plan.js";
 import { reportProgress } from "./progress.js";
 import { cancelTask } from "./task-cancel.js";
 import { followTask } from "./task-follow.js";

@@ -1,5 +1,5 @@
 import { type ResultContext, resultOf } from "./call-result.js";
-import type { McpCallPlan } from "./call-handler.js";
+import type { McpCallPlan } from "./call-plan.js";
 import { isTerminal, readTask } from "./task-state.js";
 import { error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
 
