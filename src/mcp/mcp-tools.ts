@@ -1,12 +1,12 @@
 import { mcpHandler } from "./call-handler.js";
-import { isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
+import { isMcpClient, type McpClientLike } from "./client-like.js";
 import { elicitationRouter } from "./elicitation-router.js";
 import { requester, serverTakesToolTasks } from "./task-requests.js";
 import { listAllTools, skipped, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
 import { checkOptions, type McpTaskOptions, type McpToolsOptions } from "./mcp-tools-options.js";
 import { schemaProblem } from "./schema-shape.js";
-import { ToolNamer, type McpToolNaming } from "./tool-names.js";
+import { ToolNamer } from "./tool-names.js";
 import { type CompiledSchema, compileSchema } from "../internal.js";
 import { defineTool, type Tool } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
