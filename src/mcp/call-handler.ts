@@ -1,66 +1,41 @@
-import { rejectedResult, resultOf } from "./call-result.js";
-import { isConnectionLost, SDK_TIMEOUT_OFF, toolCaller, type McpCallParams, type McpClientLike } from "./client-like.js";
-import { reportProgress } from "./progress.js";
-import type { CompiledSchema } from "../internal.js";
-import { error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
+import type { McpInputRequest } from "./call-result.js";
+import type { McpCallPlan, McpCallTarget } from "./call-plan.js";
+import { toolCaller, type McpCallParams } from "./client-like.js";
+import { takeHeld } from "./held-calls.js";
+import { McpCall } from "./mcp-call.js";
+import { error, type HandlerContext, type HandlerResult, ToolError } from "../index.js";
 import { isPlainRecord } from "../util/safe.js";
 
-/** Which remote tool a handler calls, and how its answers are read. */
-export interface McpCallTarget {
-  readonly client: McpClientLike;
-  /** The server's key, or `""` for a single unnamed server. */
-  readonly server: string;
-  /** The model-facing tool name. */
-  readonly name: string;
-  /** The tool's name on the server. */
-  readonly mcpName: string;
-  readonly outputSchema: CompiledSchema | undefined;
-  readonly maxResultChars: number;
-}
-
 /**
- * The handler of an MCP tool: a `tools/call` to its server.
+ * The handler of an MCP tool: a `tools/call` to its server (see {@link McpCall}).
  *
  * - It forwards the arguments the model sent, not the schema's parsed output: a proxy has no
  *   business filling in defaults the remote schema left to its server. toolrx still validates
  *   them first, so invalid arguments never leave.
- * - It passes `ctx.signal`, so a deadline or a cancel sends `notifications/cancelled`. MCP has no
- *   answer to a cancel, and the SDK drops the server's late answer, so what toolrx knows is that
- *   it asked: the call's `late_settlement` report says `fate: "cancel_sent"`, never a settlement
- *   the server did not confirm.
+ * - A call whose `metadata.mcpInput.held` names a call held on a server's question answers it
+ *   and goes on with that call; a call whose `metadata.mcpTask.taskId` names a task re-attaches
+ *   to it (`tasks/get`, `tasks/result`) instead of calling the tool again.
  */
-export function mcpHandler(target: McpCallTarget): (args: Record<string, unknown>, ctx: HandlerContext) => Promise<HandlerResult> {
-  const { client, server, name, mcpName, outputSchema, maxResultChars } = target;
-  const callTool = toolCaller(client);
+export function mcpHandler(
+  target: McpCallTarget & Omit<McpCallPlan, "callTool" | keyof McpCallTarget>,
+): (args: Record<string, unknown>, ctx: HandlerContext) => Promise<HandlerResult> {
+  const plan: McpCallPlan = { ...target, callTool: toolCaller(target.client) };
+  const { name, mcpName, server, outputSchema, maxResultChars } = plan;
   return async (_args, ctx) => {
     const sent = ctx.toolCall.arguments;
     const toolCallId = ctx.toolCall.id;
     const rc = { toolName: name, toolCallId, server, mcpName, arguments: sent, outputSchema, maxResultChars };
-    const { signal } = ctx;
-    // A signal aborted before the request went out sent no cancel: there is no fate to tell.
-    const requested = !signal.aborted;
-    let result: unknown;
-    try {
-      result = await callTool(withInput({ name: mcpName, arguments: sent }, ctx.toolCall.metadata), {
-        signal,
-        timeout: SDK_TIMEOUT_OFF,
-        onprogress: (p) => reportProgress(ctx, p),
-        resetTimeoutOnProgress: true,
-      });
-    } catch (cause) {
-      // Both SDKs reject at once on abort, after sending the cancel; the runner still waits for
-      // this handler's word on the attempt it abandoned, so the fate is told before it settles.
-      if (requested && signal.aborted) reportFate(ctx, "cancel_sent");
-      if (isConnectionLost(cause, client)) {
-        const message = `MCP server ${server === "" ? "" : `"${server}" `}went away during tool ${mcpName}`;
-        return error(new ToolError("handler_exit", { message, toolName: name, toolCallId, cause }));
-      }
-      const rejected = rejectedResult(cause, rc);
-      if (rejected !== undefined) return rejected;
-      // An aborted call is already answered by toolrx (timeout or cancel); this is never seen.
-      throw cause;
+    const { metadata } = ctx.toolCall;
+    const input = metadata?.mcpInput;
+    if (isPlainRecord(input) && typeof input.held === "string") {
+      const call = takeHeld<McpCall>(input.held);
+      if (call !== undefined) return call.resume(input.inputResponses, ctx);
+      const message = `The call to MCP tool ${mcpName} that waited for this answer is gone (it waited longer than elicitation.holdFor, or the process started again); call the tool again`;
+      return error(new ToolError("handler_raised", { message, toolName: name, toolCallId }));
     }
-    return resultOf(result, rc);
+    const task = metadata?.mcpTask;
+    const reattach = isPlainRecord(task) && typeof task.taskId === "string" && task.taskId !== "" ? task.taskId : undefined;
+    return new McpCall(plan, withInput({ name: mcpName, arguments: sent }, metadata), rc, reattach).run(ctx);
   };
 }
 
@@ -72,3 +47,5 @@ function withInput(params: McpCallParams, metadata: Record<string, unknown> | un
   if (typeof input.requestState === "string") params.requestState = input.requestState;
   return params;
 }
+
+export type { McpCallPlan, McpCallTarget, McpInputRequest };

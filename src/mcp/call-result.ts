@@ -134,7 +134,8 @@ function notAResult(result: unknown, rc: ResultContext, why?: string): HandlerRe
  * An SDK's refusal of a server's answer as `invalid_return`, or `undefined` for any other error.
  * The client SDK refuses an answer that is not a `CallToolResult` (2.x with its `INVALID_RESULT`
  * code, 1.x with the validator's own error, which carries `issues`); an SDK server refuses its own
- * handler's answer and says so with `-32602` "Invalid tools/call result". Either way the tool
+ * handler's answer and says so with `-32602` "Invalid tools/call result" (1.x: "Invalid task creation
+ * result", for a task request answered with anything but a task). Either way the tool
  * returned something unusable: retrying it would get the same, and the model gets a short list
  * of what was wrong rather than the validator's dump.
  */
@@ -143,7 +144,9 @@ export function rejectedResult(cause: unknown, rc: ResultContext): HandlerResult
   const { code, issues, message } = cause as { code?: unknown; issues?: unknown; message?: unknown };
   const text = typeof message === "string" ? message : "";
   const refused =
-    code === "INVALID_RESULT" || (Array.isArray(issues) && typeof code !== "number") || (code === -32602 && text.includes("Invalid tools/call result"));
+    code === "INVALID_RESULT" ||
+    (Array.isArray(issues) && typeof code !== "number") ||
+    (code === -32602 && (text.includes("Invalid tools/call result") || text.includes("Invalid task creation result")));
   if (!refused) return undefined;
   return notAResult(cause, rc, issueText(Array.isArray(issues) ? issues : issuesIn(text)) ?? text);
 }
@@ -180,6 +183,13 @@ export interface McpInputRequest {
   arguments: Record<string, unknown>;
   inputRequests: Record<string, unknown>;
   requestState?: string;
+  /**
+   * Set when the server asked with `elicitation/create` during the call (revisions before
+   * 2026-07-28): the call is held in this process, waiting for the answer keyed `elicitation`.
+   */
+  held?: string;
+  /** The task the call follows, when it is a task: to re-attach to it from another process. */
+  taskId?: string;
 }
 
 function inputRequired(result: Record<string, unknown>, rc: ResultContext): HandlerResult {

@@ -8,6 +8,13 @@ export interface McpClientLike {
   listTools(params?: { cursor?: string }, options?: McpRequestOptions): Promise<unknown>;
   /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. A 2.x client is told apart by its `getProtocolEra` method. */
   callTool(params: McpCallParams, ...rest: never[]): Promise<unknown>;
+  /**
+   * Any request, `(request, resultSchema, options?)` on both lines: how toolrx sends the task
+   * methods (`tasks/get`, `tasks/result`, `tasks/cancel`), which neither line's `callTool` covers.
+   */
+  request?(...args: never[]): Promise<unknown>;
+  /** How toolrx answers a server's `elicitation/create` (only with `McpToolsOptions.elicitation`). */
+  setRequestHandler?(...args: never[]): void;
 }
 
 /** The request options toolrx passes to the SDK; both lines accept these keys. */

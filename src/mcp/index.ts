@@ -1,4 +1,4 @@
-export { mcpTools, type McpToolMetadata, type McpToolsOptions } from "./mcp-tools.js";
+export { mcpTools, type McpElicitationOptions, type McpTaskOptions, type McpToolMetadata, type McpToolsOptions } from "./mcp-tools.js";
 export { McpToolsError, type McpToolsErrorReason } from "./mcp-tools-error.js";
 export { defaultToolName, type McpToolNaming } from "./tool-names.js";
 export { renderContent, type McpInputRequest } from "./call-result.js";
@@ -8,3 +8,7 @@ export { serveTools, type ServeToolsOptions } from "./serve-tools.js";
 export type { McpServerLike } from "./server-like.js";
 export { mcpRetryCall } from "./retry-call.js";
 export { resumeMcpInput, type McpInputResumed } from "./resume-input.js";
+export { mcpReattachCall } from "./reattach-call.js";
+export type { McpTaskReport, McpTaskStatus } from "./task-state.js";
+export { McpTaskStore } from "./task-store.js";
+export type { ServeTaskOptions } from "./serve-tasks.js";

@@ -1,35 +1,17 @@
 import { mcpHandler } from "./call-handler.js";
-import { isMcpClient, SDK_TIMEOUT_OFF, type McpClientLike } from "./client-like.js";
+import { isMcpClient, type McpClientLike } from "./client-like.js";
+import { elicitationRouter } from "./elicitation-router.js";
+import { requester, serverTakesToolTasks } from "./task-requests.js";
 import { listAllTools, skipped, type McpToolAnnotations, type McpToolDefinition } from "./list-tools.js";
 import { McpToolsError } from "./mcp-tools-error.js";
+import { checkOptions, type McpTaskOptions, type McpToolsOptions } from "./mcp-tools-options.js";
 import { schemaProblem } from "./schema-shape.js";
-import { ToolNamer, type McpToolNaming } from "./tool-names.js";
+import { ToolNamer } from "./tool-names.js";
 import { type CompiledSchema, compileSchema } from "../internal.js";
 import { defineTool, type Tool } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 
-/** Options of {@link mcpTools}. */
-export interface McpToolsOptions {
-  /**
-   * Prefix for a single client's tool names (`<prefix>__<name>`); default none. With a record of
-   * servers each key is its server's prefix.
-   */
-  prefix?: string;
-  /** The name the model sees for each tool; default {@link defaultToolName}'s. */
-  rename?: (naming: McpToolNaming) => string;
-  /** Cut each result's text to this many characters, saying so; default `Infinity` (no cap). */
-  maxResultChars?: number;
-  /** How long listing one server's tools may take, in ms, every page included; default 10,000. */
-  listTimeout?: number;
-  /** Stops listing. */
-  signal?: AbortSignal;
-  /**
-   * What to do with a tool whose `inputSchema` or `outputSchema` toolrx cannot use. Default: the
-   * whole call rejects with an `invalid_schema` {@link McpToolsError}. Given a function, that tool
-   * is left out, the server's other tools are kept, and the function is handed the error.
-   */
-  onInvalidTool?: (error: McpToolsError) => void;
-}
+export type { McpElicitationOptions, McpTaskOptions, McpToolsOptions } from "./mcp-tools-options.js";
 
 /** What toolrx keeps about an MCP tool, in `tool.metadata.mcp`. */
 export interface McpToolMetadata {
@@ -39,6 +21,15 @@ export interface McpToolMetadata {
   title?: string;
   annotations: McpToolAnnotations;
   outputSchema?: Record<string, unknown>;
+  /** The tool's `execution.taskSupport`, when the server gave one. */
+  taskSupport?: "required" | "optional" | "forbidden";
+}
+
+/** What each tool's handler needs beyond its own definition. */
+interface ToolPlan {
+  readonly maxResultChars: number;
+  readonly tasks: McpTaskOptions;
+  readonly holdFor: number | undefined;
 }
 
 /**
@@ -61,7 +52,8 @@ export interface McpToolMetadata {
  * await runToolCalls(calls, [...localTools, ...tools]);
  */
 export async function mcpTools(servers: McpClientLike | Readonly<Record<string, McpClientLike>>, options: McpToolsOptions = {}): Promise<Tool[]> {
-  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool } = checkOptions(options);
+  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool, tasks = {}, elicitation } = checkOptions(options);
+  const plan: ToolPlan = { maxResultChars, tasks, holdFor: elicitation === undefined ? undefined : (elicitation.holdFor ?? 300_000) };
   let entries: [server: string, prefix: string, client: McpClientLike][];
   if (isMcpClient(servers)) {
     entries = [["", prefix, servers]];
@@ -75,6 +67,8 @@ export async function mcpTools(servers: McpClientLike | Readonly<Record<string, 
   } else {
     throw new TypeError(`Expected \`servers\` to be an MCP client or a record of them, got ${describe(servers)}`);
   }
+  // Installed before listing, so a client that cannot take the handler fails before any request.
+  if (plan.holdFor !== undefined) for (const [, , client] of entries) elicitationRouter(client);
   // Servers are listed at once; names are assigned afterwards in the order given, so the result
   // does not depend on which server answers first. The first failure stops the others: their
   // tools would be thrown away anyway.
@@ -94,7 +88,7 @@ export async function mcpTools(servers: McpClientLike | Readonly<Record<string, 
       onServer.add(definition.name);
       let tool: Tool;
       try {
-        tool = toTool(client, server, namer.assign(server, serverPrefix, definition.name), definition, maxResultChars);
+        tool = toTool(client, server, namer.assign(server, serverPrefix, definition.name), definition, plan);
       } catch (e) {
         if (!skipped(e, onInvalidTool)) throw e;
         // A skipped tool holds no name: another tool may have it.
@@ -134,7 +128,8 @@ async function listEvery(
 }
 
 /** The toolrx tool of one listed MCP tool. */
-function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, maxResultChars: number): Tool {
+function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, plan: ToolPlan): Tool {
+  const { maxResultChars, tasks, holdFor } = plan;
   const mcpName = definition.name;
   for (const field of ["inputSchema", "outputSchema"] as const) {
     const problem = definition[field] === undefined ? undefined : schemaProblem(definition[field], field);
@@ -148,7 +143,24 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
   const title = definition.title ?? annotations.title;
   if (typeof title === "string") mcp.title = title;
   if (definition.outputSchema !== undefined) mcp.outputSchema = definition.outputSchema;
-  const handler = mcpHandler({ client, server, name, mcpName, outputSchema, maxResultChars });
+  const taskSupport = isPlainRecord(definition.execution) ? definition.execution.taskSupport : undefined;
+  if (taskSupport === "required" || taskSupport === "optional" || taskSupport === "forbidden") mcp.taskSupport = taskSupport;
+  const request = requester(client);
+  const wanted = taskSupport === "required" || (taskSupport === "optional" && tasks.optional === true);
+  const handler = mcpHandler({
+    client,
+    server,
+    name,
+    mcpName,
+    outputSchema,
+    maxResultChars,
+    request,
+    asTask: wanted && request !== undefined && serverTakesToolTasks(client),
+    taskTtl: tasks.ttl,
+    maxPollInterval: tasks.maxPollInterval ?? 5_000,
+    router: holdFor === undefined ? undefined : elicitationRouter(client),
+    holdFor: holdFor ?? 0,
+  });
   try {
     return defineTool({
       name,
@@ -180,34 +192,6 @@ function prepare(schema: Record<string, unknown>, server: string, toolName: stri
   } catch (cause) {
     throw new McpToolsError("invalid_schema", `tool "${toolName}" has an ${field} toolrx cannot use: ${messageOf(cause)}`, { server, toolName, cause });
   }
-}
-
-function checkOptions(options: McpToolsOptions): McpToolsOptions {
-  if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { prefix, rename, maxResultChars, listTimeout, signal, onInvalidTool } = options;
-  if (onInvalidTool !== undefined && typeof onInvalidTool !== "function") {
-    throw new TypeError(`Expected \`onInvalidTool\` to be a function, got ${describe(onInvalidTool)}`);
-  }
-  if (prefix !== undefined && (typeof prefix !== "string" || !/^[a-zA-Z0-9_-]*$/.test(prefix))) {
-    throw new TypeError(`Expected \`prefix\` to be letters, digits, "_" or "-", got ${describe(prefix)}`);
-  }
-  if (rename !== undefined && typeof rename !== "function") {
-    throw new TypeError(`Expected \`rename\` to be a function, got ${describe(rename)}`);
-  }
-  if (
-    maxResultChars !== undefined &&
-    maxResultChars !== Infinity &&
-    !(typeof maxResultChars === "number" && Number.isInteger(maxResultChars) && maxResultChars > 0)
-  ) {
-    throw new TypeError(`Expected \`maxResultChars\` to be a positive integer or Infinity, got ${describe(maxResultChars)}`);
-  }
-  if (listTimeout !== undefined && !(typeof listTimeout === "number" && listTimeout > 0 && listTimeout <= SDK_TIMEOUT_OFF)) {
-    throw new TypeError(`Expected \`listTimeout\` to be a positive number of ms up to 2147483647, got ${describe(listTimeout)}`);
-  }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
-  }
-  return options;
 }
 
 function messageOf(e: unknown): string {

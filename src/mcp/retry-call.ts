@@ -24,5 +24,7 @@ export function mcpRetryCall(input: McpInputRequest, inputResponses: Record<stri
   if (typeof id !== "string" || id === "") throw new TypeError(`Expected \`id\` to be a non-empty string, got ${describe(id)}`);
   const mcpInput: Record<string, unknown> = { inputResponses };
   if (input.requestState !== undefined) mcpInput.requestState = input.requestState;
+  // A call held on a server's question is answered in place, not sent again.
+  if (typeof input.held === "string") mcpInput.held = input.held;
   return { id, name: input.toolName, arguments: { ...input.arguments }, metadata: { mcpInput } };
 }

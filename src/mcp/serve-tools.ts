@@ -3,6 +3,7 @@ import { availableCores } from "../util/cores.js";
 import { SDK_TIMEOUT_OFF } from "./client-like.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { askApproval } from "./serve-approval.js";
+import { type ServeTaskOptions, servedAsTask, serveTaskRequests, startTask, taskServing } from "./serve-tasks.js";
 import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
 import {
   type ApprovalMessage,
@@ -30,6 +31,12 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
    * default 300,000 (5 minutes). Past it the call is refused, not run.
    */
   approvalTimeout?: number;
+  /**
+   * Serve long tools as MCP tasks (protocol revision 2025-11-25): a client that asks for a task
+   * gets one at once, follows it with `tasks/get`, takes its result with `tasks/result`, and
+   * `tasks/cancel` aborts the tool's `ctx.signal`. Default: no tasks.
+   */
+  tasks?: ServeTaskOptions;
 }
 
 type CallResult = { content: McpContentBlock[]; isError: boolean; structuredContent?: Record<string, unknown> };
@@ -66,7 +73,8 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     throw new TypeError(`Expected \`server\` to be a low-level MCP Server (with setRequestHandler), got ${describe(server)}`);
   }
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, ...runOptions }: ServeToolsOptions = options;
+  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, tasks: taskOptions, ...runOptions }: ServeToolsOptions = options;
+  const serving = taskServing(taskOptions);
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
   }
@@ -81,9 +89,17 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
   const idPrefix = `mcp-${Math.random().toString(36).slice(2, 10)}`;
   let ids = 0;
 
-  server.registerCapabilities?.({ tools: {} });
+  if (serving === undefined) server.registerCapabilities?.({ tools: {} });
+  else {
+    server.registerCapabilities?.({ tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } });
+    serveTaskRequests(server, serving);
+  }
   setRequestHandler(server, "tools/list", async () => ({
-    tools: list().map((tool) => describeTool(tool)),
+    tools: list().map((tool) => {
+      const described = describeTool(tool);
+      if (servedAsTask(tool, serving)) described.execution = { taskSupport: serving?.support };
+      return described;
+    }),
   }));
   setRequestHandler(server, "tools/call", async (request, rctx) => {
     const name = request.params?.name;
@@ -96,16 +112,22 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     }
     if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${tool.name} to be an object`, true);
     const call = { id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args };
-    const onCallReport = progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport);
-    const run = async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
-      const release = await gate.acquire(rctx.signal);
-      try {
-        const opts = { ...runOptions, approvals, onCallReport, signal: rctx.signal, maxConcurrency: 1 };
-        return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
-      } finally {
-        release();
-      }
-    };
+    const streamed =
+      (signal: AbortSignal, onCallReport: RunOptions["onCallReport"]) =>
+      async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
+        const release = await gate.acquire(signal);
+        try {
+          const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1 };
+          return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
+        } finally {
+          release();
+        }
+      };
+    if (serving !== undefined && request.params?.task !== undefined && servedAsTask(tool, serving)) {
+      // A task answers at once; its call runs under the task's signal, its progress as the task's status.
+      return startTask(serving, async (signal, status) => resultOf(await streamed(signal, statusTo(status, runOptions.onCallReport))(undefined)));
+    }
+    const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport));
     // The runner holds a call that needs approval (a function rule asked first, with the
     // validated arguments); the user is asked with no slot held, and an approved call runs again.
     const events = await run(undefined);
@@ -144,6 +166,16 @@ function progressTo(
       if (report.message !== undefined) params.message = report.message;
       // A notification that cannot be sent (the client went away) must not fail the call.
       rctx.notify({ method: "notifications/progress", params }).catch(() => {});
+    }
+    own?.(report);
+  };
+}
+
+/** A task's side channel: each progress report becomes its status message. */
+function statusTo(status: (message: string) => void, own: ((report: CallReport) => void) | undefined): (report: CallReport) => void {
+  return (report) => {
+    if (report.type === "progress") {
+      status(report.message ?? `${report.progress}${report.total === undefined ? "" : ` of ${report.total}`}`);
     }
     own?.(report);
   };

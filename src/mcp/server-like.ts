@@ -7,14 +7,14 @@ import { z } from "zod";
  */
 export interface McpServerLike {
   setRequestHandler(method: never, handler: never): void;
-  registerCapabilities?(capabilities: { tools?: object }): void;
+  registerCapabilities?(capabilities: { tools?: object; tasks?: object }): void;
   /** What the client declared at `initialize` (both lines; 2.x per request on revision 2026-07-28). */
   getClientCapabilities?(): unknown;
 }
 
 /** A `tools/list` or `tools/call` request as the handler sees it. */
 export interface McpRequest {
-  params?: { name?: unknown; arguments?: unknown; cursor?: unknown; _meta?: { progressToken?: string | number } };
+  params?: { name?: unknown; arguments?: unknown; cursor?: unknown; taskId?: unknown; task?: unknown; _meta?: { progressToken?: string | number } };
 }
 
 /** What a request handler may use of the SDK's per-request context. */
@@ -67,7 +67,11 @@ type Handler = (request: McpRequest, ctx: McpRequestContext) => Promise<Record<s
  * zod schema whose `method` is that literal (zod is already toolrx's peer). The two lines hand
  * handlers different contexts; both become an {@link McpRequestContext}.
  */
-export function setRequestHandler(server: McpServerLike, method: "tools/list" | "tools/call", handler: Handler): void {
+export function setRequestHandler(
+  server: McpServerLike,
+  method: "tools/list" | "tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel",
+  handler: Handler,
+): void {
   const register = server.setRequestHandler as (a: unknown, b: unknown) => void;
   const declared = () => server.getClientCapabilities?.();
   try {

@@ -4,9 +4,13 @@ import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import type { McpServer as McpServerV2, Server as ServerV2 } from "@modelcontextprotocol/server";
 import { describe, expectTypeOf, it } from "vitest";
-import type { AgentResult, Tool } from "../../src/index.js";
+import type { AgentResult, Tool, ToolCall } from "../../src/index.js";
 import {
+  mcpReattachCall,
+  type McpTaskOptions,
+  type McpTaskStore,
   mcpTools,
+  type ServeTaskOptions,
   serveTools,
   type McpClientLike,
   type McpInputResumed,
@@ -17,6 +21,13 @@ import {
 } from "../../src/mcp/index.js";
 
 describe("toolrx/mcp types", () => {
+  it("re-attaches a call to a task by id, and takes task and elicitation options", () => {
+    expectTypeOf(mcpReattachCall).returns.toEqualTypeOf<ToolCall>();
+    expectTypeOf<McpToolsOptions["tasks"]>().toEqualTypeOf<McpTaskOptions | undefined>();
+    expectTypeOf<ServeToolsOptions["tasks"]>().toEqualTypeOf<ServeTaskOptions | undefined>();
+    expectTypeOf<{ store: McpTaskStore }>().toExtend<ServeTaskOptions>();
+  });
+
   it("accepts clients of both SDK lines, alone or in a record, and gives tools", () => {
     expectTypeOf<ClientV1>().toExtend<McpClientLike>();
     expectTypeOf<ClientV2>().toExtend<McpClientLike>();

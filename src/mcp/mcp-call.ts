@@ -1,0 +1,237 @@
+import { type ResultContext, resultOf, rejectedResult, type McpInputRequest } from "./call-result.js";
+import { isConnectionLost, SDK_TIMEOUT_OFF, type McpCallParams } from "./client-like.js";
+import { DISMISSED, type ElicitAnswer } from "./elicitation-router.js";
+import { holdCall } from "./held-calls.js";
+import type { McpCallPlan } from "./call-plan.js";
+import { reportProgress } from "./progress.js";
+import { cancelTask } from "./task-cancel.js";
+import { followTask } from "./task-follow.js";
+import { type McpTaskState, readTask } from "./task-state.js";
+import { askUser, error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
+import { isPlainRecord } from "../util/safe.js";
+
+/** The key of a server's question among an `ask_user`'s `inputRequests` and the host's `inputResponses`. */
+export const ELICITATION_KEY = "elicitation";
+
+type Woken = { readonly result: HandlerResult } | { readonly question: true };
+
+/**
+ * One `tools/call` to an MCP server, which may outlive the handler that started it: a server's
+ * `elicitation/create` holds it (the handler answers `ask_user` and the call waits, held, for the
+ * host's answer), and a resumed handler picks it up again. A task call follows its task with
+ * `tasks/get` / `tasks/result`, and a cancel while it runs sends `tasks/cancel`.
+ */
+export class McpCall {
+  readonly #plan: McpCallPlan;
+  readonly #params: McpCallParams;
+  readonly #rc: ResultContext;
+  readonly #controller = new AbortController();
+  readonly #reattach: string | undefined;
+  #ctx: HandlerContext | undefined;
+  #abortedBy: HandlerContext | undefined;
+  #outcome: Promise<HandlerResult> | undefined;
+  #wake: (() => void) | undefined;
+  #question: { params: Record<string, unknown>; answer: (a: ElicitAnswer) => void; asked: boolean } | undefined;
+  #taskId: string | undefined;
+  #last: McpTaskState | undefined;
+  #changes = 0;
+  #expired = false;
+
+  constructor(plan: McpCallPlan, params: McpCallParams, rc: ResultContext, reattach: string | undefined) {
+    this.#plan = plan;
+    this.#params = params;
+    this.#rc = rc;
+    this.#reattach = reattach;
+  }
+
+  /** Run (or go on with) the call under `ctx`, until it ends or its server asks a question. */
+  async run(ctx: HandlerContext): Promise<HandlerResult> {
+    if (this.#outcome === undefined) {
+      this.#outcome = this.#drive();
+      // Nobody may read the outcome of a call whose question expired.
+      this.#outcome.catch(() => {});
+    }
+    const outcome = this.#outcome;
+    const onAbort = () => this.#abort(ctx);
+    this.#ctx = ctx;
+    this.#plan.router?.running(this, true);
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    if (ctx.signal.aborted) onAbort();
+    try {
+      for (;;) {
+        const question = this.#question;
+        if (question !== undefined && !question.asked && !this.#controller.signal.aborted) {
+          question.asked = true;
+          return this.#held(question.params);
+        }
+        const woken = new Promise<Woken>((resolve) => {
+          this.#wake = () => resolve({ question: true });
+        });
+        const next = await Promise.race([outcome.then((result): Woken => ({ result })), woken]);
+        if ("result" in next) return next.result;
+      }
+    } finally {
+      this.#wake = undefined;
+      this.#ctx = undefined;
+      this.#plan.router?.running(this, false);
+      ctx.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Go on after the host answered the held question (`inputResponses[ELICITATION_KEY]`). */
+  resume(inputResponses: unknown, ctx: HandlerContext): Promise<HandlerResult> {
+    const question = this.#question;
+    this.#question = undefined;
+    const answer = isPlainRecord(inputResponses) ? inputResponses[ELICITATION_KEY] : undefined;
+    question?.answer(elicitAnswer(answer));
+    return this.run(ctx);
+  }
+
+  /** The server's `elicitation/create` for this call: held until the host answers. One at a time. */
+  ask(params: Record<string, unknown>): Promise<ElicitAnswer> {
+    if (this.#question !== undefined || this.#expired || this.#controller.signal.aborted || this.#outcome === undefined) return Promise.resolve(DISMISSED);
+    return new Promise((answer) => {
+      this.#question = { params, answer, asked: false };
+      this.#wake?.();
+    });
+  }
+
+  /**
+   * The host did not answer within `holdFor`: the server hears the question dismissed (`cancel`),
+   * as the spec has it, and decides what becomes of the call; its result is read by no one.
+   */
+  expire(): void {
+    // Nobody will resume it: any further question is dismissed at once.
+    this.#expired = true;
+    const question = this.#question;
+    this.#question = undefined;
+    question?.answer(DISMISSED);
+  }
+
+  #abort(ctx: HandlerContext): void {
+    if (this.#controller.signal.aborted) return;
+    this.#abortedBy = ctx;
+    this.#controller.abort(ctx.signal.reason);
+  }
+
+  #held(params: Record<string, unknown>): HandlerResult {
+    const { server, mcpName, toolName, arguments: args } = this.#rc;
+    const mcp: McpInputRequest = {
+      server,
+      tool: mcpName,
+      toolName,
+      arguments: args,
+      inputRequests: { [ELICITATION_KEY]: { method: "elicitation/create", params } },
+      held: holdCall(this, this.#plan.holdFor),
+    };
+    if (this.#taskId !== undefined) mcp.taskId = this.#taskId;
+    const message = typeof params.message === "string" && params.message !== "" ? params.message : `MCP tool ${mcpName} needs more input`;
+    return askUser(message, { mcp });
+  }
+
+  async #drive(): Promise<HandlerResult> {
+    try {
+      return await this.#outcomeOf();
+    } finally {
+      this.#plan.router?.task(this, this.#taskId, false);
+      const question = this.#question;
+      this.#question = undefined;
+      question?.answer(DISMISSED);
+    }
+  }
+
+  async #outcomeOf(): Promise<HandlerResult> {
+    const { signal } = this.#controller;
+    const { plan } = { plan: this.#plan };
+    const rc = this.#rc;
+    // A signal aborted before the request went out sent no cancel: there is no fate to tell.
+    const requested = !signal.aborted;
+    try {
+      if (this.#reattach !== undefined) return await this.#follow(this.#reattach);
+      if (plan.asTask && plan.request !== undefined) {
+        const task = plan.taskTtl === undefined ? {} : { ttl: plan.taskTtl };
+        const answer = await plan.request("tools/call", { ...this.#params, task }, { signal });
+        // A server may answer a task tool at once, with its result: that is the answer.
+        if (!("task" in answer)) return resultOf(answer, rc);
+        const state = readTask(answer.task);
+        if (typeof state === "string") return this.#malformed(state, answer);
+        this.#state(state);
+        return await this.#follow(state.taskId);
+      }
+      const result = await plan.callTool(this.#params, {
+        signal,
+        timeout: SDK_TIMEOUT_OFF,
+        onprogress: (p) => {
+          if (this.#ctx !== undefined) reportProgress(this.#ctx, p);
+        },
+        resetTimeoutOnProgress: true,
+      });
+      return resultOf(result, rc);
+    } catch (cause) {
+      if (signal.aborted) {
+        if (this.#taskId !== undefined) return await cancelTask(plan, this.#taskId, rc, this.#abortedBy);
+        // Both SDKs reject at once on abort, after sending the cancel; the runner still waits for
+        // this handler's word on the attempt it abandoned, so the fate is told before it settles.
+        if (requested && this.#abortedBy !== undefined) reportFate(this.#abortedBy, "cancel_sent");
+      }
+      if (isConnectionLost(cause, plan.client)) {
+        const message = `MCP server ${rc.server === "" ? "" : `"${rc.server}" `}went away during tool ${rc.mcpName}`;
+        return error(new ToolError("handler_exit", { message, toolName: rc.toolName, toolCallId: rc.toolCallId, cause, metadata: this.#taskMeta() }));
+      }
+      const rejected = rejectedResult(cause, rc);
+      if (rejected !== undefined) return rejected;
+      if (this.#taskId !== undefined) {
+        const message = `MCP task ${this.#taskId} of tool ${rc.mcpName} failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+        return error(new ToolError("handler_raised", { message, toolName: rc.toolName, toolCallId: rc.toolCallId, cause, metadata: this.#taskMeta() }));
+      }
+      // An aborted call is already answered by toolrx (timeout or cancel); this is never seen.
+      throw cause;
+    }
+  }
+
+  async #follow(taskId: string): Promise<HandlerResult> {
+    this.#taskId = taskId;
+    this.#plan.router?.task(this, taskId, true);
+    const { request, maxPollInterval } = this.#plan;
+    if (request === undefined) throw new Error("re-attaching to an MCP task needs a client with request()");
+    const end = await followTask({ request, signal: this.#controller.signal, maxPollInterval, onState: (s) => this.#state(s) }, taskId);
+    if ("malformed" in end) return this.#malformed(end.malformed, end.value);
+    const last = this.#last;
+    if (last?.status === "cancelled" && !isPlainRecord(end.result)) {
+      const message = `MCP task ${taskId} of tool ${this.#rc.mcpName} was cancelled by its server`;
+      return error(new ToolError("handler_raised", { message, toolName: this.#rc.toolName, toolCallId: this.#rc.toolCallId, metadata: this.#taskMeta() }));
+    }
+    return resultOf(end.result, this.#rc);
+  }
+
+  /** A state of the task: a change feeds the call's progress (and its idle deadline), the task id with it. */
+  #state(state: McpTaskState): void {
+    const last = this.#last;
+    this.#last = state;
+    if (last !== undefined && last.status === state.status && last.statusMessage === state.statusMessage) return;
+    this.#ctx?.progress({ progress: ++this.#changes, message: state.statusMessage ?? state.status, data: { mcpTask: this.#report(state) } });
+  }
+
+  #report(state: McpTaskState) {
+    return { server: this.#rc.server, tool: this.#rc.mcpName, taskId: state.taskId, status: state.status };
+  }
+
+  #taskMeta(): Record<string, unknown> {
+    return this.#last === undefined ? {} : { mcpTask: this.#report(this.#last) };
+  }
+
+  #malformed(problem: string, value: unknown): HandlerResult {
+    const { rc } = { rc: this.#rc };
+    const message = `MCP server answered task tool ${rc.mcpName} with a task toolrx cannot follow: ${problem}`;
+    return error(new ToolError("invalid_return", { message, toolName: rc.toolName, toolCallId: rc.toolCallId, cause: value, metadata: this.#taskMeta() }));
+  }
+}
+
+/** The host's answer as MCP takes it; anything else is sent as dismissed, never as a consent. */
+function elicitAnswer(value: unknown): ElicitAnswer {
+  if (!isPlainRecord(value)) return DISMISSED;
+  const { action, content } = value;
+  if (action === "accept") return isPlainRecord(content) ? { action, content } : { action };
+  if (action === "decline" || action === "cancel") return { action };
+  return DISMISSED;
+}
