@@ -113,6 +113,9 @@ class EventWriter {
           value: { toolCallId: event.toolCallId, toolName: event.toolName, event: jsonSafe(event.event) },
         });
         return;
+      case "model_reply":
+        // What it carries has streamed already (text deltas, each call's input); it is for checkpoints.
+        return;
       case "turn_completed":
         this.#turnCompleted(event.turn, event.messages);
         return;

@@ -127,6 +127,9 @@ class ChunkWriter {
           transient: true,
         });
         return;
+      case "model_reply":
+        // What it carries has streamed already (text deltas, each call's input); it is for checkpoints.
+        return;
       case "turn_completed":
         this.#turnCompleted(event.messages);
         return;
