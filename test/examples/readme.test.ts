@@ -143,7 +143,7 @@ describe("README.md", () => {
       }
     }
     expect(problems, problems.join("\n")).toEqual([]);
-  }, 60_000);
+  }, 240_000); // every block of every guide in one program: about 30 s alone on 2 cores, far more beside other work
 });
 
 // Blocks that declare tests must be imported while this file's tests are collected.
