@@ -49,7 +49,15 @@ export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversatio
   const ledger = agent.approvalLedger;
   if (ledger !== undefined) {
     for (const [id, verdict] of verdicts) {
-      if (verdict.kind === "run") await spendApproval(ledger, verdict.call, agent.approvalBinding, open.decisions[last.get(id) as number]?.at);
+      if (verdict.kind !== "run") continue;
+      try {
+        await spendApproval(ledger, verdict.call, agent.approvalBinding, open.decisions[last.get(id) as number]?.at);
+      } catch (e) {
+        // A journal replaying this very run spent it the first time, before its process died. The
+        // journal keeps the call from running twice (its recorded outcome answers it, or its fate
+        // is unknown), so the ledger's refusal, meant for a replayed request, does not apply.
+        if (!(env.journal?.replaying === true && e instanceof ApprovalMismatchError && e.reason === "already_used")) throw e;
+      }
     }
   }
   return verdicts;
