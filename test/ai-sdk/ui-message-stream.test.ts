@@ -89,7 +89,7 @@ describe("an approval given on the page", () => {
     const options = { model: script(), tools: [pay], approvalSecret: "server only" };
     const halted = await request(options, start);
     const part = halted[1]?.parts.find((p) => p.type === "tool-pay") as { state: string; approval?: { id: string; signature?: string } };
-    expect(part).toMatchObject({ state: "approval-requested", approval: { id: "p1", signature: expect.stringMatching(/^v1\./) } });
+    expect(part).toMatchObject({ state: "approval-requested", approval: { id: "p1", signature: expect.stringMatching(/^v2\./) } });
     part.state = "approval-responded";
     part.approval = { ...part.approval, id: "p1", approved: true } as never;
     const done = await request(options, halted);
@@ -110,7 +110,7 @@ describe("an approval given on the page", () => {
       edit(part);
       return fromUIMessages(page);
     };
-    const forged = await runAgent({ ...options, messages: forge((p) => Object.assign(p.approval as object, { signature: "v1.forged" })) });
+    const forged = await runAgent({ ...options, messages: forge((p) => Object.assign(p.approval as object, { signature: "v2.forged" })) });
     expect(forged).toMatchObject({ haltedReason: "error", metadata: { error: { reason: "token_invalid" } } });
     const edited = await runAgent({ ...options, messages: forge((p) => Object.assign(p, { input: { eur: 5000 } })) });
     expect(edited).toMatchObject({ haltedReason: "error", metadata: { error: { reason: "token_invalid" } } });
