@@ -88,14 +88,14 @@ function turns(calls, onTurn, done) {
   });
 }
 
-/** The same run as `loop`, watched: every event of streamAgent reaches a subscriber. */
+/** The same run as `loop`, watched: every event of streamAgent reaches a subscriber (per turn: started, model_reply, completed, and 3 per call). */
 function watched(calls) {
   return new Promise((resolve, reject) => {
     let events = 0;
     streamAgent({ model: scriptedModel(scripts[calls]), tools: [counting], messages, maxTurns: TURNS }).subscribe({
       next: () => events++,
       error: reject,
-      complete: () => (events === TURNS * (3 * calls + 2) + 1 ? resolve() : reject(new Error(`watched: ${events} events`))),
+      complete: () => (events === TURNS * (3 * calls + 3) + 1 ? resolve() : reject(new Error(`watched: ${events} events`))),
     });
   });
 }
