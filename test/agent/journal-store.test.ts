@@ -198,3 +198,48 @@ describe("after a restart, a call cut off mid-run (journal-calls)", () => {
     }
   });
 });
+
+describe("the `journal` option (journal.ts)", () => {
+  const store = new MemoryJournalStore();
+
+  it("takes a store and a key, with a 30 s lease and a day's retention by default", async () => {
+    const { checkJournalOptions } = await import("../../src/agent/journal.js");
+    expect(checkJournalOptions(undefined)).toBeUndefined();
+    expect(checkJournalOptions({ store, conversationKey: "k" })).toEqual({ store, key: "k", owner: undefined, leaseMs: 30_000, retainMs: 86_400_000 });
+    expect(checkJournalOptions({ store, conversationKey: "k", owner: "w", leaseMs: 10, retainMs: 0 })).toEqual({
+      store,
+      key: "k",
+      owner: "w",
+      leaseMs: 10,
+      retainMs: 0,
+    });
+    expect(checkJournalOptions({ store, conversationKey: "k", leaseMs: 2_147_483_647, retainMs: Infinity })).toMatchObject({
+      leaseMs: 2_147_483_647,
+      retainMs: Infinity,
+    });
+  });
+
+  it.each([
+    [null, "Expected `journal` to be { store, conversationKey }, got null"],
+    ["k", 'Expected `journal` to be { store, conversationKey }, got "k"'],
+    [{ conversationKey: "k" }, "Expected `journal.store` to be a JournalStore with `acquire`, got undefined"],
+    [{ store: { ...store, acquire: store.acquire, append: store.append, renew: store.renew }, conversationKey: "k" }, "with `release`, got an object"],
+    [{ store: { acquire() {}, renew() {}, release() {} }, conversationKey: "k" }, "with `append`, got an object"],
+    [{ store: { acquire() {}, append() {}, release() {} }, conversationKey: "k" }, "with `renew`, got an object"],
+    [{ store }, "Expected `journal.conversationKey` to be a non-empty string, got undefined"],
+    [{ store, conversationKey: "" }, 'Expected `journal.conversationKey` to be a non-empty string, got ""'],
+    [{ store, conversationKey: "k", owner: "" }, 'Expected `journal.owner` to be a non-empty string, got ""'],
+    [{ store, conversationKey: "k", owner: 1 }, "Expected `journal.owner` to be a non-empty string, got 1"],
+    [{ store, conversationKey: "k", leaseMs: 9.5 }, "Expected `journal.leaseMs` to be a number of milliseconds from 10 to 2147483647, got 9.5"],
+    [{ store, conversationKey: "k", leaseMs: 2_147_483_648 }, "from 10 to 2147483647, got 2147483648"],
+    [{ store, conversationKey: "k", leaseMs: Infinity }, "from 10 to 2147483647, got Infinity"],
+    [{ store, conversationKey: "k", leaseMs: "50" }, 'from 10 to 2147483647, got "50"'],
+    [{ store, conversationKey: "k", retainMs: -1 }, "Expected `journal.retainMs` to be a non-negative number of milliseconds or Infinity, got -1"],
+    [{ store, conversationKey: "k", retainMs: Number.NaN }, "or Infinity, got NaN"],
+    [{ store, conversationKey: "k", retainMs: "0" }, 'or Infinity, got "0"'],
+  ])("refuses %o, naming the field", async (journal, message) => {
+    const { checkJournalOptions } = await import("../../src/agent/journal.js");
+    expect(() => checkJournalOptions(journal)).toThrow(TypeError);
+    expect(() => checkJournalOptions(journal)).toThrow(message);
+  });
+});
