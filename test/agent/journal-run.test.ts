@@ -148,7 +148,9 @@ describe("RunJournal", () => {
     const { store, inner, pending } = slowStore();
     const journal = await RunJournal.open(env(store), input);
     let durable = false;
-    void journal.recordCall("model", 1, call("a"), "")?.then(() => void (durable = true));
+    void journal.recordCall("model", 1, call("a"), "")?.then(() => {
+      durable = true;
+    });
     journal.recordReply(1, { role: "assistant", content: "" }, "stop");
     const flushed = journal.flush();
     expect(flushed).toBeInstanceOf(Promise);
@@ -249,7 +251,10 @@ describe("RunJournal", () => {
       const store: JournalStore = {
         acquire: (k, o, l) => inner.acquire(k, o, l),
         append: (k, o, e) => inner.append(k, o, e),
-        renew: () => new Promise<boolean>((resolve) => void (release = () => resolve(false))),
+        renew: () =>
+          new Promise<boolean>((resolve) => {
+            release = () => resolve(false);
+          }),
         release: (k, o, r) => inner.release(k, o, r),
       };
       const journal = await RunJournal.open(env(store, { leaseMs: 30 }), input);

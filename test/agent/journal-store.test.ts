@@ -8,7 +8,10 @@ const run = (input: string): JournalEntry => ({ type: "run", input });
 
 function clocked(): { store: MemoryJournalStore; at: (t: number) => void } {
   let now = 1_000;
-  return { store: new MemoryJournalStore({ now: () => now }), at: (t) => void (now = t) };
+  const at = (t: number): void => {
+    now = t;
+  };
+  return { store: new MemoryJournalStore({ now: () => now }), at };
 }
 
 describe("MemoryJournalStore", () => {
@@ -182,7 +185,13 @@ describe("after a restart, a call cut off mid-run (journal-calls)", () => {
     const text =
       "tool error (pay): handler_exit: the process running this call stopped before it settled; whether its effect happened is unknown, and it was not run again";
     const seen: unknown[] = [];
-    const own = { encode: () => "", encodeError: (e: unknown) => (seen.push(e), `E:${(e as Error).message}`) };
+    const own = {
+      encode: () => "",
+      encodeError: (e: unknown) => {
+        seen.push(e);
+        return `E:${(e as Error).message}`;
+      },
+    };
     expect(unknownFateMessage(call, own)).toEqual({ role: "tool", toolCallId: "c1", name: "pay", content: `E:${text}`, isError: true });
     expect(seen[0]).toBeInstanceOf(ToolError);
     expect(seen[0]).toMatchObject({ reason: "handler_exit", toolName: "pay", toolCallId: "c1", metadata: { fate: "unknown" } });
