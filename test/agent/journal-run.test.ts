@@ -8,7 +8,7 @@ import type { Message, ToolCall, ToolMessage } from "../../src/index.js";
 
 const input: Message[] = [{ role: "user", content: "pay Ana" }];
 const call = (id: string): ToolCall => ({ id, name: "pay", arguments: { id } });
-const answer = (id: string): ToolMessage => ({ role: "tool", toolCallId: id, name: "pay", content: `done ${id}` });
+const answer = (id: string): ToolMessage => ({ role: "tool", toolCallId: id, name: "pay", content: `done ${id}`, isError: false });
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const env = (store: JournalStore, more: Partial<JournalEnv> = {}): JournalEnv => ({ store, key: "k", owner: "w", leaseMs: 60_000, retainMs: 1_000, ...more });
 

@@ -171,7 +171,7 @@ describe("after a restart, a call cut off mid-run (journal-calls)", () => {
     expect(resendsInFlight(tool(), { toolExecutor: { execute: () => "x", reattaches: "yes" } as never })).toBe(false);
     const perTool = { execute: () => "x", reattaches: (t: { name: string }) => t.name === "pay" } as never;
     expect(resendsInFlight(tool(), { toolExecutor: perTool })).toBe(true);
-    expect(resendsInFlight({ ...tool(), name: "other" } as never, { toolExecutor: perTool })).toBe(false);
+    expect(resendsInFlight({ ...(tool() as object), name: "other" } as never, { toolExecutor: perTool })).toBe(false);
     expect(resendsInFlight(undefined, { toolExecutor: perTool })).toBe(false);
     const truthy = { execute: () => "x", reattaches: () => 1 } as never;
     expect(resendsInFlight(tool(), { toolExecutor: truthy })).toBe(false);

@@ -24,7 +24,12 @@ describe("encodeJobResult", () => {
 
   it("carries a result that can cross as the worker's own codec writes it, ToolError and parts included", () => {
     const tool = new ToolError("timeout", { toolName: "t", toolCallId: "c1", message: "slow", metadata: { ms: 5 } });
-    for (const result of [ok({ a: [1, "x", null] }), ok("text", [{ type: "text", text: "hi" }]), error(tool), error(new RangeError("r"))] as HandlerResult[]) {
+    for (const result of [
+      ok({ a: [1, "x", null] }),
+      ok("text", { parts: [{ type: "text", text: "hi" }] }),
+      error(tool),
+      error(new RangeError("r")),
+    ] as HandlerResult[]) {
       const wire = encodeJobResult(result, "t", "c1");
       expect(wire).toEqual(JSON.parse(JSON.stringify(wire)));
       const back = decodeJobResult(JSON.parse(JSON.stringify(wire)));
