@@ -106,6 +106,15 @@ describe("MemoryJournalStore", () => {
     expect(store.entries("k")).toEqual([]);
   });
 
+  it("takes a release of a key it does not hold, or no longer has, as done", () => {
+    const { store } = clocked();
+    expect(() => store.release("never", "a", 10)).not.toThrow();
+    store.acquire("k", "a", 100);
+    store.release("k", "a", 0);
+    expect(() => store.release("k", "a", 0)).not.toThrow();
+    expect(store.entries("k")).toEqual([]);
+  });
+
   it("delete forgets lease and entries", () => {
     const { store } = clocked();
     store.acquire("k", "a", 100_000);
