@@ -148,13 +148,13 @@ describe("decisions with edited arguments (issue 36)", () => {
       handler,
     });
     const call = { id: "t1", name: "transfer", arguments: { eur: 250 } };
-    const lowered = await runToolCalls([call], [tool], { approvals: [{ toolCallId: "t1", approved: true, arguments: { eur: "50" } }] });
+    const lowered = await runToolCalls([call], [tool], { approvals: [{ role: "approval", toolCallId: "t1", approved: true, arguments: { eur: "50" } }] });
     expect(lowered.messages[0]?.content).toBe('{"sent":50}');
     expect(handler).toHaveBeenLastCalledWith({ eur: 50 }, expect.anything());
-    const raised = await runToolCalls([call], [tool], { approvals: [{ toolCallId: "t1", approved: true, arguments: { eur: 500 } }] });
+    const raised = await runToolCalls([call], [tool], { approvals: [{ role: "approval", toolCallId: "t1", approved: true, arguments: { eur: 500 } }] });
     expect(raised.halt?.haltedReason).toBe("approval_required");
     expect(raised.pendingApprovals?.[0]).toMatchObject({ toolCallId: "t1", arguments: { eur: 500 } });
-    const invalid = await runToolCalls([call], [tool], { approvals: [{ toolCallId: "t1", approved: true, arguments: { eur: "lots" } }] });
+    const invalid = await runToolCalls([call], [tool], { approvals: [{ role: "approval", toolCallId: "t1", approved: true, arguments: { eur: "lots" } }] });
     expect(invalid.messages[0]?.isError).toBe(true);
     expect(invalid.messages[0]?.content).toBe(
       JSON.stringify({ error: 'the decision on tool call "t1" edits the arguments into ones the tool\'s schema refuses' }),
