@@ -291,3 +291,49 @@ describe("encodeThrown and decodeThrown", () => {
     expect(decodeThrown({ $toolrx: "bigint", value: "x" })).toEqual({ $toolrx: "bigint", value: "x" });
   });
 });
+
+describe("what the codec says went wrong (issue 36)", () => {
+  it("names the field of the result that cannot cross", () => {
+    expect(encodeResult(ok(10n))).toEqual({ ok: false, problem: "the value is a bigint, which JSON cannot hold" });
+    expect(encodeResult(halt("h", undefined))).toEqual({ ok: false, problem: "the result is undefined, which JSON cannot hold" });
+    expect(encodeResult(askUser("q", { a: 1n } as never))).toEqual({ ok: false, problem: "`a` is a bigint, which JSON cannot hold" });
+  });
+
+  it("answers a result whose own getter throws as a problem, never a throw", () => {
+    const throwing = {
+      type: "ok",
+      get value(): never {
+        throw new Error("x");
+      },
+    };
+    expect(encodeResult(throwing as never)).toEqual({ ok: false, problem: "reading the result threw" });
+  });
+
+  it("carries a question without opts as one with empty opts", () => {
+    expect(roundTrip(askUser("q"))).toEqual({ type: "ask_user", question: "q", opts: {} });
+  });
+
+  it.each([
+    ["null", null, "the wire result is not an object"],
+    ["a string", "ok", "the wire result is not an object"],
+    ["a question that is not a string", { type: "ask_user", question: 1, opts: {} }, "the wire result is not one of the four result shapes"],
+    ["null opts", { type: "ask_user", question: "q", opts: null }, "the wire result is not one of the four result shapes"],
+    ["opts that are not an object", { type: "ask_user", question: "q", opts: "x" }, "the wire result is not one of the four result shapes"],
+    ["a halt without a reason", { type: "halt", result: 1 }, "the wire result is not one of the four result shapes"],
+    ["a malformed value", { type: "ok", value: { $toolrx: "bigint", value: "zz" } }, "the value has a malformed `$toolrx` tag"],
+    ["malformed parts", { type: "ok", value: 1, parts: { $toolrx: "bigint", value: "zz" } }, "`parts` has a malformed `$toolrx` tag"],
+  ])("refuses a wire result with %s, saying why", (_, wire, problem) => {
+    expect(decodeResult(wire)).toEqual({ ok: false, problem });
+  });
+
+  it("decodes each shape from a wire written by hand", () => {
+    expect(decodeResult({ type: "ok", value: 1 })).toEqual({ ok: true, value: { type: "ok", value: 1 } });
+    expect(decodeResult({ type: "ok", value: 1 }).ok && Object.keys((decodeResult({ type: "ok", value: 1 }) as { value: object }).value)).toEqual([
+      "type",
+      "value",
+    ]);
+    expect(decodeResult({ type: "halt", reason: "r", result: [1] })).toEqual({ ok: true, value: { type: "halt", reason: "r", result: [1] } });
+    expect(decodeResult({ type: "ask_user", question: "q", opts: { a: 1 } })).toEqual({ ok: true, value: { type: "ask_user", question: "q", opts: { a: 1 } } });
+    expect(decodeResult({ type: "error", reason: "no" })).toEqual({ ok: true, value: { type: "error", reason: "no" } });
+  });
+});

@@ -136,3 +136,45 @@ describe("decisions passed in `approvals`", () => {
     expect(() => streamToolCalls(calls, [echo], { approvalLedger: {} as never })).toThrow(/`approvalLedger`/);
   });
 });
+
+describe("decisions with edited arguments (issue 36)", () => {
+  it("runs the edited arguments as the schema gives them; asks again when the rule still wants it; answers invalid ones as an error", async () => {
+    const handler = vi.fn(({ eur }: { eur: number }) => ok({ sent: eur }));
+    const tool = defineTool({
+      name: "transfer",
+      description: "",
+      schema: z.object({ eur: z.coerce.number() }),
+      needsApproval: ({ eur }) => eur > 100,
+      handler,
+    });
+    const call = { id: "t1", name: "transfer", arguments: { eur: 250 } };
+    const lowered = await runToolCalls([call], [tool], { approvals: [{ role: "approval", toolCallId: "t1", approved: true, arguments: { eur: "50" } }] });
+    expect(lowered.messages[0]?.content).toBe('{"sent":50}');
+    expect(handler).toHaveBeenLastCalledWith({ eur: 50 }, expect.anything());
+    const raised = await runToolCalls([call], [tool], { approvals: [{ role: "approval", toolCallId: "t1", approved: true, arguments: { eur: 500 } }] });
+    expect(raised.halt?.haltedReason).toBe("approval_required");
+    expect(raised.pendingApprovals?.[0]).toMatchObject({ toolCallId: "t1", arguments: { eur: 500 } });
+    const invalid = await runToolCalls([call], [tool], { approvals: [{ role: "approval", toolCallId: "t1", approved: true, arguments: { eur: "lots" } }] });
+    expect(invalid.messages[0]?.isError).toBe(true);
+    expect(invalid.messages[0]?.content).toBe(
+      JSON.stringify({ error: 'the decision on tool call "t1" edits the arguments into ones the tool\'s schema refuses' }),
+    );
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks the rule with the run's context, session and request ids, and the arguments the handler gets", async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: "transfer",
+      description: "",
+      schema: z.object({ eur: z.coerce.number() }),
+      needsApproval: (args, ctx) => {
+        seen.push(args, ctx.context, ctx.sessionId, ctx.requestId, ctx.messages, ctx.toolCall.id);
+        return false;
+      },
+      handler: ({ eur }) => ok(eur),
+    });
+    await runToolCalls([{ id: "t1", name: "transfer", arguments: { eur: "7" } }], [tool], { context: { user: "ana" }, sessionId: "s1", requestId: "r1" });
+    expect(seen).toEqual([{ eur: 7 }, { user: "ana" }, "s1", "r1", [], "t1"]);
+  });
+});

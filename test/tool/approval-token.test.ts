@@ -269,3 +269,60 @@ describe("fromBase64url", () => {
     expect(fromBase64url(text.replace(/-/g, "+").replace(/_/g, "/"), 32)).toBeUndefined();
   });
 });
+
+describe("the server's key (issue 36: hmac-key.ts)", () => {
+  it("imports each string or byte secret once, however many tokens it signs and checks", async () => {
+    const { vi } = await import("vitest");
+    const importKey = vi.spyOn(crypto.subtle, "importKey");
+    try {
+      const text = `once-${Math.random()}`;
+      const bytes = new TextEncoder().encode(`bytes-${Math.random()}`);
+      for (const secret of [text, bytes]) {
+        const before = importKey.mock.calls.length;
+        for (let i = 0; i < 3; i++) {
+          const token = await approvalToken(secret, subject);
+          expect(await checkApprovalToken(secret, subject, token, 0)).toBeUndefined();
+        }
+        expect(importKey.mock.calls.length - before).toBe(1);
+      }
+    } finally {
+      importKey.mockRestore();
+    }
+  });
+
+  it("imports the secret as a key that cannot be exported again", async () => {
+    const { keyOf } = await import("../../src/tool/approval/hmac-key.js");
+    for (const secret of [`x-${Math.random()}`, new Uint8Array([9, 9])]) {
+      const key = await keyOf(secret);
+      expect(key.extractable).toBe(false);
+      await expect(crypto.subtle.exportKey("raw", key)).rejects.toThrow();
+    }
+  });
+
+  it("refuses any value as a CryptoKey secret where the runtime has no CryptoKey, naming the option", async () => {
+    const { vi } = await import("vitest");
+    const key = await crypto.subtle.importKey("raw", new Uint8Array([1]), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    vi.stubGlobal("CryptoKey", undefined);
+    try {
+      expect(() => assertApprovalSecret(key, "secret")).toThrow(
+        new TypeError("Expected `secret` to be a non-empty string, a non-empty Uint8Array or an HMAC CryptoKey, got an object"),
+      );
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("base64url (issue 36)", () => {
+  it("is RFC 4648 §5 without padding: `-` and `_` for `+` and `/`, no `=`, for every length", async () => {
+    const { base64url, fromBase64url } = await import("../../src/tool/approval/base64url.js");
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        const text = base64url(bytes);
+        expect(text).toBe(Buffer.from(bytes).toString("base64url"));
+        expect(fromBase64url(text, bytes.length)).toEqual(bytes);
+      }),
+    );
+    expect(base64url(new Uint8Array([0xfb, 0xff, 0xbf]))).toBe("-_-_");
+  });
+});

@@ -15,5 +15,5 @@ export function approvalHalt(pending: PendingApproval): Halt {
 
 /** Whether `result` is a halt {@link approvalHalt} made. */
 export function isApprovalHalt(result: unknown): boolean {
-  return typeof result === "object" && result !== null && issued.has(result);
+  return issued.has(result as object); // a WeakSet holds no primitive: `has` answers false for one
 }

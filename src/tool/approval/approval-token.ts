@@ -93,7 +93,7 @@ export async function checkApprovalToken(
 ): Promise<ApprovalTokenFault | undefined> {
   const parts = typeof token === "string" ? TOKEN.exec(token) : null;
   const mac = parts === null ? undefined : fromBase64url(parts[3] as string, 32);
-  if (parts === null || mac === undefined) return "token_invalid";
+  if (mac === undefined) return "token_invalid"; // no token shape (parts === null) leaves mac undefined too
   // Both alternatives of each group match (an empty one included), so every group is a string.
   const [, tag, expiry] = parts as unknown as [string, string, string];
   for (const one of secretsOf(secret)) {

@@ -2,7 +2,7 @@
 export function base64url(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", ""); // `=` is only ever padding
 }
 
 /**
@@ -13,7 +13,6 @@ export function base64url(bytes: Uint8Array): string {
 export function fromBase64url(text: string, length: number): Uint8Array<ArrayBuffer> | undefined {
   if (text.length !== Math.ceil((length * 4) / 3) || !/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
   return base64url(bytes) === text ? bytes : undefined;
 }

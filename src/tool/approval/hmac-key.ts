@@ -14,7 +14,9 @@ export type ApprovalSecret = string | Uint8Array | CryptoKey;
 export type ApprovalSecrets = ApprovalSecret | readonly ApprovalSecret[];
 
 const keys = new Map<string, Promise<CryptoKey>>();
-const byteKeys = new WeakMap<object, Promise<CryptoKey>>();
+const byteKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+/** Matches nothing: stands in for `CryptoKey` where a runtime has none, so no value passes as a key. */
+class NoCryptoKey {}
 
 /**
  * Throws a TypeError naming `name` unless `secret` is a usable secret or a non-empty array of
@@ -36,7 +38,7 @@ function assertOne(secret: unknown, name: string): void {
 }
 
 function isCryptoKey(value: unknown): boolean {
-  return typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
+  return value instanceof ((globalThis as { CryptoKey?: typeof CryptoKey }).CryptoKey ?? NoCryptoKey);
 }
 
 /** Every secret, the signing one first. */
@@ -53,23 +55,22 @@ export function subtle(): SubtleCrypto {
 
 /** The HMAC-SHA-256 key of a secret, imported once per string or byte array. */
 export function keyOf(secret: ApprovalSecret): Promise<CryptoKey> {
-  if (typeof secret === "string") {
-    let key = keys.get(secret);
-    if (key === undefined) {
-      key = importKey(new TextEncoder().encode(secret));
-      keys.set(secret, key);
-    }
-    return key;
-  }
-  if (secret instanceof Uint8Array) {
-    let key = byteKeys.get(secret);
-    if (key === undefined) {
-      key = importKey(secret);
-      byteKeys.set(secret, key);
-    }
-    return key;
-  }
+  if (typeof secret === "string") return cached(keys, secret, () => new TextEncoder().encode(secret));
+  if (secret instanceof Uint8Array) return cached(byteKeys, secret, () => secret);
   return Promise.resolve(secret);
+}
+
+interface KeyCache<K> {
+  get(secret: K): Promise<CryptoKey> | undefined;
+  set(secret: K, key: Promise<CryptoKey>): unknown;
+}
+
+function cached<K>(cache: KeyCache<K>, secret: K, bytes: () => Uint8Array): Promise<CryptoKey> {
+  const known = cache.get(secret);
+  if (known !== undefined) return known;
+  const key = importKey(bytes());
+  cache.set(secret, key);
+  return key;
 }
 
 function importKey(bytes: Uint8Array): Promise<CryptoKey> {
