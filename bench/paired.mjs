@@ -70,7 +70,12 @@ const loopScript = Array.from({ length: TURNS }, (_, t) => [
 async function loop(lib) {
   const build = builds.find((b) => b.lib === lib);
   const tool = lib.defineTool({ name: "work", description: "", schema, handler: ({ i }) => lib.ok(i) });
-  const result = await lib.runAgent({ model: build.testing.scriptedModel(loopScript), tools: [tool], messages: [{ role: "user", content: "go" }], maxTurns: TURNS });
+  const result = await lib.runAgent({
+    model: build.testing.scriptedModel(loopScript),
+    tools: [tool],
+    messages: [{ role: "user", content: "go" }],
+    maxTurns: TURNS,
+  });
   if (result.messages.length !== 1 + TURNS + n) throw new Error(`runAgent: ${result.messages.length} messages`);
 }
 scenarios["runAgent, sync"] = loop;
