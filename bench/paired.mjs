@@ -7,7 +7,8 @@
  *   node bench/paired.mjs <before-dist-dir> [after-dist-dir] [--rounds 15] [--calls 10000]
  *
  * Scenarios: sync handlers, async handlers under the default 30 s deadline (both with zod
- * validation and JSON encoding, limit 16), and, on the "after" build when it has
+ * validation and JSON encoding, limit 16), `runAgent` over a scripted model (100 turns of 10 of
+ * the same calls: the loop's cost per call), and, on the "after" build when it has
  * `ctx.progress`, the cost of one progress report to an `onCallReport` listener.
  */
 import { resolve } from "node:path";
@@ -26,6 +27,7 @@ const builds = await Promise.all(
   (dirs.length === 1 ? [dirs[0], "dist"] : dirs).map(async (dir) => ({
     dir,
     lib: await import(pathToFileURL(resolve(dir, "index.js")).href),
+    testing: await import(pathToFileURL(resolve(dir, "testing", "index.js")).href),
   })),
 );
 
@@ -58,6 +60,25 @@ const scenarios = {
   "sync, no deadline": (lib) => run(lib, ({ i }) => lib.ok(i), { toolTimeout: Infinity }),
   async: (lib) => run(lib, async ({ i }) => lib.ok(i)),
 };
+
+/** The loop: `n` calls as 100 turns of n / 100, one run; `scripts` are built once per build. */
+const TURNS = 100;
+const loopScript = Array.from({ length: TURNS }, (_, t) => [
+  ...Array.from({ length: n / TURNS }, (_, c) => ({ type: "tool_call", call: { id: `t${t}c${c}`, name: "work", arguments: { i: c } } })),
+  { type: "finish", reason: "tool_calls" },
+]);
+async function loop(lib) {
+  const build = builds.find((b) => b.lib === lib);
+  const tool = lib.defineTool({ name: "work", description: "", schema, handler: ({ i }) => lib.ok(i) });
+  const result = await lib.runAgent({
+    model: build.testing.scriptedModel(loopScript),
+    tools: [tool],
+    messages: [{ role: "user", content: "go" }],
+    maxTurns: TURNS,
+  });
+  if (result.messages.length !== 1 + TURNS + n) throw new Error(`runAgent: ${result.messages.length} messages`);
+}
+scenarios["runAgent, sync"] = loop;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, scenario] of Object.entries(scenarios)) {

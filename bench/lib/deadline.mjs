@@ -11,7 +11,7 @@ export const DEADLINE = { n: 1_000, deadlineMs: 50 };
 
 export async function deadline(systems, mode) {
   const { deadlineMs } = DEADLINE;
-  const rows = [];
+  const rows = [await bareTimeouts(mode)];
   for (const system of systems) {
     const n = Math.min(DEADLINE.n, maxCalls(system, mode));
     const base = { scenario: "deadline", system: system.name, n, concurrency: n };
@@ -48,4 +48,41 @@ export async function deadline(systems, mode) {
     });
   }
   return rows;
+}
+
+/**
+ * What the machine itself allows in this run: the same n never-settling calls, each given one
+ * bare `setTimeout` and nothing else (no pool, no events, no encoding). A runner's lateness is
+ * held against this row, so a loaded machine's noise is not charged to the runner.
+ */
+async function bareTimeouts(mode) {
+  const { n, deadlineMs } = DEADLINE;
+  const lateness = [];
+  for (let r = 0; r < 1 + mode.timedRuns; r++) {
+    const { handler, probe } = instrumented("never");
+    probe.reset();
+    const settledAt = new Array(n);
+    await new Promise((resolve) => {
+      let left = n;
+      for (let i = 0; i < n; i++) {
+        handler({ i });
+        setTimeout(() => {
+          settledAt[i] = performance.now();
+          if (--left === 0) resolve();
+        }, deadlineMs);
+      }
+    });
+    if (probe.calls !== n) throw new Error(`bare setTimeout: ${probe.calls} of ${n} handlers ran`);
+    if (r === 0) continue;
+    for (let i = 0; i < n; i++) lateness.push(settledAt[i] - probe.startedAt[i] - deadlineMs);
+  }
+  return {
+    scenario: "deadline",
+    system: "bare-settimeout",
+    n,
+    concurrency: n,
+    lateMedianMs: round(median(lateness), 2),
+    lateP99Ms: round(quantile(lateness, 0.99), 2),
+    note: "one bare setTimeout per call, nothing else: the machine's own timer noise",
+  };
 }

@@ -24,7 +24,8 @@ export const SUB_BENCHES = {
   isolated: { script: "isolated.mjs", targets: ["isolated-overhead"] },
   bullmq: { script: "bullmq.mjs", targets: ["bullmq-throughput"] },
   memory: { script: "backlog.mjs", node: ["--expose-gc"], targets: ["heap-flat"] },
-  "tool-search": { script: "tool-search.mjs", targets: ["tool-search-request-size"] },
+  "tool-search": { script: "tool-search.mjs", targets: ["tool-search-request-size", "tool-search-turn-cpu"] },
+  "ui-streams": { script: "ui-streams.mjs", targets: ["ui-stream-toUIMessageChunks", "ui-stream-toAgUiEvents"] },
 };
 
 /**

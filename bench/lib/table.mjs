@@ -76,5 +76,5 @@ export function printTable(rows, targets) {
   }
   if (targets.length === 0) return;
   console.log("\ntargets");
-  for (const t of targets) console.log(`${t.met === null ? "n/a   " : t.met ? "met   " : "MISSED"}  ${t.target}: ${t.figure}`);
+  for (const t of targets) console.log(`${t.row === true ? "row   " : t.met === null ? "n/a   " : t.met ? "met   " : "MISSED"}  ${t.target}: ${t.figure}`);
 }

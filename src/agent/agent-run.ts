@@ -4,7 +4,8 @@ import type { Tool } from "../tool/tool.js";
 import { indexTools } from "../tool/tool-index.js";
 import { assertExecutorsKnown, checkToolExecutors } from "../run/tool-executors.js";
 import type { AgentEnv } from "./agent-options.js";
-import type { BatchEnv } from "./call-batch.js";
+import type { BatchEnv } from "./batch-env.js";
+import { TurnRunners } from "./turn-runner.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
 import { addUsage } from "./usage.js";
 import { lastTurnAt, openTurnOf, withAnswersInPlace } from "./resume.js";
@@ -123,6 +124,7 @@ export class AgentRun {
       tools: list,
       lookup: (name) => byName.get(name),
       subagentUsage: (share) => this.#subagentUsage(share),
+      runners: new TurnRunners(this.#controller.signal),
     };
   }
 

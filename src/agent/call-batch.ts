@@ -1,50 +1,23 @@
 import type { Subscription } from "rxjs";
 import { CallFeed } from "./call-feed.js";
-import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/events.js";
-import { encodedMessage, haltMetadataOf, type HaltMetadata } from "../run/run-result.js";
+import type { ToolEvent } from "../run/events.js";
+import { encodedMessage, type HaltMetadata } from "../run/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
-import { streamToolCalls } from "../run/stream.js";
-import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
-import type { AgentEnv } from "./agent-options.js";
 import { approvalNeeded, deniedMessage, overLimitMessage } from "./approval.js";
 import type { ApprovalContext } from "../tool/approval/needs-approval.js";
-import type { AgentEvent, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
-import { LOOP_APPROVES, NESTED_EVENTS } from "../run/options.js";
 import type { NestedEventReport } from "../run/call-report.js";
+import type { AgentEvent } from "./types.js";
 import type { Verdict } from "../tool/approval/approval-decision.js";
+import { assertToolCall } from "../tool/tool-call.js";
+import { reportsTo } from "./report-events.js";
+import { journalAnswer, type BatchJournal, type JournalAnswer } from "./journal-calls.js";
+import { batchAnswerOf } from "./batch-answer.js";
+import type { BatchEnv, BatchSink } from "./batch-env.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
-import { reportsTo } from "./report-events.js";
-import type { RunJournal } from "./run-journal.js";
-import { resendsInFlight, unknownFateMessage, type BatchJournal } from "./journal-calls.js";
-
-/** Where a batch reports: the turn that owns it. */
-export interface BatchSink {
-  emit(event: AgentEvent): void;
-  /** Something the loop cannot go on from: an approval rule threw, or the tool stream failed. */
-  fail(error: unknown): void;
-  /** Every call is settled and the batch was closed. */
-  settled(): void;
-}
-
-/** What the loop shares with every batch of a run. */
-export interface BatchEnv {
-  readonly agent: AgentEnv;
-  /** The run's own signal: the model's and every handler's; aborted on cancel, error and unsubscribe. */
-  readonly signal: AbortSignal;
-  /** Nothing but the ending is told (`runAgent`): no event is built for what nobody watches. */
-  readonly quiet: boolean;
-  /** The tools offered to the model (a resolver's `availableTools()`, read once per run). */
-  readonly tools: readonly Tool[];
-  lookup(name: string): Tool | undefined;
-  /** A subagent run inside a call of this run ended, and reported tokens. */
-  subagentUsage(share: Extract<UsageSource, { source: "subagent" }>): void;
-  /** The run's journal, when the host gave one (`journal`). */
-  readonly journal?: RunJournal;
-}
 
 /**
  * The calls of one phase of a turn (the model's calls, or the calls a resumed run settles before
@@ -107,7 +80,13 @@ export class CallBatch {
       return;
     }
     const tool = this.#env.lookup(call.name);
-    if (this.#journal?.journal.replaying === true && this.#answeredFromJournal(call, position, tool, this.#journal)) return;
+    if (this.#journal?.journal.replaying === true) {
+      const answer = journalAnswer(call, tool, this.#journal, this.#env.agent.runOptions, this.#env.agent.encoder);
+      if (answer !== undefined) {
+        this.#answer(position, answer);
+        return;
+      }
+    }
     if (this.#env.agent.manualMode || tool?.manual === true) {
       this.manual.push(call);
       return;
@@ -116,8 +95,16 @@ export class CallBatch {
     // changed since), so a denied call never runs. Only edited arguments are asked about again.
     const verdict = this.#verdicts?.get(call.id);
     if (verdict !== undefined) {
-      if (verdict.kind === "run") this.#run(verdict.call, position);
-      else if (verdict.kind === "ask") this.awaitingApproval.push(verdict.call);
+      if (verdict.kind === "run") {
+        // The runner takes checked calls: the conversation's were, an edited call is checked here.
+        try {
+          assertToolCall(verdict.call, position);
+        } catch (e) {
+          this.#fail(e);
+          return;
+        }
+        this.#run(verdict.call, position);
+      } else if (verdict.kind === "ask") this.awaitingApproval.push(verdict.call);
       else this.#messages[position] = deniedMessage(call, verdict.reason, this.#env.agent.encoder);
       return;
     }
@@ -172,25 +159,6 @@ export class CallBatch {
     else this.#run(call, position);
   }
 
-  /**
-   * A call the journal knows: answered from its recorded outcome, or, when it was running as the
-   * process stopped, sent again if that is safe, else answered with its fate unknown.
-   */
-  #answeredFromJournal(call: ToolCall, position: number, tool: Tool | undefined, j: BatchJournal): boolean {
-    const recorded = j.journal.outcomeOf(j.phase, j.turn, call.id);
-    if (recorded !== undefined) {
-      this.#messages[position] = recorded.message;
-      if (recorded.question !== undefined) this.#questions[position] = recorded.question;
-      if (recorded.halt !== undefined) this.#halted(position, recorded.halt);
-      return true;
-    }
-    if (!j.journal.wasStarted(j.phase, j.turn, call.id) || resendsInFlight(tool, this.#env.agent.runOptions)) return false;
-    const message = unknownFateMessage(call, this.#env.agent.encoder);
-    this.#messages[position] = message;
-    j.journal.recordOutcome(j.phase, j.turn, message);
-    return true;
-  }
-
   #run(call: ToolCall, position: number): void {
     const j = this.#journal;
     // A call is on record before it starts: a restart then knows it may have run.
@@ -215,16 +183,10 @@ export class CallBatch {
     if (this.#input === undefined) {
       this.#input = new CallFeed();
       this.#runnerDone = false;
-      const { runOptions, tools } = this.#env.agent;
-      const options = {
-        ...runOptions,
-        signal: this.#env.signal,
-        [LOOP_APPROVES]: true,
-        [NESTED_EVENTS]: (report: NestedEventReport) => this.#nested(report),
-      } as typeof runOptions;
+      const { agent, quiet, runners } = this.#env;
       // One stream drives a UI: what happens inside calls comes as agent events too.
-      if (!this.#env.quiet) options.onCallReport = reportsTo(runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
-      const events = streamToolCalls(this.#input, tools, options);
+      const onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
+      const events = runners.stream(agent, this.#input, (report) => this.#nested(report), onReport);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),
         error: (e: unknown) => this.#over || this.#fail(e),
@@ -241,36 +203,27 @@ export class CallBatch {
   #onEvent(event: ToolEvent): void {
     if (this.#over) return;
     if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
-    switch (event.type) {
-      case "tool_result_encoded": {
-        const message = encodedMessage(event);
-        this.#messages[this.#positions[event.index] as number] = message;
-        this.#recordOutcome(message);
-        return;
-      }
-      case "tool_halt": {
-        const position = this.#positions[event.index] as number;
-        const message: ToolMessage = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: event.content, isError: event.isError };
-        this.#messages[position] = message;
-        const halt = haltMetadataOf(event);
-        this.#halted(position, halt);
-        this.#recordOutcome(message, halt);
-        return;
-      }
-      case "ask_user_requested": {
-        const position = this.#positions[event.index] as number;
-        const message: ToolMessage = { role: "tool", toolCallId: event.toolCallId, name: event.toolName, content: AWAITING_USER_RESPONSE, isError: false };
-        this.#messages[position] = message;
-        const question = { toolCallId: event.toolCallId, question: event.question, opts: event.opts };
-        this.#questions[position] = question;
-        const halt = haltMetadataOf(event);
-        this.#halted(position, halt);
-        this.#recordOutcome(message, halt, question);
-        return;
-      }
-      default:
-        return;
+    const position = this.#positions[event.index] as number;
+    if (event.type === "tool_result_encoded") {
+      // The common answer, kept without a wrapper object.
+      const message = encodedMessage(event);
+      this.#messages[position] = message;
+      const j = this.#journal;
+      j?.journal.recordOutcome(j.phase, j.turn, message);
+      return;
     }
+    const answer = batchAnswerOf(event);
+    if (answer === undefined) return;
+    this.#answer(position, answer);
+    const j = this.#journal;
+    j?.journal.recordOutcome(j.phase, j.turn, answer.message, answer.halt, answer.question);
+  }
+
+  /** Keep a call's answer in its place: its message, its question, its halt. */
+  #answer(position: number, answer: JournalAnswer): void {
+    this.#messages[position] = answer.message;
+    if (answer.question !== undefined) this.#questions[position] = answer.question;
+    if (answer.halt !== undefined) this.#halted(position, answer.halt);
   }
 
   /** A subagent's end carries its tokens: they are this run's too. Its own subagents' are in them already. */
@@ -279,11 +232,6 @@ export class CallBatch {
     if (event.type !== "agent_halted" || event.usage === undefined) return;
     const { toolCallId, toolName } = report;
     this.#env.subagentUsage({ source: "subagent", turn: this.#turn, toolCallId, toolName, usage: event.usage, breakdown: event.usageBreakdown ?? [] });
-  }
-
-  #recordOutcome(message: ToolMessage, halt?: HaltMetadata, question?: PendingQuestion): void {
-    const j = this.#journal;
-    j?.journal.recordOutcome(j.phase, j.turn, message, halt, question);
   }
 
   #halted(position: number, halt: HaltMetadata): void {

@@ -1,7 +1,7 @@
 import { judgeDecision, spendApproval, type Verdict } from "../tool/approval/approval-decision.js";
 import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
 import type { Message } from "../tool/message.js";
-import type { BatchEnv } from "./call-batch.js";
+import type { BatchEnv } from "./batch-env.js";
 import type { OpenTurn } from "./resume.js";
 
 /**

@@ -1,4 +1,6 @@
+import type { HaltMetadata } from "../run/run-result.js";
 import type { RunOptions } from "../run/run-options.js";
+import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import { jsonEncoder } from "../tool/encoder.js";
 import type { ToolMessage } from "../tool/message.js";
@@ -50,4 +52,31 @@ export function unknownFateMessage(call: ToolCall, encoder: ToolResultEncoder): 
     content = undefined;
   }
   return { role: "tool", toolCallId: call.id, name: call.name, content: typeof content === "string" ? content : jsonEncoder.encodeError(error), isError: true };
+}
+
+/** A call's answer read from the journal, for the batch to put in its place. */
+export interface JournalAnswer {
+  readonly message: ToolMessage;
+  readonly halt?: HaltMetadata | undefined;
+  readonly question?: PendingQuestion | undefined;
+}
+
+/**
+ * A call the journal knows: answered from its recorded outcome, or, when it was running as the
+ * process stopped, sent again if that is safe (`undefined`: run it), else answered with its fate
+ * unknown (that answer recorded as its outcome). `undefined` too for a call the journal does not know.
+ */
+export function journalAnswer(
+  call: ToolCall,
+  tool: Tool | undefined,
+  j: BatchJournal,
+  runOptions: RunOptions,
+  encoder: ToolResultEncoder,
+): JournalAnswer | undefined {
+  const recorded = j.journal.outcomeOf(j.phase, j.turn, call.id);
+  if (recorded !== undefined) return recorded;
+  if (!j.journal.wasStarted(j.phase, j.turn, call.id) || resendsInFlight(tool, runOptions)) return undefined;
+  const message = unknownFateMessage(call, encoder);
+  j.journal.recordOutcome(j.phase, j.turn, message);
+  return { message };
 }

@@ -83,6 +83,9 @@ export class MemoryJournalStore implements JournalStore {
   }
 
   #holding(key: string, owner: string): Held {
+    // A held key never expires (its `expiresAt` is set only on release): its owner's appends need no clock.
+    const fast = this.#keys.get(key);
+    if (fast !== undefined && fast.owner === owner && fast.expiresAt === Infinity) return fast;
     const now = this.#now();
     const held = this.#live(key, now);
     // Past its lease, an owner still writes until someone else takes the key: nothing can have diverged.

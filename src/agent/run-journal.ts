@@ -117,16 +117,14 @@ export class RunJournal {
   }
 
   recordOutcome(phase: JournalPhase, turn: number, message: ToolMessage, halt?: HaltMetadata, question?: PendingQuestion): void {
-    if (this.#outcomes.has(`${phase}:${turn}:${message.toolCallId}`)) return;
-    const entry: RecordedOutcome = {
-      type: "outcome",
-      turn,
-      phase,
-      message,
-      ...(halt === undefined ? {} : { halt }),
-      ...(question === undefined ? {} : { question }),
-    };
-    this.#load(entry);
+    const entry = { type: "outcome", turn, phase, message } as { -readonly [K in keyof RecordedOutcome]: RecordedOutcome[K] };
+    if (halt !== undefined) entry.halt = halt;
+    if (question !== undefined) entry.question = question;
+    // Only a replayed run can meet an outcome on record already (a fresh run answers each call once): only it keeps the index.
+    if (this.#replaying) {
+      if (this.#outcomes.has(`${phase}:${turn}:${message.toolCallId}`)) return;
+      this.#load(entry);
+    }
     this.#write(entry)?.catch(noop);
   }
 

@@ -4,7 +4,7 @@ import type { Message } from "../tool/message.js";
 import type { Tool } from "../tool/tool.js";
 import type { TurnPlan } from "./prepare-turn.js";
 import { describe } from "../tool/tool-error.js";
-import type { BatchEnv } from "./call-batch.js";
+import type { BatchEnv } from "./batch-env.js";
 import { NOT_OFFERED } from "../run/options.js";
 
 /** One turn's own tools and request, from a plan. */

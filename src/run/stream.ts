@@ -46,7 +46,7 @@ export function streamToolCalls(
   if (env.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined))) {
     env = { ...env, executor: gatedExecutor(env.executor, env) };
   }
-  if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env);
+  if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env, false);
   return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
 }
 
@@ -77,7 +77,17 @@ function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): O
   });
 }
 
-function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv): Observable<ToolEvent> {
+/**
+ * The runner over an input whose calls were checked already, with options resolved already: the
+ * agent loop checks each call as the model's reply brings it and resolves the run's options once
+ * per run, so a turn's runner does neither again. Internal: what `streamToolCalls` does after its
+ * checks, for an Observable of calls.
+ */
+export function streamCheckedCalls(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv): Observable<ToolEvent> {
+  return streamOf(calls, source, env, true);
+}
+
+function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv, checked: boolean): Observable<ToolEvent> {
   return new Observable<ToolEvent>((subscriber) => {
     const pool = new Pool(env, source, subscriber, undefined);
     const teardown = pool.open();
@@ -86,11 +96,13 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
     const input = calls.subscribe({
       next(call) {
         if (pool.closed) return;
-        try {
-          assertToolCall(call, arrived++);
-        } catch (e) {
-          pool.fail(e);
-          return;
+        if (!checked) {
+          try {
+            assertToolCall(call, arrived++);
+          } catch (e) {
+            pool.fail(e);
+            return;
+          }
         }
         pool.push(call);
       },
