@@ -2,7 +2,7 @@ import { CallCancelledError, error, isToolError, ToolError, type HandlerContext,
 import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
-import type { CallMessage, WireProgress } from "./protocol.js";
+import type { CallMessage, HandlerDefinition, WireProgress } from "./protocol.js";
 
 /** Where a call stands in the pool. */
 export type JobState = "queued" | "running" | "draining" | "done";
@@ -90,15 +90,18 @@ export class PoolJob {
   }
 
   /**
-   * The message that runs it on a thread: what of `ctx` can travel, and the part of the context
-   * the tool chose. Throws what the tool's `context` function throws.
+   * The message that runs it on a thread as handler number `handler`, defined to the thread
+   * (`definition`) the first time it is sent it: what of `ctx` can travel, and the part of the
+   * context the tool chose. Throws what the tool's `context` function throws.
    */
-  callMessage(): CallMessage {
-    const { ctx, handler } = this;
-    const context = handler.context === undefined ? ctx.context : handler.context(ctx.context);
+  callMessage(handler: number, definition: HandlerDefinition | undefined): CallMessage {
+    const { ctx } = this;
+    const pick = this.handler.context;
+    const context = pick === undefined ? ctx.context : pick(ctx.context);
     const { sessionId, requestId, toolCall } = ctx;
-    const { module, export: exportName } = handler;
-    return { type: "call", id: this.id, module, export: exportName, toolName: this.tool.name, args: this.args, toolCall, context, sessionId, requestId };
+    return definition === undefined
+      ? [this.id, handler, this.args, toolCall, context, sessionId, requestId]
+      : [this.id, handler, this.args, toolCall, context, sessionId, requestId, definition];
   }
 
   /** Answer with the result its thread sent, or `invalid_return` saying what could not cross. */
