@@ -1,4 +1,5 @@
 import { CallCancelledError, error, isToolError, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool } from "../index.js";
+import { type CtxAbort, watchAbort } from "../internal.js";
 import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
@@ -18,7 +19,9 @@ export class PoolJob {
   /** The pool terminated its thread after the grace period. */
   killed = false;
   readonly #resolve: (result: HandlerResult) => void;
-  readonly #onAbort: () => void;
+  readonly #abort: CtxAbort;
+  /** Why its `ctx` aborted, once it has. */
+  abortReason: unknown;
 
   constructor(
     readonly id: number,
@@ -30,15 +33,23 @@ export class PoolJob {
     onAbort: (job: PoolJob) => void,
   ) {
     this.#resolve = resolve;
-    this.#onAbort = () => onAbort(this);
-    ctx.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#abort = watchAbort(ctx, (reason) => {
+      this.abortReason = reason;
+      onAbort(this);
+    });
+    this.abortReason = this.#abort.reason;
+  }
+
+  /** Its `ctx` had aborted before it reached the pool. */
+  get abortedEarly(): boolean {
+    return this.#abort.aborted;
   }
 
   /** Answer the call, once, and let go of its signal and timer. */
   settle(result: HandlerResult): void {
     if (this.state === "done") return;
     this.state = "done";
-    this.ctx.signal.removeEventListener("abort", this.#onAbort);
+    this.#abort.stop();
     if (this.grace !== undefined) clearTimeout(this.grace);
     this.grace = undefined;
     this.thread = undefined;
@@ -59,7 +70,7 @@ export class PoolJob {
    * as the runner says of a call cancelled before it started. `metadata.started` is `false`.
    */
   notStarted(when: string): void {
-    const aborted: unknown = this.ctx.signal.reason;
+    const aborted: unknown = this.abortReason;
     const toolName = this.tool.name;
     const toolCallId = this.ctx.toolCall.id;
     if (aborted instanceof CallCancelledError) {

@@ -51,9 +51,9 @@ export class PoolScheduler implements ThreadOwner {
 
   /** Queue a call of `tool`, whose handler is `handler`, for a thread; `resolve` takes its answer. */
   submit(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext, handler: IsolatedHandler, resolve: (result: HandlerResult) => void): void {
-    const job = new PoolJob(++this.#ids, tool, args, ctx, handler, resolve, (j) => this.#abort(j, ctx.signal.reason));
+    const job = new PoolJob(++this.#ids, tool, args, ctx, handler, resolve, (j) => this.#abort(j, j.abortReason));
     if (this.#closed) job.exit("the worker pool is closed");
-    else if (ctx.signal.aborted) job.notStarted("before it reached a worker thread");
+    else if (job.abortedEarly) job.notStarted("before it reached a worker thread");
     else {
       this.#queue.push(job);
       this.#broken = false;
@@ -122,7 +122,7 @@ export class PoolScheduler implements ThreadOwner {
       this.#free(job);
       if (killed) {
         reportFate(job.ctx, "killed");
-        job.exit(`its worker thread was terminated ${this.#plan.grace} ms after its signal aborted`, job.ctx.signal.reason);
+        job.exit(`its worker thread was terminated ${this.#plan.grace} ms after its signal aborted`, job.abortReason);
       } else {
         job.exit(`its worker thread died: ${why.message}`, why);
       }
