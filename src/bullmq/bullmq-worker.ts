@@ -104,12 +104,12 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     const jobId = job.id as string;
     const jobLanes = data.lanes ?? [];
     // First: from now on the producer knows this worker has the job, and notices if it dies.
-    const reading = heartbeats.start(jobId, data.heartbeat, keys.cancelMarker(jobId));
+    heartbeats.start(jobId, data.heartbeat);
     lanes.hold(jobId, jobLanes);
     const controller = new AbortController();
     running.set(jobId, controller);
     try {
-      const marker = await reading;
+      const marker = await commands.get(keys.cancelMarker(jobId));
       if (marker !== null) return { v: 1, cancelled: marker, started: false };
       return await runCallJob(data, env, controller.signal, (update) => {
         job.updateProgress(update as object).catch(() => undefined);

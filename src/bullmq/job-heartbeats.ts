@@ -21,15 +21,12 @@ export class JobHeartbeats {
     this.#name = name;
   }
 
-  /**
-   * Beat for `jobId` every `ttl / 3` ms until {@link stop} (no heartbeat when `ttl` is not a
-   * positive finite number), and read `key` in the same round trip: the job's cancel marker,
-   * which would otherwise cost Redis a read of its own per job.
-   */
-  async start(jobId: string, ttl: unknown, key: string): Promise<string | null> {
-    if (!(typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0)) return this.#redis.get(key);
+  /** Beat for `jobId` every `ttl / 3` ms until {@link stop}; no heartbeat when `ttl` is not a positive finite number. */
+  start(jobId: string, ttl: unknown): void {
+    if (!(typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0)) return;
     const ms = Math.ceil(ttl);
     this.#beating.set(jobId, ms);
+    this.#redis.set(this.#keyOf(jobId), this.#name, "PX", ms).catch(() => undefined);
     const every = Math.max(50, Math.floor(ms / 3));
     if (every < this.#every) {
       clearInterval(this.#timer);
@@ -37,12 +34,6 @@ export class JobHeartbeats {
       this.#timer = setInterval(() => this.#renew(), every);
       this.#timer.unref?.();
     }
-    const replies = await this.#redis.pipeline().set(this.#keyOf(jobId), this.#name, "PX", ms).get(key).exec();
-    const [, read] = replies ?? [];
-    if (read === undefined) throw new Error("Redis answered no reply to a pipelined read");
-    // A failed heartbeat write is the next renewal's to repair; a failed read fails the job.
-    if (read[0] !== null) throw read[0];
-    return read[1] as string | null;
   }
 
   /**
