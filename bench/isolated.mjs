@@ -54,7 +54,12 @@ async function systems(size, inFlight) {
   await pool.warm();
   const tool = pool.tool({ name: "echo", description: "", schema, module, export: "echo" });
   const bare = new BarePool(size);
-  const piscina = new Piscina({ filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href, minThreads: size, maxThreads: size, idleTimeout: 60_000 });
+  const piscina = new Piscina({
+    filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href,
+    minThreads: size,
+    maxThreads: size,
+    idleTimeout: 60_000,
+  });
   const answer = (message) => (message.isError ? message.content : Number(message.content));
   const toolrx =
     inFlight === 1
@@ -66,7 +71,8 @@ async function systems(size, inFlight) {
       : async (n) => {
           const batch = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "echo", arguments: { i } }));
           const { messages } = await runToolCalls(batch, [tool], { toolExecutor: pool, maxConcurrency: inFlight, toolTimeout: 60_000 });
-          if (messages.length !== n || messages.some((m, i) => answer(m) !== i)) throw new Error("bench: toolrx did not answer every call once, with its own value");
+          if (messages.length !== n || messages.some((m, i) => answer(m) !== i))
+            throw new Error("bench: toolrx did not answer every call once, with its own value");
         };
   return {
     run: {
@@ -170,6 +176,11 @@ async function stuck() {
   console.log(`\n3. A handler stuck in for(;;) under toolTimeout ${deadlineMs} ms, grace 10 ms (30 runs)`);
   console.table([
     { figure: "answered late by (ms)", median: round(median(lateness), 2), p90: round(quantile(lateness, 0.9), 2), max: round(Math.max(...lateness), 2) },
-    { figure: "CPU ms in the 100 ms after its replacement is ready", median: round(median(after), 2), p90: round(quantile(after, 0.9), 2), max: round(Math.max(...after), 2) },
+    {
+      figure: "CPU ms in the 100 ms after its replacement is ready",
+      median: round(median(after), 2),
+      p90: round(quantile(after, 0.9), 2),
+      max: round(Math.max(...after), 2),
+    },
   ]);
 }
