@@ -37,8 +37,6 @@ export default defineConfig({
     "ag-ui/index": "src/ag-ui/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.
     "node/index": "src/node/index.ts",
-    // The pool's threads run this file; it must sit next to node/index (see src/node/worker-script.ts).
-    "node/worker": "src/node/worker.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -50,4 +48,32 @@ export default defineConfig({
   // own copy, so `instanceof ToolError` holds across `toolrx` and `toolrx/otel`.
   splitting: true,
   esbuildPlugins: [providerNamespacesExternal],
+  onSuccess: buildWorker,
 });
+
+/**
+ * The pool's threads run node/worker, next to node/index (see src/node/worker-script.ts). It is
+ * built apart, in one file: as an entry of the split build it imported the core's shared chunk,
+ * and with it RxJS, zod and the JSON Schema validator, which every new thread then loaded and
+ * compiled (hundreds of ms of CPU per thread, and tens more after it said it was ready, where
+ * its own 20 kB take a few). A thread has its own module instances anyway: nothing is shared.
+ */
+async function buildWorker(): Promise<void> {
+  const { build } = await import("esbuild");
+  await Promise.all(
+    (["esm", "cjs"] as const).map((format) =>
+      build({
+        entryPoints: { "node/worker": "src/node/worker.ts" },
+        outdir: "dist",
+        outExtension: { ".js": format === "esm" ? ".js" : ".cjs" },
+        format,
+        bundle: true,
+        platform: "node",
+        packages: "external",
+        target: "es2022",
+        sourcemap: true,
+        logLevel: "error",
+      }),
+    ),
+  );
+}

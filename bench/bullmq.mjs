@@ -1,39 +1,59 @@
 #!/usr/bin/env node
 /**
- * toolrx/bullmq: latency (p50/p99 per call) and throughput through `runToolCalls` with
- * `bullmqExecutor`, at 1, 16 and 64 calls in flight, with 1 and 2 worker processes, and the CPU
- * each call costs the producer, the workers and Redis (from process.cpuUsage, /proc and Redis'
- * INFO cpu, all over the same row). The handler does nothing: this is the transport's cost.
+ * toolrx/bullmq against bare BullMQ: the same trivial call through `runToolCalls` with
+ * `bullmqExecutor` and a `bullmqWorker`, and through bare BullMQ (a `Queue`, a `Worker` and
+ * `QueueEvents`, with the settings toolrx uses: one attempt, no stalled retry, the same lock,
+ * the same retention), at 16 and 64 calls in flight, one worker process each. The worker
+ * processes start once and stay warm; the systems run in alternating rounds over the same Redis,
+ * and each row's figures are medians over the rounds, the ratios paired within each round
+ * (median with the 25th–75th percentiles). CPU per call of the producer (this process), the
+ * worker process (/proc) and Redis (INFO cpu).
  *
- *   node bench/bullmq.mjs [--calls 2000] [--quick]     (needs `npm run build`; redis-server or REDIS_URL)
+ *   npm run build && node bench/bullmq.mjs [--calls 2000] [--rounds 9] [--quick]   (redis-server or REDIS_URL)
  *
- * Compare with the prototype measured on this machine: 1,600–3,800 calls/s at 64 in flight,
- * p50 about 1–2 ms at 1 in flight, one Redis topping out near 5–7k calls/s.
- *
- * Target (bullmq-throughput): at least 3,000 calls/s at 64 in flight with one Redis. Without a
- * redis-server (and no REDIS_URL) the target is reported as not measured, except under CI=true,
+ * Targets (bullmq-16, bullmq-64): toolrx ≥ 0.95× bare BullMQ's throughput; (bullmq-worker-cpu):
+ * toolrx's worker process ≤ 1.15× bare BullMQ's CPU per call, at 64 in flight. Without a
+ * redis-server (and no REDIS_URL) they are reported as not measured, except under CI=true,
  * where that is a failure.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { Queue, QueueEvents, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { defineTool, ok, runToolCalls } from "../dist/index.js";
 import { bullmqExecutor, bullmqWorker } from "../dist/bullmq/index.js";
 import { reportTargets } from "./lib/report-targets.mjs";
-
-const TARGET_TEXT = "BullMQ: ≥ 3,000 calls/s at 64 in flight with one Redis";
+import { median, quantile, round } from "./lib/stats.mjs";
 
 const noop = defineTool({ name: "noop", description: "", schema: z.object({ i: z.number() }), handler: ({ i }) => ok(i) });
+/** What both workers are given: as toolrx's defaults. */
+const WORKER_SETTINGS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 0, maxStartedAttempts: 1 };
+const RETENTION_S = 60;
+const IN_FLIGHT = [16, 64];
+const TARGET_IDS = ["bullmq-16", "bullmq-64", "bullmq-worker-cpu"];
 
 if (process.argv[2] === "--worker") {
-  const [, , , url, queue, concurrency] = process.argv;
-  const worker = bullmqWorker({ connection: url, queue, tools: [noop], concurrency: Number(concurrency) });
-  await worker.ready();
+  const [, , , kind, url, queue, concurrency] = process.argv;
+  let close;
+  if (kind === "toolrx") {
+    const worker = bullmqWorker({ connection: url, queue, tools: [noop], concurrency: Number(concurrency) });
+    await worker.ready();
+    close = () => worker.close();
+  } else {
+    const worker = new Worker(queue, async (job) => job.data.i, {
+      connection: new Redis(url, { maxRetriesPerRequest: null }),
+      concurrency: Number(concurrency),
+      ...WORKER_SETTINGS,
+    });
+    worker.on("error", () => undefined);
+    await worker.waitUntilReady();
+    close = () => worker.close();
+  }
   process.stdout.write("ready\n");
-  process.on("SIGTERM", () => void worker.close().then(() => process.exit(0)));
+  process.on("SIGTERM", () => void close().then(() => process.exit(0)));
 } else {
   await main();
 }
@@ -41,13 +61,14 @@ if (process.argv[2] === "--worker") {
 async function main() {
   const args = process.argv.slice(2);
   const quick = args.includes("--quick");
-  const calls = Number(args[args.indexOf("--calls") + 1]) || (quick ? 300 : 2000);
+  const calls = Number(args[args.indexOf("--calls") + 1]) || (quick ? 300 : 2_000);
+  const rounds = Number(args[args.indexOf("--rounds") + 1]) || (quick ? 2 : 9);
   let redisProcess;
   let url = process.env.REDIS_URL;
   if (url === undefined && !hasRedisServer()) {
     if (process.env.CI === "true") throw new Error("bench: redis-server is not installed (CI installs it; see .ci/run)");
     console.log("no redis-server on this machine and no REDIS_URL: the BullMQ bench needs one");
-    reportTargets([{ id: "bullmq-throughput", target: TARGET_TEXT, met: null, figure: "not measured: no redis-server on this machine" }]);
+    reportTargets(TARGET_IDS.map((id) => ({ id, target: id, met: null, figure: "not measured: no redis-server on this machine" })));
     return;
   }
   if (url === undefined) {
@@ -57,32 +78,142 @@ async function main() {
     await new Promise((r) => setTimeout(r, 300));
   }
   const info = new Redis(url);
-  const rows = [];
+  const stamp = Date.now();
+  const concurrency = Math.max(...IN_FLIGHT);
+  const systems = { toolrx: await toolrxSystem(url, `bench-rx-${stamp}`, concurrency), bare: await bareSystem(url, `bench-bare-${stamp}`, concurrency) };
+  const results = {};
   try {
-    for (const workers of [1, 2]) {
-      for (const inFlight of [1, 16, 64]) rows.push(await row(url, info, workers, inFlight, inFlight === 1 ? Math.min(calls, 500) : calls));
+    for (const inFlight of IN_FLIGHT) {
+      for (const system of Object.values(systems)) await system.run(Math.min(calls, 500), inFlight); // warm-up
+      const got = { toolrx: [], bare: [] };
+      const names = Object.keys(systems);
+      for (let r = 0; r < rounds; r++) {
+        for (let s = 0; s < names.length; s++) {
+          const name = names[(s + r) % names.length];
+          got[name].push(await measured(systems[name], info, calls, inFlight));
+        }
+      }
+      results[inFlight] = got;
     }
   } finally {
+    await Promise.all(Object.values(systems).map((s) => s.close()));
     info.disconnect();
     redisProcess?.kill("SIGKILL");
   }
-  const best = rows.filter((r) => r.inFlight === 64).reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
-  console.log("workers  in flight  calls   calls/s  p50 ms  p99 ms  CPU µs/call: producer  workers  redis");
-  for (const r of rows) {
-    console.log(
-      `${String(r.workers).padStart(7)}  ${String(r.inFlight).padStart(9)}  ${String(r.calls).padStart(5)}  ${r.perSecond.toFixed(0).padStart(8)}  ${r.p50.toFixed(2).padStart(6)}  ${r.p99.toFixed(2).padStart(6)}  ${r.cpuProducer.toFixed(0).padStart(20)}  ${r.cpuWorkers.toFixed(0).padStart(7)}  ${r.cpuRedis.toFixed(0).padStart(5)}`,
-    );
+  console.log(`\nBullMQ, one worker process each, ${calls} calls per round, median of ${rounds} alternating rounds`);
+  const table = [];
+  for (const inFlight of IN_FLIGHT) {
+    for (const [name, runs] of Object.entries(results[inFlight])) {
+      const m = (key) => median(runs.map((x) => x[key]));
+      table.push({
+        system: name,
+        "in flight": inFlight,
+        "calls/s": Math.round(m("perSecond")),
+        "producer µs/call": round(m("producer"), 0),
+        "worker µs/call": round(m("worker"), 0),
+        "redis µs/call": round(m("redis"), 0),
+      });
+    }
   }
+  console.table(table);
+  const paired = (inFlight, key) => {
+    const { toolrx, bare } = results[inFlight];
+    const xs = toolrx.map((t, r) => t[key] / bare[r][key]);
+    return { median: round(median(xs), 2), p25: round(quantile(xs, 0.25), 2), p75: round(quantile(xs, 0.75), 2) };
+  };
+  const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
+  const throughput = (inFlight) => {
+    const x = paired(inFlight, "perSecond");
+    return {
+      id: `bullmq-${inFlight}`,
+      target: `BullMQ, ${inFlight} in flight: ≥ 0.95× bare BullMQ's throughput (Queue/Worker/QueueEvents, same settings)`,
+      met: x.median >= 0.95,
+      figure: `${ratio(x)}; producer CPU ${ratio(paired(inFlight, "producer"))}, Redis CPU ${ratio(paired(inFlight, "redis"))}`,
+    };
+  };
+  const cpu = paired(64, "worker");
   reportTargets([
+    ...IN_FLIGHT.map(throughput),
     {
-      id: "bullmq-throughput",
-      target: TARGET_TEXT,
-      met: best.perSecond >= 3_000,
-      figure:
-        `${Math.round(best.perSecond).toLocaleString("en-US")} calls/s with ${best.workers} worker process${best.workers === 1 ? "" : "es"} ` +
-        `(CPU per call: producer ${best.cpuProducer.toFixed(0)} µs, workers ${best.cpuWorkers.toFixed(0)} µs, Redis ${best.cpuRedis.toFixed(0)} µs)`,
+      id: "bullmq-worker-cpu",
+      target: "BullMQ, 64 in flight: worker process CPU per call ≤ 1.15× bare BullMQ's",
+      met: cpu.median <= 1.15,
+      figure: ratio(cpu),
     },
   ]);
+}
+
+/** One run of `calls` calls, `inFlight` at a time: throughput and each process's CPU per call. */
+async function measured(system, info, calls, inFlight) {
+  const cpu0 = process.cpuUsage();
+  const w0 = cpuOf(system.child);
+  const r0 = await redisCpu(info);
+  const t0 = performance.now();
+  await system.run(calls, inFlight);
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const w1 = cpuOf(system.child);
+  const r1 = await redisCpu(info);
+  return { perSecond: calls / (elapsed / 1000), producer: (cpu.user + cpu.system) / calls, worker: (w1 - w0) / calls, redis: (r1 - r0) / calls };
+}
+
+async function toolrxSystem(url, queue, concurrency) {
+  const child = await startWorker("toolrx", url, queue, concurrency);
+  const executor = bullmqExecutor({ connection: url, queue, key: queue, retention: RETENTION_S * 1000 });
+  await executor.ready();
+  let batch = 0;
+  return {
+    child,
+    async run(n, inFlight) {
+      const b = batch++;
+      const calls = Array.from({ length: n }, (_, i) => ({ id: `c${b}-${i}`, name: "noop", arguments: { i } }));
+      const { messages } = await runToolCalls(calls, [noop], { toolExecutor: executor, maxConcurrency: inFlight });
+      if (messages.length !== n || messages.some((m, i) => m.isError || m.content !== String(i)))
+        throw new Error("bench: toolrx did not answer every call once, by its handler");
+    },
+    async close() {
+      await executor.close();
+      await stopWorker(child);
+    },
+  };
+}
+
+async function bareSystem(url, queueName, concurrency) {
+  const child = await startWorker("bare", url, queueName, concurrency);
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const eventsConnection = new Redis(url, { maxRetriesPerRequest: null });
+  const queue = new Queue(queueName, { connection });
+  const events = new QueueEvents(queueName, { connection: eventsConnection });
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  // Each waiting job listens for the events' closing: 64 in flight are not a leak.
+  events.setMaxListeners(0);
+  queue.setMaxListeners(0);
+  const options = { attempts: 1, removeOnComplete: { age: RETENTION_S }, removeOnFail: { age: RETENTION_S } };
+  return {
+    child,
+    async run(n, inFlight) {
+      let next = 0;
+      let answered = 0;
+      const lane = async () => {
+        while (next < n) {
+          const i = next++;
+          const job = await queue.add("call", { i }, options);
+          const value = await job.waitUntilFinished(events);
+          if (value !== i) throw new Error(`bench: bare BullMQ answered call ${i} with ${JSON.stringify(value)}`);
+          answered++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(inFlight, n) }, lane));
+      if (answered !== n) throw new Error(`bench: bare BullMQ answered ${answered} of ${n} calls`);
+    },
+    async close() {
+      await Promise.all([queue.close(), events.close()]);
+      // BullMQ leaves the connections it was given open.
+      connection.disconnect();
+      eventsConnection.disconnect();
+      await stopWorker(child);
+    },
+  };
 }
 
 /** Whether Debian's (or any) redis-server is on the PATH. */
@@ -90,63 +221,22 @@ function hasRedisServer() {
   return (process.env.PATH ?? "").split(":").some((dir) => dir !== "" && existsSync(`${dir}/redis-server`));
 }
 
-async function row(url, info, workerCount, inFlight, calls) {
-  const queue = `bench-${workerCount}-${inFlight}-${Date.now()}`;
-  const workers = await Promise.all(Array.from({ length: workerCount }, () => startWorker(url, queue, Math.max(inFlight, 1))));
-  const executor = bullmqExecutor({ connection: url, queue, key: queue, retention: 60_000 });
-  await executor.ready();
-  const latencies = [];
-  const timed = {
-    async execute(tool, args, ctx) {
-      const t = performance.now();
-      const result = await executor.execute(tool, args, ctx);
-      latencies.push(performance.now() - t);
-      return result;
-    },
-  };
-  // Warm up connections and code paths.
-  await runToolCalls(
-    Array.from({ length: 50 }, (_, i) => ({ id: `w${i}`, name: "noop", arguments: { i } })),
-    [noop],
-    { toolExecutor: timed, maxConcurrency: inFlight },
-  );
-  latencies.length = 0;
-  const batch = Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, name: "noop", arguments: { i } }));
-  const cpu0 = process.cpuUsage();
-  const w0 = workers.map(cpuOf);
-  const r0 = await redisCpu(info);
-  const t0 = performance.now();
-  const { messages } = await runToolCalls(batch, [noop], { toolExecutor: timed, maxConcurrency: inFlight });
-  const elapsed = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const w1 = workers.map(cpuOf);
-  const r1 = await redisCpu(info);
-  if (messages.some((m, i) => m.isError || m.content !== String(i))) throw new Error("bench: a call was not answered by its handler");
-  await executor.close();
-  for (const w of workers) w.kill("SIGTERM");
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return {
-    workers: workerCount,
-    inFlight,
-    calls,
-    perSecond: calls / (elapsed / 1000),
-    p50: at(0.5),
-    p99: at(0.99),
-    cpuProducer: (cpu.user + cpu.system) / calls,
-    cpuWorkers: (w1.reduce((a, b) => a + b, 0) - w0.reduce((a, b) => a + b, 0)) / calls,
-    cpuRedis: (r1 - r0) / calls,
-  };
-}
-
-function startWorker(url, queue, concurrency) {
+function startWorker(kind, url, queue, concurrency) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--worker", url, queue, String(concurrency)], {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--worker", kind, url, queue, String(concurrency)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     child.stdout.once("data", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`bench worker exited with ${code}`)));
   });
+}
+
+/** Stop a worker process and wait for it, so that it never outlives the Redis it talks to. */
+function stopWorker(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  return exited;
 }
 
 /** CPU time of a child process so far, in µs (utime + stime from /proc, 100 ticks a second). */

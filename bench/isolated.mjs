@@ -1,32 +1,92 @@
 #!/usr/bin/env node
 /**
- * toolrx/node: what running a handler in a worker thread costs, and what it buys.
+ * toolrx/node against its bare engine: the same trivial handler run in worker threads by toolrx
+ * (`runToolCalls` with a `workerPool`: the runner, deadlines, aborts, the codec), by a bare
+ * `worker_threads` pool (bench/lib/bare-pool.mjs: post and answer, nothing else) and by piscina,
+ * the pool a user would otherwise pick. CPU time of the whole process (every thread) per call
+ * and calls per second, in alternating rounds within one process, as paired ratios (median of
+ * the rounds, with the 25th–75th percentiles as the spread).
  *
- *   npm run build && node bench/isolated.mjs [--quick] [--rounds 7]
+ *   npm run build && node bench/isolated.mjs [--quick] [--rounds 15]
  *
- * 1. Per-call overhead: the same trivial handler isolated (pool of 1) and in-process, one call at
- *    a time: process CPU µs per call (all threads) and wall µs per call, median of rounds.
- * 2. Throughput with pools of 1, 2 and 4, on a trivial handler and a 5 ms CPU-bound one:
- *    calls per second (wall) and CPU µs per call, with the runner's limit at the pool's size.
- * 3. How late a deadline fires for a handler stuck in `for(;;)`: time from the call's start to
- *    its `timeout` answer, minus the deadline (in-process such a handler never answers).
+ * 1. One call at a time on a pool of 1 thread: what a single call pays.
+ * 2. 64 calls in flight over a pool of 2 threads: what a busy pool sustains.
+ * 3. (not in --quick) A handler stuck in for(;;) under a 50 ms deadline: how late it is answered,
+ *    and the CPU the process burns in the 100 ms after its thread is killed.
  *
- * Target (isolated-overhead): isolation adds at most 40 µs of CPU per call (1.).
+ * Targets (isolated-1, isolated-64): toolrx ≤ 1.25× the bare pool's CPU per call and ≥ 0.9× its
+ * throughput; (isolated-piscina-1, isolated-piscina-64): at least as good as piscina on both.
  */
-import { availableParallelism } from "node:os";
+import { Piscina } from "piscina";
 import { z } from "zod";
-import { defineTool, ok, runToolCalls } from "../dist/index.js";
+import { runToolCalls } from "../dist/index.js";
 import { workerPool } from "../dist/node/index.js";
+import { BarePool } from "./lib/bare-pool.mjs";
 import { reportTargets } from "./lib/report-targets.mjs";
 import { cpuMs, median, quantile, round } from "./lib/stats.mjs";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const at = argv.indexOf("--rounds");
-const rounds = at >= 0 ? Number(argv[at + 1]) : quick ? 3 : 7;
+const ROUNDS = at >= 0 ? Number(argv[at + 1]) : quick ? 3 : 15;
 const module = new URL("./lib/isolated-handlers.mjs", import.meta.url);
 const schema = z.object({ i: z.number() }).loose();
-const calls = (n, name, extra = {}) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name, arguments: { i, ...extra } }));
+
+/** Keep `window` calls of `one` in flight until `n` have answered; each answer must be its own `i`. */
+async function windowed(n, window, one) {
+  let next = 0;
+  let answered = 0;
+  const lane = async () => {
+    while (next < n) {
+      const i = next++;
+      const value = await one(i);
+      if (value !== i) throw new Error(`bench: call ${i} answered ${JSON.stringify(value)}`);
+      answered++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(window, n) }, lane));
+  if (answered !== n) throw new Error(`bench: ${answered} answers for ${n} calls`);
+}
+
+/** The three systems over pools of `size` threads, each run as `n` calls with `inFlight` in flight. */
+async function systems(size, inFlight) {
+  const pool = workerPool({ size, spares: 0 });
+  await pool.warm();
+  const tool = pool.tool({ name: "echo", description: "", schema, module, export: "echo" });
+  const bare = new BarePool(size);
+  const piscina = new Piscina({
+    filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href,
+    minThreads: size,
+    maxThreads: size,
+    idleTimeout: 60_000,
+  });
+  const answer = (message) => (message.isError ? message.content : Number(message.content));
+  const toolrx =
+    inFlight === 1
+      ? (n) =>
+          windowed(n, 1, async (i) => {
+            const { messages } = await runToolCalls([{ id: `c${i}`, name: "echo", arguments: { i } }], [tool], { toolExecutor: pool });
+            return answer(messages[0]);
+          })
+      : async (n) => {
+          const batch = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "echo", arguments: { i } }));
+          const { messages } = await runToolCalls(batch, [tool], { toolExecutor: pool, maxConcurrency: inFlight, toolTimeout: 60_000 });
+          if (messages.length !== n || messages.some((m, i) => answer(m) !== i))
+            throw new Error("bench: toolrx did not answer every call once, with its own value");
+        };
+  return {
+    run: {
+      toolrx,
+      bare: async (n) => {
+        const before = bare.answered;
+        await windowed(n, inFlight, (i) => bare.run({ i }));
+        if (bare.answered - before !== n) throw new Error(`bench: the bare pool answered ${bare.answered - before} of ${n} calls`);
+      },
+      piscina: (n) => windowed(n, inFlight, (i) => piscina.run({ i }, { name: "echo" })),
+    },
+    close: () => Promise.all([pool.close(), bare.close(), piscina.destroy()]),
+  };
+}
 
 async function timed(fn) {
   const cpu = cpuMs();
@@ -35,84 +95,92 @@ async function timed(fn) {
   return { cpu: cpuMs() - cpu, wall: performance.now() - wall };
 }
 
-/** Run `n` calls one at a time (each waits for the last): the latency a single call pays. */
-async function sequential(tool, executor, n) {
-  for (const c of calls(n, tool.name)) await runToolCalls([c], [tool], { toolExecutor: executor });
-}
+const spread = (xs) => ({ median: round(median(xs), 2), p25: round(quantile(xs, 0.25), 2), p75: round(quantile(xs, 0.75), 2) });
 
-// 1. Per-call overhead
-const n1 = quick ? 500 : 3_000;
-const pool1 = workerPool({ size: 1, spares: 0 });
-await pool1.warm();
-const isolated = pool1.tool({ name: "echo", description: "", schema, module, export: "echo" });
-const inProcess = defineTool({ name: "echo", description: "", schema, handler: ({ i }) => ok(i) });
-await sequential(isolated, pool1, 200); // warm-up: the module is loaded, the JIT has seen the paths
-await sequential(inProcess, undefined, 200);
-const iso = [];
-const local = [];
-for (let r = 0; r < rounds; r++) {
-  iso.push(await timed(() => sequential(isolated, pool1, n1)));
-  local.push(await timed(() => sequential(inProcess, undefined, n1)));
-}
-await pool1.close();
-const perCall = (runs, key) => median(runs.map((t) => (t[key] * 1000) / n1));
-const overhead = [
-  { handler: "in-process", cpuUs: round(perCall(local, "cpu"), 1), wallUs: round(perCall(local, "wall"), 1) },
-  { handler: "isolated (pool of 1)", cpuUs: round(perCall(iso, "cpu"), 1), wallUs: round(perCall(iso, "wall"), 1) },
-];
-const added = { cpuUs: round(overhead[1].cpuUs - overhead[0].cpuUs, 1), wallUs: round(overhead[1].wallUs - overhead[0].wallUs, 1) };
-console.log(`\n1. Per-call overhead, ${n1} sequential calls, median of ${rounds} rounds (CPU: all threads of the process)`);
-console.table([...overhead, { handler: "added by isolation", ...added }]);
-
-// 2. Throughput
-const throughput = [];
-for (const [label, name, n, extra] of [
-  ["trivial", "echo", quick ? 1_000 : 5_000, {}],
-  ["5 ms CPU", "burn", quick ? 40 : 200, { ms: 5 }],
-]) {
-  for (const size of [1, 2, 4]) {
-    const pool = workerPool({ size, spares: 0 });
-    await pool.warm();
-    const tool = pool.tool({ name, description: "", schema, module, export: name });
-    const batch = calls(n, name, extra);
-    await runToolCalls(batch.slice(0, Math.min(50, n)), [tool], { toolExecutor: pool });
-    const runs = [];
-    for (let r = 0; r < rounds; r++) runs.push(await timed(() => runToolCalls(batch, [tool], { toolExecutor: pool, toolTimeout: 60_000 })));
-    await pool.close();
-    throughput.push({
-      handler: label,
-      pool: size,
-      calls: n,
-      "calls/s": Math.round(median(runs.map((t) => n / (t.wall / 1000)))),
-      "CPU µs/call": round(median(runs.map((t) => (t.cpu * 1000) / n)), 1),
-    });
+/** Alternating rounds of the three systems; per-call figures and paired ratios against bare and piscina. */
+async function scenario(label, size, inFlight, n) {
+  const { run, close } = await systems(size, inFlight);
+  const names = Object.keys(run);
+  for (const name of names) await run[name](Math.min(n, 1_000)); // warm-up: modules loaded, the JIT has seen the paths
+  const got = Object.fromEntries(names.map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let s = 0; s < names.length; s++) {
+      const name = names[(s + r) % names.length];
+      got[name].push(await timed(() => run[name](n)));
+    }
   }
+  await close();
+  const rows = names.map((name) => ({
+    system: name,
+    threads: size,
+    "in flight": inFlight,
+    calls: n,
+    "CPU µs/call": round(median(got[name].map((t) => (t.cpu * 1000) / n)), 1),
+    "calls/s": Math.round(median(got[name].map((t) => n / (t.wall / 1000)))),
+  }));
+  const paired = (other) => ({
+    cpu: spread(got.toolrx.map((t, r) => t.cpu / got[other][r].cpu)),
+    throughput: spread(got.toolrx.map((t, r) => got[other][r].wall / t.wall)),
+  });
+  console.log(`\n${label}: ${n} calls per round, median of ${ROUNDS} alternating rounds (CPU: every thread of the process)`);
+  console.table(rows);
+  return { rows, bare: paired("bare"), piscina: paired("piscina") };
 }
-console.log(`\n2. Throughput, median of ${rounds} rounds (${availableParallelism()} cores)`);
-console.table(throughput);
 
-// 3. Deadline lateness for a stuck handler
-const deadlineMs = 50;
-const pool3 = workerPool({ size: 1, spares: 1, grace: 10 });
-await pool3.warm();
-const stuck = pool3.tool({ name: "forever", description: "", schema, module, export: "forever" });
-const lateness = [];
-for (let r = 0; r < (quick ? 5 : 30); r++) {
-  const start = performance.now();
-  const { messages } = await runToolCalls(calls(1, "forever"), [stuck], { toolExecutor: pool3, toolTimeout: deadlineMs });
-  lateness.push(performance.now() - start - deadlineMs);
-  if (!messages[0].content.includes("timeout")) throw new Error(`expected a timeout, got ${messages[0].content}`);
-  while (pool3.stats().idle < 2) await new Promise((resolve) => setTimeout(resolve, 5)); // its replacement is ready
-}
-await pool3.close();
-console.log(`\n3. A handler stuck in for(;;) under toolTimeout ${deadlineMs} ms: answered this late (ms)`);
-console.table([{ runs: lateness.length, median: round(median(lateness), 2), p90: round(quantile(lateness, 0.9), 2), max: round(Math.max(...lateness), 2) }]);
+const one = await scenario("1. One call at a time, 1 thread", 1, 1, quick ? 300 : 2_000);
+const busy = await scenario("2. 64 calls in flight, 2 threads", 2, 64, quick ? 500 : 2_000);
+
+const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
+const vsBare = (id, label, s) => ({
+  id,
+  target: `isolated calls, ${label}: ≤ 1.25× a bare worker_threads pool's CPU per call, ≥ 0.9× its throughput`,
+  met: s.bare.cpu.median <= 1.25 && s.bare.throughput.median >= 0.9,
+  figure: `CPU ${ratio(s.bare.cpu)}, throughput ${ratio(s.bare.throughput)}`,
+});
+const vsPiscina = (id, label, s) => ({
+  id,
+  target: `isolated calls, ${label}: at least as good as piscina in CPU per call and throughput`,
+  met: s.piscina.cpu.median <= 1 && s.piscina.throughput.median >= 1,
+  figure: `CPU ${ratio(s.piscina.cpu)}, throughput ${ratio(s.piscina.throughput)}`,
+});
+
+if (!quick) await stuck();
 
 reportTargets([
-  {
-    id: "isolated-overhead",
-    target: "an isolated call (toolrx/node) adds ≤ 40 µs of CPU per call",
-    met: added.cpuUs <= 40,
-    figure: `${added.cpuUs} µs of CPU (all threads) and ${added.wallUs} µs of wall time added per sequential call`,
-  },
+  vsBare("isolated-1", "1 in flight, 1 thread", one),
+  vsBare("isolated-64", "64 in flight, 2 threads", busy),
+  vsPiscina("isolated-piscina-1", "1 in flight, 1 thread", one),
+  vsPiscina("isolated-piscina-64", "64 in flight, 2 threads", busy),
 ]);
+
+/** 3. A stuck handler: how late its timeout is answered, and what the process burns after its thread is killed. */
+async function stuck() {
+  const deadlineMs = 50;
+  const pool = workerPool({ size: 1, spares: 1, grace: 10 });
+  await pool.warm();
+  const tool = pool.tool({ name: "forever", description: "", schema, module, export: "forever" });
+  const lateness = [];
+  const after = [];
+  for (let r = 0; r < 30; r++) {
+    const start = performance.now();
+    const { messages } = await runToolCalls([{ id: "c", name: "forever", arguments: { i: 0 } }], [tool], { toolExecutor: pool, toolTimeout: deadlineMs });
+    lateness.push(performance.now() - start - deadlineMs);
+    if (!messages[0].content.includes("timeout")) throw new Error(`expected a timeout, got ${messages[0].content}`);
+    while (pool.stats().idle < 2) await new Promise((resolve) => setTimeout(resolve, 5)); // its replacement is ready
+    // The stuck thread was killed 10 ms after the deadline: what runs in the next 100 ms.
+    const cpu = cpuMs();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after.push(cpuMs() - cpu);
+  }
+  await pool.close();
+  console.log(`\n3. A handler stuck in for(;;) under toolTimeout ${deadlineMs} ms, grace 10 ms (30 runs)`);
+  console.table([
+    { figure: "answered late by (ms)", median: round(median(lateness), 2), p90: round(quantile(lateness, 0.9), 2), max: round(Math.max(...lateness), 2) },
+    {
+      figure: "CPU ms in the 100 ms after its replacement is ready",
+      median: round(median(after), 2),
+      p90: round(quantile(after, 0.9), 2),
+      max: round(Math.max(...after), 2),
+    },
+  ]);
+}

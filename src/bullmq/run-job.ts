@@ -1,4 +1,4 @@
-import { firstValueFrom, filter, type Observable } from "rxjs";
+import { EmptyError, type Observable } from "rxjs";
 import {
   defaultExecutor,
   streamToolCalls,
@@ -59,18 +59,49 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
     },
   };
   const events: Observable<ToolEvent> = streamToolCalls([data.call], env.tools, options as RunOptions);
-  let completed: ToolExecutionCompleted;
+  const run = completionOf(events);
   try {
-    completed = (await firstValueFrom(
-      events.pipe(filter((e): e is ToolExecutionCompleted => e.type === "tool_execution_completed")),
-    )) as ToolExecutionCompleted;
-  } catch (reason) {
+    let completed: ToolExecutionCompleted;
+    try {
+      completed = await run.completed;
+    } catch (reason) {
+      await settledWithin(tracked.settled(), env.settleGrace);
+      return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
+    }
+    // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
     await settledWithin(tracked.settled(), env.settleGrace);
-    return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
+    return { v: 1, result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
+  } finally {
+    run.stop();
   }
-  // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
-  await settledWithin(tracked.settled(), env.settleGrace);
-  return { v: 1, result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
+}
+
+/**
+ * The run's completed event, without ending the run there: the run completes on its own right
+ * after it (or ends with the job's signal), so `stop` is a no-op then. Unsubscribing at the
+ * event instead (`firstValueFrom`) would abort the finished call and build an abort reason, a
+ * `DOMException` with its stack, for every job.
+ */
+function completionOf(events: Observable<ToolEvent>): { readonly completed: Promise<ToolExecutionCompleted>; stop(): void } {
+  let stopped = false;
+  let subscription: { unsubscribe(): void } | undefined;
+  const completed = new Promise<ToolExecutionCompleted>((resolve, reject) => {
+    subscription = events.subscribe({
+      next: (event) => {
+        if (event.type === "tool_execution_completed") resolve(event);
+      },
+      error: reject,
+      complete: () => reject(new EmptyError()),
+    });
+  });
+  return {
+    completed,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      subscription?.unsubscribe();
+    },
+  };
 }
 
 function settledWithin(settled: Promise<unknown>, ms: number): Promise<unknown> {

@@ -8,6 +8,7 @@ import { cancelTask } from "./task-cancel.js";
 import { followTask } from "./task-follow.js";
 import { type McpTaskState, readTask } from "./task-state.js";
 import { askUser, error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
+import { watchAbort } from "../internal.js";
 import { isPlainRecord } from "../util/safe.js";
 
 /** The key of a server's question among an `ask_user`'s `inputRequests` and the host's `inputResponses`. */
@@ -52,11 +53,11 @@ export class McpCall {
       this.#outcome.catch(() => {});
     }
     const outcome = this.#outcome;
-    const onAbort = () => this.#abort(ctx);
     this.#ctx = ctx;
     this.#plan.router?.running(this, true);
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
-    if (ctx.signal.aborted) onAbort();
+    // Heard without making ctx's AbortSignal, which would cost more than the rest of the call here.
+    const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
+    if (watch.aborted) this.#abort(ctx, watch.reason);
     try {
       for (;;) {
         const question = this.#question;
@@ -74,7 +75,7 @@ export class McpCall {
       this.#wake = undefined;
       this.#ctx = undefined;
       this.#plan.router?.running(this, false);
-      ctx.signal.removeEventListener("abort", onAbort);
+      watch.stop();
     }
   }
 
@@ -108,10 +109,10 @@ export class McpCall {
     question?.answer(DISMISSED);
   }
 
-  #abort(ctx: HandlerContext): void {
+  #abort(ctx: HandlerContext, reason: unknown): void {
     if (this.#controller.signal.aborted) return;
     this.#abortedBy = ctx;
-    this.#controller.abort(ctx.signal.reason);
+    this.#controller.abort(reason);
   }
 
   #held(params: Record<string, unknown>): HandlerResult {

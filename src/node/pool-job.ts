@@ -1,8 +1,9 @@
 import { CallCancelledError, error, isToolError, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool } from "../index.js";
+import { type CtxAbort, watchAbort } from "../internal.js";
 import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
-import type { CallMessage, WireProgress } from "./protocol.js";
+import type { CallMessage, HandlerDefinition, WireProgress } from "./protocol.js";
 
 /** Where a call stands in the pool. */
 export type JobState = "queued" | "running" | "draining" | "done";
@@ -18,7 +19,9 @@ export class PoolJob {
   /** The pool terminated its thread after the grace period. */
   killed = false;
   readonly #resolve: (result: HandlerResult) => void;
-  readonly #onAbort: () => void;
+  readonly #abort: CtxAbort;
+  /** Why its `ctx` aborted, once it has. */
+  abortReason: unknown;
 
   constructor(
     readonly id: number,
@@ -30,15 +33,23 @@ export class PoolJob {
     onAbort: (job: PoolJob) => void,
   ) {
     this.#resolve = resolve;
-    this.#onAbort = () => onAbort(this);
-    ctx.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#abort = watchAbort(ctx, (reason) => {
+      this.abortReason = reason;
+      onAbort(this);
+    });
+    this.abortReason = this.#abort.reason;
+  }
+
+  /** Its `ctx` had aborted before it reached the pool. */
+  get abortedEarly(): boolean {
+    return this.#abort.aborted;
   }
 
   /** Answer the call, once, and let go of its signal and timer. */
   settle(result: HandlerResult): void {
     if (this.state === "done") return;
     this.state = "done";
-    this.ctx.signal.removeEventListener("abort", this.#onAbort);
+    this.#abort.stop();
     if (this.grace !== undefined) clearTimeout(this.grace);
     this.grace = undefined;
     this.thread = undefined;
@@ -59,7 +70,7 @@ export class PoolJob {
    * as the runner says of a call cancelled before it started. `metadata.started` is `false`.
    */
   notStarted(when: string): void {
-    const aborted: unknown = this.ctx.signal.reason;
+    const aborted: unknown = this.abortReason;
     const toolName = this.tool.name;
     const toolCallId = this.ctx.toolCall.id;
     if (aborted instanceof CallCancelledError) {
@@ -90,15 +101,18 @@ export class PoolJob {
   }
 
   /**
-   * The message that runs it on a thread: what of `ctx` can travel, and the part of the context
-   * the tool chose. Throws what the tool's `context` function throws.
+   * The message that runs it on a thread as handler number `handler`, defined to the thread
+   * (`definition`) the first time it is sent it: what of `ctx` can travel, and the part of the
+   * context the tool chose. Throws what the tool's `context` function throws.
    */
-  callMessage(): CallMessage {
-    const { ctx, handler } = this;
-    const context = handler.context === undefined ? ctx.context : handler.context(ctx.context);
+  callMessage(handler: number, definition: HandlerDefinition | undefined): CallMessage {
+    const { ctx } = this;
+    const pick = this.handler.context;
+    const context = pick === undefined ? ctx.context : pick(ctx.context);
     const { sessionId, requestId, toolCall } = ctx;
-    const { module, export: exportName } = handler;
-    return { type: "call", id: this.id, module, export: exportName, toolName: this.tool.name, args: this.args, toolCall, context, sessionId, requestId };
+    return definition === undefined
+      ? [this.id, handler, this.args, toolCall, context, sessionId, requestId]
+      : [this.id, handler, this.args, toolCall, context, sessionId, requestId, definition];
   }
 
   /** Answer with the result its thread sent, or `invalid_return` saying what could not cross. */

@@ -4,7 +4,7 @@ import type { IsolatedHandler } from "./isolated-tool.js";
 import { PoolJob } from "./pool-job.js";
 import type { PoolPlan } from "./pool-options.js";
 import { PoolThread, type ThreadOwner } from "./pool-thread.js";
-import type { FromWorker } from "./protocol.js";
+import { isResult, type FromWorker } from "./protocol.js";
 import { workerScript } from "./worker-script.js";
 
 /** What a pool is doing right now, for a metric or a test. */
@@ -42,6 +42,8 @@ export class PoolScheduler implements ThreadOwner {
   #broken = false;
   #closed = false;
   #warmed: (() => void)[] = [];
+  /** A number per handler (module, export, tool name), so that a call names its handler in a few bytes. */
+  readonly #handlerNumbers = new Map<string, number>();
 
   constructor(plan: PoolPlan) {
     this.#plan = plan;
@@ -49,9 +51,9 @@ export class PoolScheduler implements ThreadOwner {
 
   /** Queue a call of `tool`, whose handler is `handler`, for a thread; `resolve` takes its answer. */
   submit(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext, handler: IsolatedHandler, resolve: (result: HandlerResult) => void): void {
-    const job = new PoolJob(++this.#ids, tool, args, ctx, handler, resolve, (j) => this.#abort(j, ctx.signal.reason));
+    const job = new PoolJob(++this.#ids, tool, args, ctx, handler, resolve, (j) => this.#abort(j, j.abortReason));
     if (this.#closed) job.exit("the worker pool is closed");
-    else if (ctx.signal.aborted) job.notStarted("before it reached a worker thread");
+    else if (job.abortedEarly) job.notStarted("before it reached a worker thread");
     else {
       this.#queue.push(job);
       this.#broken = false;
@@ -87,14 +89,20 @@ export class PoolScheduler implements ThreadOwner {
 
   message(thread: PoolThread, message: FromWorker): void {
     const job = thread.job as PoolJob | undefined;
-    if (job === undefined || message.type === "ready" || message.id !== job.id) return;
-    if (message.type === "progress") {
-      job.progressed(message.update);
-      return;
+    if (job === undefined) return;
+    if (isResult(message)) {
+      if (message[0] !== job.id) return;
+      this.#free(job);
+      job.answer(message[1]);
+    } else {
+      if (message.type === "ready" || message.id !== job.id) return;
+      if (message.type === "progress") {
+        job.progressed(message.update);
+        return;
+      }
+      this.#free(job);
+      job.notStarted("while its worker thread loaded the handler's module");
     }
-    this.#free(job);
-    if (message.type === "unstarted") job.notStarted("while its worker thread loaded the handler's module");
-    else job.answer(message.result);
     thread.idle();
     this.#idle.push(thread);
     this.#pump();
@@ -114,7 +122,7 @@ export class PoolScheduler implements ThreadOwner {
       this.#free(job);
       if (killed) {
         reportFate(job.ctx, "killed");
-        job.exit(`its worker thread was terminated ${this.#plan.grace} ms after its signal aborted`, job.ctx.signal.reason);
+        job.exit(`its worker thread was terminated ${this.#plan.grace} ms after its signal aborted`, job.abortReason);
       } else {
         job.exit(`its worker thread died: ${why.message}`, why);
       }
@@ -176,7 +184,16 @@ export class PoolScheduler implements ThreadOwner {
     thread.busy();
     this.#running++;
     try {
-      thread.send(job.callMessage());
+      const { tool, handler } = job;
+      const key = `${tool.name}\0${handler.export}\0${handler.module}`;
+      let number = this.#handlerNumbers.get(key);
+      if (number === undefined) {
+        number = this.#handlerNumbers.size;
+        this.#handlerNumbers.set(key, number);
+      }
+      const known = thread.defined.has(number);
+      thread.send(job.callMessage(number, known ? undefined : { module: handler.module, export: handler.export, toolName: tool.name }));
+      if (!known) thread.defined.add(number);
     } catch (cause) {
       this.#free(job);
       job.exit("its arguments or context cannot be sent to a worker thread", cause);

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { ResourceLimits } from "./pool-options.js";
-import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+import { isResult, type FromWorker, type ToWorker, type WorkerSetup } from "./protocol.js";
 
 /** What a thread tells its pool. */
 export interface ThreadOwner {
@@ -23,13 +23,15 @@ export class PoolThread {
   #crash: Error | undefined;
   /** The call it runs (still running after an abort, during the grace period), if any. */
   job: unknown;
+  /** The pool's handler numbers this thread was told the meaning of. */
+  readonly defined = new Set<number>();
 
   constructor(script: URL, setup: WorkerSetup, resourceLimits: ResourceLimits | undefined, owner: ThreadOwner) {
     this.#owner = owner;
     this.#worker = new Worker(script, { workerData: setup, ...(resourceLimits !== undefined && { resourceLimits }) });
     this.#worker.on("message", (message: FromWorker) => {
       if (this.#gone) return;
-      if (message.type === "ready") {
+      if (!isResult(message) && message.type === "ready") {
         this.#ready = true;
         this.#worker.unref();
         owner.ready(this);

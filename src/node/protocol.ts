@@ -6,18 +6,27 @@ import type { Wire, WireResult } from "./codec.js";
  * through the codec, so they mean on the other side what they meant here.
  */
 
-/** Run a handler: `module`'s `export`, with what of `ctx` can travel. */
-export interface CallMessage {
-  readonly type: "call";
-  readonly id: number;
+/**
+ * Run a handler, with what of `ctx` can travel. A tuple, not an object: a call crosses to its
+ * thread by structured clone, which writes every key of an object; the handler is named by a
+ * number, defined (module, export, tool) the first time a thread is sent it.
+ */
+export type CallMessage = readonly [
+  id: number,
+  handler: number,
+  args: Record<string, unknown>,
+  toolCall: unknown,
+  context: unknown,
+  sessionId: string | undefined,
+  requestId: string | undefined,
+  definition?: HandlerDefinition,
+];
+
+/** The handler a number stands for, in the thread it was sent to. */
+export interface HandlerDefinition {
   readonly module: string;
   readonly export: string;
   readonly toolName: string;
-  readonly args: Record<string, unknown>;
-  readonly toolCall: unknown;
-  readonly context: unknown;
-  readonly sessionId: string | undefined;
-  readonly requestId: string | undefined;
 }
 
 /** Abort the running handler's `ctx.signal` with `reason`. */
@@ -42,11 +51,20 @@ export type WireProgress = { readonly kind: "value"; readonly value: Wire } | { 
  */
 export type FromWorker =
   | { readonly type: "ready" }
-  | { readonly type: "result"; readonly id: number; readonly result: WireResult }
+  /** A call's result, as a tuple (`[id, result]`): one per call, so it is kept small. */
+  | ResultMessage
   | { readonly type: "progress"; readonly id: number; readonly update: WireProgress }
   | { readonly type: "unstarted"; readonly id: number };
 
 /** What the pool gives a worker at start, as `workerData`. */
 export interface WorkerSetup {
   readonly preload: readonly string[];
+}
+
+/** A call's result: its id and what its handler returned, through the codec. */
+export type ResultMessage = readonly [id: number, result: WireResult];
+
+/** Whether a worker's message is a call's result (the one message that is a tuple). */
+export function isResult(message: FromWorker): message is ResultMessage {
+  return Array.isArray(message);
 }

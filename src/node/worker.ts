@@ -6,49 +6,84 @@ import { parentPort, workerData } from "node:worker_threads";
 import { defaultExecutor, error, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool, type ToolCall } from "../index.js";
 import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
 import { withoutPaths } from "./without-paths.js";
-import type { CallMessage, FromWorker, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
+import type { CallMessage, FromWorker, HandlerDefinition, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
 
 const port = parentPort;
 if (port === null) throw new Error("toolrx/node's worker runs only as a worker thread");
 const setup = workerData as WorkerSetup;
 const post = (message: FromWorker): void => port.postMessage(message);
 
-/** Handlers by module and export, loaded once per worker. */
+/** Handlers by module and export, loaded once per worker; and once loaded, to call without a wait. */
 const handlers = new Map<string, Promise<unknown>>();
-let running: { readonly id: number; readonly controller: AbortController } | undefined;
+const loaded = new Map<string, unknown>();
+/** What the pool's handler numbers stand for, as it defined them to this thread. */
+const definitions = new Map<number, HandlerDefinition>();
+
+/**
+ * The running call's abort, its `AbortController` made only when the handler first reads
+ * `ctx.signal`: most handlers never do, and a controller per call was the worker's top cost.
+ */
+class CallAbort {
+  #controller: AbortController | undefined;
+  aborted = false;
+  reason: unknown;
+
+  constructor(readonly id: number) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+let running: CallAbort | undefined;
 
 // No top-level await: the package builds this file for CommonJS too.
 void (async () => {
   for (const module of setup.preload) await import(module);
   port.on("message", (message: ToWorker) => {
-    if (message.type === "abort") {
-      if (running?.id === message.id) running.controller.abort(decodeThrown(message.reason));
-    } else {
-      void run(message);
-    }
+    if (isCall(message)) void run(message);
+    else if (running?.id === message.id) running.abort(decodeThrown(message.reason));
   });
   post({ type: "ready" });
 })();
 
+function isCall(message: ToWorker): message is CallMessage {
+  return Array.isArray(message);
+}
+
 async function run(call: CallMessage): Promise<void> {
-  const controller = new AbortController();
-  running = { id: call.id, controller };
+  const [id, number, , toolCall, , , , definition] = call;
+  if (definition !== undefined) definitions.set(number, definition);
+  const handler = definitions.get(number) as HandlerDefinition;
+  const abort = new CallAbort(id);
+  running = abort;
   let result: HandlerResult | typeof UNSTARTED;
   try {
-    result = await execute(call, controller.signal);
+    result = await execute(call, handler, abort);
   } finally {
     running = undefined;
   }
   if (result === UNSTARTED) {
-    post({ type: "unstarted", id: call.id });
+    post({ type: "unstarted", id });
     return;
   }
   const encoded = encodeResult(result);
   if (encoded.ok) {
-    post({ type: "result", id: call.id, result: encoded.value });
+    post([id, encoded.value]);
     return;
   }
-  const { toolName, toolCall } = call;
+  const { toolName } = handler;
   const invalid = new ToolError("invalid_return", {
     message: `tool error (${toolName}): invalid_return: the result cannot leave the worker: ${encoded.problem}`,
     toolName,
@@ -56,50 +91,57 @@ async function run(call: CallMessage): Promise<void> {
     metadata: { crossing: encoded.problem },
   });
   const answer = encodeResult(error(invalid));
-  if (answer.ok) post({ type: "result", id: call.id, result: answer.value });
+  if (answer.ok) post([id, answer.value]);
 }
 
 /** The call's signal aborted before its handler could start: the pool answers it, saying so. */
 const UNSTARTED: unique symbol = Symbol("unstarted");
 
-async function execute(call: CallMessage, signal: AbortSignal): Promise<HandlerResult | typeof UNSTARTED> {
-  const toolCall = call.toolCall as ToolCall;
+async function execute(call: CallMessage, definition: HandlerDefinition, abort: CallAbort): Promise<HandlerResult | typeof UNSTARTED> {
+  const [id, , args, wireCall, context, sessionId, requestId] = call;
+  const { module, export: exportName, toolName } = definition;
+  const toolCall = wireCall as ToolCall;
   const toolCallId = toolCall.id;
-  const key = `${call.export}\0${call.module}`;
-  let loading = handlers.get(key);
-  if (loading === undefined) {
-    loading = import(call.module).then((m: Record<string, unknown>) => m[call.export]);
-    handlers.set(key, loading);
+  const key = `${exportName}\0${module}`;
+  let handler: unknown = loaded.get(key);
+  if (!loaded.has(key)) {
+    let loading = handlers.get(key);
+    if (loading === undefined) {
+      loading = import(module).then((m: Record<string, unknown>) => m[exportName]);
+      handlers.set(key, loading);
+    }
+    try {
+      handler = await loading;
+    } catch (thrown) {
+      handlers.delete(key); // a module that failed to load may load next time (a file being written)
+      const message = `tool error (${toolName}): handler_raised: its handler's module failed to load`;
+      return error(new ToolError("handler_raised", { message, toolName, toolCallId, cause: pathless(thrown) }));
+    }
+    loaded.set(key, handler);
+    // The deadline may have passed while the module loaded: a handler started now would get an
+    // aborted signal, whose listeners never fire, and run until its thread is killed.
+    if (abort.aborted) return UNSTARTED;
   }
-  let handler: unknown;
-  try {
-    handler = await loading;
-  } catch (thrown) {
-    handlers.delete(key); // a module that failed to load may load next time (a file being written)
-    const message = `tool error (${call.toolName}): handler_raised: its handler's module failed to load`;
-    return error(new ToolError("handler_raised", { message, toolName: call.toolName, toolCallId, cause: pathless(thrown) }));
-  }
-  // The deadline may have passed while the module loaded: a handler started now would get an
-  // aborted signal, whose listeners never fire, and run until its thread is killed.
-  if (signal.aborted) return UNSTARTED;
   if (typeof handler !== "function") {
-    const message = `tool error (${call.toolName}): not_found: its handler's module has no function export "${call.export}"`;
-    return error(new ToolError("not_found", { message, toolName: call.toolName, toolCallId }));
+    const message = `tool error (${toolName}): not_found: its handler's module has no function export "${exportName}"`;
+    return error(new ToolError("not_found", { message, toolName, toolCallId }));
   }
-  const tool = { name: call.toolName, handler } as unknown as Tool;
+  const tool = { name: toolName, handler } as unknown as Tool;
   const ctx: HandlerContext = {
-    context: call.context,
-    sessionId: call.sessionId,
-    requestId: call.requestId,
+    context,
+    sessionId,
+    requestId,
     toolCall,
     engine: undefined,
-    signal,
+    get signal() {
+      return abort.signal;
+    },
     progress(update: ProgressUpdate): void {
       // Checked by the runner's own ctx.progress, which drops and reports a malformed one.
-      post({ type: "progress", id: call.id, update: wireProgress(update) });
+      post({ type: "progress", id, update: wireProgress(update) });
     },
   };
-  return defaultExecutor.execute(tool, call.args, ctx);
+  return defaultExecutor.execute(tool, args, ctx);
 }
 
 function wireProgress(update: unknown): WireProgress {

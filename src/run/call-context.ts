@@ -87,6 +87,26 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     ctx.#aborted = true;
     ctx.#reason = reason;
     ctx.#controller?.abort(reason);
+    const listeners = ctx.#listeners;
+    ctx.#listeners = undefined;
+    if (listeners === undefined) return;
+    for (const listener of listeners) {
+      try {
+        listener(reason);
+      } catch (thrown) {
+        reportUnhandled(thrown); // as a signal's listener that throws: the abort goes on
+      }
+    }
+  }
+
+  #listeners: Set<(reason: unknown) => void> | undefined;
+
+  /** See {@link watchAbort}. */
+  static watch(ctx: CallContext, listener: (reason: unknown) => void): CtxAbort {
+    if (ctx.#aborted) return { aborted: true, reason: ctx.#reason, stop: () => {} };
+    ctx.#listeners ??= new Set();
+    ctx.#listeners.add(listener);
+    return { aborted: false, reason: undefined, stop: () => ctx.#listeners?.delete(listener) };
   }
 
   /** Report an event of a run nested in this call (a subagent's), on its behalf. */
@@ -103,4 +123,26 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   [REPORT_FATE](fate: ExecutorFate): void {
     this.#target.fated(this, fate);
   }
+}
+
+/** Where a watched `ctx` stands: aborted already (with its reason, and nothing watched), or watched until `stop`. */
+export interface CtxAbort {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  stop(): void;
+}
+
+/**
+ * Hear `ctx` abort, with its reason, as `ctx.signal`'s listener would, without making the signal
+ * when the runner made `ctx`: an `AbortController` costs an executor that forwards aborts (a
+ * worker pool, an MCP client) more than the rest of its own work on a call. Already aborted: says
+ * so, and `listener` is never called. Any other `ctx` is watched through its signal.
+ */
+export function watchAbort(ctx: HandlerContext, listener: (reason: unknown) => void): CtxAbort {
+  if (ctx instanceof CallContext) return CallContext.watch(ctx, listener);
+  const { signal } = ctx;
+  if (signal.aborted) return { aborted: true, reason: signal.reason, stop: () => {} };
+  const onAbort = (): void => listener(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  return { aborted: false, reason: undefined, stop: () => signal.removeEventListener("abort", onAbort) };
 }
