@@ -38,7 +38,7 @@ export class CodeModeError extends Error {
   readonly code: CodeModeErrorCode;
 
   constructor(code: CodeModeErrorCode, message: string) {
-    super(`script ${code.replace(/_/g, " ")}: ${message}`);
+    super(`script ended (${code}): ${message}`);
     this.name = "CodeModeError";
     this.code = code;
   }

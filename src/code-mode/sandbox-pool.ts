@@ -10,6 +10,7 @@ const here: string = (import.meta as { url?: string }).url ?? pathToFileURL(__fi
 export type FromSandbox =
   | { readonly type: "ready" }
   | { readonly type: "stopped" }
+  | { readonly type: "idle" }
   | { readonly type: "call"; readonly seq: number; readonly name: string; readonly args: string }
   | { readonly type: "done"; readonly ok: true; readonly value: string }
   | { readonly type: "done"; readonly ok: false; readonly code: string; readonly message: string };
@@ -25,7 +26,12 @@ export interface ScriptStart {
 
 /** A thread lent to one script: start it, answer its calls, then give the thread back or kill it. */
 export interface SandboxLease {
-  start(script: ScriptStart, listener: (message: FromSandbox) => void): void;
+  /**
+   * Run `script`. A slice of guest code (the start, or the handling of one answer) that has not
+   * returned `stuckMs` after it began is stuck where QuickJS's interrupt handler is not asked
+   * (a long native builtin): the thread is terminated and the listener hears `done` `cpu_time`.
+   */
+  start(script: ScriptStart, listener: (message: FromSandbox) => void, stuckMs: number): void;
   answer(seq: number, ok: boolean, text: string): void;
   /** Give the thread back, its script stopped if it still runs. */
   release(): void;
@@ -96,28 +102,58 @@ export class SandboxPool {
     const thread = await this.#take();
     await thread.ready;
     let done = false;
+    let slices = 0;
+    let stuck = 0;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const watch = (): void => {
+      if (watchdog !== undefined) clearTimeout(watchdog);
+      watchdog = undefined;
+      if (slices === 0 || done) return;
+      watchdog = setTimeout(() => {
+        const listener = thread.listener;
+        kill();
+        listener?.({ type: "done", ok: false, code: "cpu_time", message: `the script's thread was stuck for ${stuck} ms and was terminated` });
+      }, stuck);
+    };
+    const sliced = (): void => {
+      slices++;
+      if (slices === 1) watch();
+    };
+    const kill = (): void => {
+      if (done) return;
+      done = true;
+      if (watchdog !== undefined) clearTimeout(watchdog);
+      thread.listener = undefined;
+      void thread.worker.terminate();
+    };
     return {
-      start: (script, listener) => {
-        thread.listener = listener;
+      start: (script, listener, stuckMs) => {
+        stuck = stuckMs;
+        thread.listener = (message) => {
+          if (message.type === "idle" || message.type === "done") {
+            slices = Math.max(0, slices - 1);
+            watch();
+          }
+          listener(message);
+        };
+        sliced();
         thread.worker.postMessage({ type: "run", ...script });
       },
       answer: (seq, ok, text) => {
-        if (!done && !thread.dead) thread.worker.postMessage({ type: "answer", seq, ok, text });
+        if (done || thread.dead) return;
+        sliced();
+        thread.worker.postMessage({ type: "answer", seq, ok, text });
       },
       release: () => {
         if (done) return;
         done = true;
+        if (watchdog !== undefined) clearTimeout(watchdog);
         thread.listener = undefined;
         if (thread.dead) return;
         thread.worker.postMessage({ type: "stop" });
         this.#give(thread);
       },
-      kill: () => {
-        if (done) return;
-        done = true;
-        thread.listener = undefined;
-        void thread.worker.terminate();
-      },
+      kill,
     };
   }
 

@@ -63,7 +63,7 @@ export function sandboxThread(): void {
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.stackBytes);
-    const state: Any = { runtime, ctx: undefined, used: 0, since: 0, pending: new Map(), calls: 0, ended: false, cpuMs: limits.cpuMs };
+    const state: Any = { runtime, ctx: undefined, used: 0, since: 0, pending: new Map(), calls: 0, ended: false, cpuMs: limits.cpuMs, memoryBytes: limits.memoryBytes };
     running = state;
     runtime.setInterruptHandler(() => state.since !== 0 && state.used + (performance.now() - state.since) > state.cpuMs);
     const ctx = runtime.newContext();
@@ -128,6 +128,26 @@ export function sandboxThread(): void {
       state.used += performance.now() - state.since;
       state.since = 0;
     }
+    // Nothing left to run and no tool call to wait for, yet no end: the script awaits a promise
+    // nothing can settle, or ran out of memory where even its end could not be told.
+    if (!state.ended && state.pending.size === 0) {
+      const full = outOfMemory(state);
+      end(state, false, full ? "InternalError: out of memory" : "the script awaits a promise that nothing can settle", "script_error");
+    }
+    // Tells the host's watchdog the slice is over (a slice stuck in a builtin never says it).
+    if (!state.ended) port.postMessage({ type: "idle" });
+  }
+
+  /** Whether the script's heap is full: a tiny allocation in it fails. */
+  function outOfMemory(state: Any): boolean {
+    try {
+      const probe = state.ctx.evalCode("[0, 1, 2, 3].map(String).join()");
+      const failed = probe.error !== undefined;
+      (probe.error ?? probe.value).dispose();
+      return failed;
+    } catch {
+      return true;
+    }
   }
 
   function describe(failure: Any): string {
@@ -140,9 +160,9 @@ export function sandboxThread(): void {
     if (state.ended) return;
     state.ended = true;
     let code = kind;
-    if (!ok && (/interrupted/i.test(text) || (state.since !== 0 && state.used + (performance.now() - state.since) > state.cpuMs))) code = "cpu_time";
-    else if (!ok && /out of memory/i.test(text)) code = "memory";
+    if (!ok && /out of memory/i.test(text)) code = "memory";
     else if (!ok && /stack overflow/i.test(text)) code = "stack_overflow";
+    else if (!ok && (/interrupted/i.test(text) || (state.since !== 0 && state.used + (performance.now() - state.since) > state.cpuMs))) code = "cpu_time";
     port.postMessage(ok ? { type: "done", ok: true, value: text } : { type: "done", ok: false, code, message: text });
     // Disposed after this slice: the guest's stack is still on the interpreter here.
     setImmediate(() => dispose(state));

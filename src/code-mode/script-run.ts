@@ -40,6 +40,9 @@ export interface ScriptRun {
 
 const utf8 = new TextEncoder();
 
+/** How long past `cpuMs` a slice of guest code may go unanswered before its thread is terminated. */
+export const STUCK_GRACE_MS = 1_000;
+
 /**
  * Run a script to its end. Each nested call the script makes becomes a call of one streamed
  * batch (`stream(calls$, tools, options)`), so it has the runner's deadline, limits, hooks,
@@ -162,7 +165,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
           const before = recorded.get(skipped) as RecordedCall;
           return fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
         }
-        if (!message.ok) return fail(isCodeModeErrorCode(message.code) ? message.code : "script_error", message.message, message.code === "killed");
+        if (!message.ok) return fail(isCodeModeErrorCode(message.code) ? message.code : "script_error", message.message);
         const bytes = utf8.encode(message.value).length;
         if (bytes > limits.maxResultBytes) return fail("result_too_large", `the script's value is ${bytes} bytes of JSON, over ${limits.maxResultBytes}`);
         end({ type: "result", result: ok(JSON.parse(message.value)) });
@@ -180,7 +183,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       (taken) => {
         if (ended) return taken.release();
         lease = taken;
-        taken.start({ script: r.script, names: r.tools.map((t) => t.name), limits, now, seed }, onSandbox);
+        taken.start({ script: r.script, names: r.tools.map((t) => t.name), limits, now, seed }, onSandbox, limits.cpuMs + STUCK_GRACE_MS);
       },
       (e: unknown) => fail("killed", e instanceof Error ? e.message : String(e)),
     );

@@ -26,3 +26,65 @@ describe("codeMode", () => {
     expect(m?.content).toBe("invalid_arguments");
   });
 });
+
+describe("codeMode sandbox", () => {
+  const escapes: [string, string][] = [
+    ["process", "return typeof process + typeof globalThis.process;"],
+    ["require", "return typeof require;"],
+    ["host globalThis", "return Object.getOwnPropertyNames(globalThis).filter((k) => /^(process|require|Buffer|module|exports|__host.*|__names|__seed|__now|fetch|setTimeout|setInterval|queueMicrotask|WebAssembly|std|os)$/.test(k)).join();"],
+    ["Function constructor", 'return typeof (function(){}).constructor("return typeof process")() === "string" ? (function(){}).constructor("return typeof process + typeof require")() : "x";'],
+    ["timers", "return [typeof setTimeout, typeof setInterval, typeof setImmediate, typeof queueMicrotask].join();"],
+  ];
+  it.each(escapes)("gives the script no %s", async (_, script) => {
+    const m = await content(script);
+    expect(m?.isError).toBe(false);
+    expect(m?.content).toMatch(/^("?)(undefined|)*(,undefined)*\1$|^"undefinedundefined"$/);
+  });
+
+  it("refuses import()", async () => {
+    const m = await content('return await import("node:fs");');
+    expect(m).toMatchObject({ isError: true });
+    expect(m?.content).toContain("script ended (script_error)");
+  });
+
+  it("keeps prototype pollution inside the sandbox", async () => {
+    const m = await content(
+      'Object.prototype.polluted = "yes"; Array.prototype.push = null; const r = await tools.add({ a: 1, b: 1, __proto__: { polluted: "no" } }); return r;',
+    );
+    expect(m?.content).toBe("2");
+    expect(({} as { polluted?: string }).polluted).toBeUndefined();
+    expect(typeof [].push).toBe("function");
+  });
+
+  const runaways: [string, string, string][] = [
+    ["for(;;)", "for (;;) {}", "cpu_time"],
+    // A builtin that loops without asking the interrupt handler: the thread's hard kill ends it.
+    ["a builtin stuck past the interrupt handler", "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));", "cpu_time"],
+    ["a deep recursion", "function f(n) { return f(n + 1) + 1; } return f(0);", "stack_overflow"],
+    ["an uncaught throw", 'throw new Error("boom");', "script_error"],
+    ["a syntax error", "return (;", "script_error"],
+    ["a value JSON cannot hold", "return 10n;", "result_unserializable"],
+  ];
+  it.each(runaways)("ends %s with its documented code, and the next script still runs", async (_, script, code) => {
+    const m = await content(script);
+    expect(m?.isError).toBe(true);
+    expect(m?.content).toContain(`script ended (${code})`);
+    expect((await content("return 1 + 1;"))?.content).toBe("2");
+  });
+
+  it("ends a memory bomb with memory, and the next script still runs", async () => {
+    const small = codeMode({ tools, limits: { cpuMs: 20_000, memoryBytes: 4 * 1024 * 1024 } });
+    try {
+      const m = (await runScript(small.tool, "let a = [1]; for (;;) a = a.concat(a);")).messages[0];
+      expect(m?.content).toContain("script ended (memory)");
+      expect((await runScript(small.tool, "return 1 + 1;")).messages[0]?.content).toBe("2");
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("freezes Date and seeds Math.random", async () => {
+    const m = JSON.parse((await content("return [Date.now() === new Date().getTime(), typeof Math.random(), Date.now() === Date.now()];"))?.content ?? "");
+    expect(m).toEqual([true, "number", true]);
+  });
+});
