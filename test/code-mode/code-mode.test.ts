@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, ok, runToolCalls, type ToolEvent } from "../../src/index.js";
 import { codeMode } from "../../src/code-mode/index.js";
 import { countedTools, runScript } from "./helpers.js";
 
@@ -86,5 +88,71 @@ describe("codeMode sandbox", () => {
   it("freezes Date and seeds Math.random", async () => {
     const m = JSON.parse((await content("return [Date.now() === new Date().getTime(), typeof Math.random(), Date.now() === Date.now()];"))?.content ?? "");
     expect(m).toEqual([true, "number", true]);
+  });
+});
+
+describe("codeMode limits", () => {
+  const wait = defineTool({ name: "wait", description: "", schema: z.object({}), handler: () => new Promise((resolve) => setTimeout(() => resolve(ok(0)), 200)) });
+  const tight = codeMode({ tools: [...tools, wait], limits: { maxScriptBytes: 200, maxCalls: 3, maxInFlight: 2, maxResultBytes: 50 } });
+  afterAll(() => tight.close());
+  const cases: [string, string, string][] = [
+    ["script size", `return "${"x".repeat(200)}";`, "script_too_large"],
+    ["number of nested calls", "for (let i = 0; i < 4; i++) await tools.add({ a: i, b: 0 }); return 0;", "too_many_calls"],
+    ["nested calls in flight", "await Promise.all([tools.wait({}), tools.wait({}), tools.wait({})]); return 0;", "too_many_in_flight"],
+    ["result size", 'return "y".repeat(60);', "result_too_large"],
+  ];
+  it.each(cases)("ends a script past its %s", async (_, script, code) => {
+    const m = (await runScript(tight.tool, script)).messages[0];
+    expect(m?.isError).toBe(true);
+    expect(m?.content).toContain(`script ended (${code})`);
+  });
+
+  it("refuses bad options with a TypeError naming the option", () => {
+    expect(() => codeMode({ tools, limits: { cpuMs: 0 } })).toThrow(/`limits.cpuMs`/);
+    expect(() => codeMode({ tools, limits: { cpu: 5 } as never })).toThrow(/`limits.cpu`/);
+    expect(() => codeMode({ tools, threads: 1.5 })).toThrow(/`threads`/);
+    expect(() => codeMode({ tools: "add" as never })).toThrow(/`tools`/);
+    expect(() => codeMode({ tools: [...tools, ...tools] })).toThrow(/distinct names/);
+    expect(() => codeMode({ tools, name: "" })).toThrow(/`name`/);
+  });
+});
+
+describe("codeMode nested calls", () => {
+  it("reports every nested call's events on the parent's call as nested events", async () => {
+    const nested: string[] = [];
+    await runToolCalls([{ id: "n1", name: "run_script", arguments: { script: "return await tools.add({ a: 2, b: 3 });" } }], [code.tool], {
+      onCallReport: (report) => {
+        if (report.type === "nested_event") nested.push(`${report.toolCallId}:${(report.event as ToolEvent).type}:${(report.event as ToolEvent).toolCallId}`);
+      },
+    });
+    expect(nested).toEqual(["n1:tool_execution_started:n1.0", "n1:tool_execution_completed:n1.0", "n1:tool_result_encoded:n1.0"]);
+  });
+
+  it("gives nested calls the runner's deadline, whose timeout the script reads as a reason", async () => {
+    const slow = defineTool({ name: "slow", description: "", schema: z.object({}), handler: (_, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(ok("late")))) });
+    const timed = codeMode({ tools: [slow], run: { toolTimeout: 50 } });
+    try {
+      const m = (await runScript(timed.tool, "try { await tools.slow({}); } catch (e) { return e.reason; }")).messages[0];
+      expect(m?.content).toBe("timeout");
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it("stops a script whose calls differ from its record on resume", async () => {
+    const record = { baseId: "r1", now: 0, seed: 1, calls: [{ seq: 0, name: "add", args: '{"a":1,"b":1}', answer: { ok: true, text: "2" }, delivered: true }] };
+    const resume = { tool: "run_script", haltedReason: "approval_required", metadata: { codeMode: record }, messages: [], round: 0 };
+    const before = runs.add ?? 0;
+    const result = await runToolCalls(
+      [{ id: "r1-resume1", name: "run_script", arguments: { script: "return await tools.add({ a: 1, b: 2 });" }, metadata: { "toolrx.subagentResume": resume } }],
+      [code.tool],
+    );
+    expect(result.messages[0]?.content).toContain("script ended (diverged)");
+    expect(runs.add ?? 0).toBe(before);
+  });
+
+  it("describes the tools to the model as TypeScript declarations", () => {
+    expect(code.declarations).toContain("add(args: {\n    a: number;\n    b: number;\n  }): Promise<unknown>;");
+    expect(code.tool.description).toContain(code.declarations);
   });
 });
