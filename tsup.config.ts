@@ -39,6 +39,8 @@ export default defineConfig({
     "node/index": "src/node/index.ts",
     // The pool's threads run this file; it must sit next to node/index (see src/node/worker-script.ts).
     "node/worker": "src/node/worker.ts",
+    // Node-only (worker_threads, QuickJS): its sandbox thread's program travels as source text.
+    "code-mode/index": "src/code-mode/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

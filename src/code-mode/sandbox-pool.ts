@@ -61,7 +61,7 @@ class SandboxThread {
   dead = false;
 
   constructor(onExit: (thread: SandboxThread) => void) {
-    this.worker = new Worker(`(${sandboxThread.toString()})()`, { eval: true, workerData: quickjsModules() });
+    this.worker = new Worker(`(${sandboxThread.toString()})(require)`, { eval: true, workerData: quickjsModules() });
     this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.on("message", (message: FromSandbox) => {

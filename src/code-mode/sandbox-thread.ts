@@ -1,8 +1,8 @@
 /**
  * The sandbox thread's whole program. It is sent to the thread as source text
  * (`new Worker(code, { eval: true })`), so it must stay self-contained: it references nothing
- * outside its own body but `require` and what it is given as `workerData` (the QuickJS modules'
- * absolute paths). Shipping it as text keeps it working from TypeScript source, from the ESM
+ * outside its own body but `load` (the thread's own `require`, passed by the source text, so no
+ * bundler rewrites it) and what it is given as `workerData` (the QuickJS modules' absolute paths). Shipping it as text keeps it working from TypeScript source, from the ESM
  * build and from the CommonJS one alike, without a second built file to locate.
  *
  * One script at a time: a fresh QuickJS runtime and context per script (nothing survives from
@@ -11,14 +11,14 @@
  * sees `tools`, `ToolCallError` and plain ECMAScript; `Date.now`/`new Date()` are frozen at a
  * time the host gives and `Math.random` is a PRNG seeded by the host, so a replay is exact.
  */
-export function sandboxThread(): void {
+export function sandboxThread(load: (id: string) => unknown): void {
   // biome-ignore lint/suspicious/noExplicitAny: untyped on purpose, this body runs as plain text in its own thread.
   type Any = any;
-  const { parentPort, workerData } = require("node:worker_threads") as Any;
+  const { parentPort, workerData } = load("node:worker_threads") as Any;
   const port = parentPort as Any;
   const setup = workerData as { core: string; variant: string };
-  const core = require(setup.core) as Any;
-  const variantModule = require(setup.variant) as Any;
+  const core = load(setup.core) as Any;
+  const variantModule = load(setup.variant) as Any;
   let running: Any;
 
   const PRELUDE = `
