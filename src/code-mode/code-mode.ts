@@ -1,4 +1,15 @@
-import { askUser, defineTool, error, streamToolCalls, type ApprovalMessage, type HandlerContext, type HandlerResult, type Message, type SubagentState, type Tool } from "../index.js";
+import {
+  askUser,
+  defineTool,
+  error,
+  streamToolCalls,
+  type ApprovalMessage,
+  type HandlerContext,
+  type HandlerResult,
+  type Message,
+  type SubagentState,
+  type Tool,
+} from "../index.js";
 import { SUBAGENT_RESUME } from "../internal.js";
 import { CodeModeError } from "./code-mode-error.js";
 import { checkCodeModeOptions, type CodeModeOptions } from "./code-mode-options.js";
@@ -62,7 +73,8 @@ export function codeMode(options: CodeModeOptions): CodeMode {
     if (bytes > limits.maxScriptBytes) return error(new CodeModeError("script_too_large", `${bytes} bytes, over ${limits.maxScriptBytes}`));
     const resume = ctx.toolCall.metadata?.[SUBAGENT_RESUME] as SubagentState | undefined;
     const record = resume?.metadata.codeMode;
-    if (resume !== undefined && !isScriptRecord(record)) return error(new CodeModeError("diverged", "the halt's record of nested calls is missing or malformed"));
+    if (resume !== undefined && !isScriptRecord(record))
+      return error(new CodeModeError("diverged", "the halt's record of nested calls is missing or malformed"));
     const approvals = (resume?.messages ?? []).filter((m: Message): m is ApprovalMessage => m.role === "approval");
     const end = await runScript({ tools, stream, pool, limits, run, script, ctx, record: isScriptRecord(record) ? record : undefined, approvals });
     if (end.type === "result") return end.result;

@@ -39,6 +39,12 @@ export interface SandboxLease {
   kill(): void;
 }
 
+/**
+ * The thread's program. `__name` is defined for runners that keep function names by wrapping
+ * them in that helper (tsx, esbuild's `keepNames`): the function's text names it, its module does not travel.
+ */
+const THREAD_SOURCE = `var __name = (target) => target;\n(${sandboxThread.toString()})(require);`;
+
 let modules: { core: string; variant: string } | undefined;
 
 /** The QuickJS packages' files, resolved from here so the thread loads the same installed copies. */
@@ -48,7 +54,10 @@ function quickjsModules(): { core: string; variant: string } {
   try {
     modules = { core: require.resolve("quickjs-emscripten-core"), variant: require.resolve("@jitl/quickjs-wasmfile-release-sync") };
   } catch (cause) {
-    throw new Error("toolrx/code-mode needs the optional peer dependencies `quickjs-emscripten-core` and `@jitl/quickjs-wasmfile-release-sync` (npm i quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync)", { cause });
+    throw new Error(
+      "toolrx/code-mode needs the optional peer dependencies `quickjs-emscripten-core` and `@jitl/quickjs-wasmfile-release-sync` (npm i quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync)",
+      { cause },
+    );
   }
   return modules;
 }
@@ -61,7 +70,7 @@ class SandboxThread {
   dead = false;
 
   constructor(onExit: (thread: SandboxThread) => void) {
-    this.worker = new Worker(`(${sandboxThread.toString()})(require)`, { eval: true, workerData: quickjsModules() });
+    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: quickjsModules() });
     this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.on("message", (message: FromSandbox) => {

@@ -63,7 +63,17 @@ export function sandboxThread(load: (id: string) => unknown): void {
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.stackBytes);
-    const state: Any = { runtime, ctx: undefined, used: 0, since: 0, pending: new Map(), calls: 0, ended: false, cpuMs: limits.cpuMs, memoryBytes: limits.memoryBytes };
+    const state: Any = {
+      runtime,
+      ctx: undefined,
+      used: 0,
+      since: 0,
+      pending: new Map(),
+      calls: 0,
+      ended: false,
+      cpuMs: limits.cpuMs,
+      memoryBytes: limits.memoryBytes,
+    };
     running = state;
     runtime.setInterruptHandler(() => state.since !== 0 && state.used + (performance.now() - state.since) > state.cpuMs);
     const ctx = runtime.newContext();

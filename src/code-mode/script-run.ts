@@ -69,7 +69,14 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
     let lease: SandboxLease | undefined;
     let ended = false;
     const calls$ = new Subject<ToolCall>();
-    const options = { ...r.run, context: ctx.context, sessionId: ctx.sessionId, requestId: ctx.requestId, signal: ctx.signal, approvals: r.approvals.length === 0 ? undefined : r.approvals };
+    const options = {
+      ...r.run,
+      context: ctx.context,
+      sessionId: ctx.sessionId,
+      requestId: ctx.requestId,
+      signal: ctx.signal,
+      approvals: r.approvals.length === 0 ? undefined : r.approvals,
+    };
     const end = (outcome: ScriptEnd, kill = false): void => {
       if (ended) return;
       ended = true;
@@ -79,7 +86,8 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       else lease?.release();
       resolve(outcome);
     };
-    const fail = (code: CodeModeError["code"], message: string, kill = false): void => end({ type: "result", result: error(new CodeModeError(code, message)) }, kill);
+    const fail = (code: CodeModeError["code"], message: string, kill = false): void =>
+      end({ type: "result", result: error(new CodeModeError(code, message)) }, kill);
     // The call's deadline or cancellation: the thread is ended at once (the runner answers the call).
     const onAbort = (): void => fail("killed", "the call was cancelled", true);
     const halting = (): boolean => pending.length > 0;
@@ -121,11 +129,15 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
 
     const onCall = (seq: number, name: string, args: string): void => {
       issued.set(seq, { name, args });
-      if (issued.size > limits.maxCalls) return fail("too_many_calls", `more than ${limits.maxCalls} nested calls`);
+      if (issued.size > limits.maxCalls) {
+        fail("too_many_calls", `more than ${limits.maxCalls} nested calls`);
+        return;
+      }
       const before = recorded.get(seq);
       if (before !== undefined) {
         if (before.name !== name || before.args !== args) {
-          return fail("diverged", `on resume, call ${seq + 1} was ${name}(${args}), not ${before.name}(${before.args}) as before the halt`);
+          fail("diverged", `on resume, call ${seq + 1} was ${name}(${args}), not ${before.name}(${before.args}) as before the halt`);
+          return;
         }
         if (before.answer !== undefined) {
           if (before.delivered) pump();
@@ -134,7 +146,10 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
         }
       }
       if (halting()) return; // made after an approval halt: never run; the replay makes it again
-      if (running.size >= limits.maxInFlight) return fail("too_many_in_flight", `more than ${limits.maxInFlight} nested calls at once`);
+      if (running.size >= limits.maxInFlight) {
+        fail("too_many_in_flight", `more than ${limits.maxInFlight} nested calls at once`);
+        return;
+      }
       const id = `${baseId}.${seq}`;
       running.set(id, seq);
       calls$.next({ id, name, arguments: JSON.parse(args) as Record<string, unknown>, metadata: { codeMode: { parent: ctx.toolCall.id } } });
@@ -163,11 +178,18 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
         const skipped = [...recorded.keys()].find((seq) => !issued.has(seq));
         if (skipped !== undefined) {
           const before = recorded.get(skipped) as RecordedCall;
-          return fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
+          fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
+          return;
         }
-        if (!message.ok) return fail(isCodeModeErrorCode(message.code) ? message.code : "script_error", message.message);
+        if (!message.ok) {
+          fail(isCodeModeErrorCode(message.code) ? message.code : "script_error", message.message);
+          return;
+        }
         const bytes = utf8.encode(message.value).length;
-        if (bytes > limits.maxResultBytes) return fail("result_too_large", `the script's value is ${bytes} bytes of JSON, over ${limits.maxResultBytes}`);
+        if (bytes > limits.maxResultBytes) {
+          fail("result_too_large", `the script's value is ${bytes} bytes of JSON, over ${limits.maxResultBytes}`);
+          return;
+        }
         end({ type: "result", result: ok(JSON.parse(message.value)) });
       }
     };
@@ -177,7 +199,10 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       next: onEvent,
       error: (e: unknown) => end({ type: "result", result: error(e) }),
     });
-    if (ctx.signal.aborted) return onAbort();
+    if (ctx.signal.aborted) {
+      onAbort();
+      return;
+    }
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     r.pool.lease().then(
       (taken) => {

@@ -6,7 +6,10 @@ import { countedTools } from "./helpers.js";
 
 const user = (content: string): Message => ({ role: "user", content });
 const scriptCall = (id: string, script: string) => ({ type: "tool_call" as const, call: { id, name: "run_script", arguments: { script } } });
-const stop = [{ type: "text_delta" as const, text: "done" }, { type: "finish" as const, reason: "stop" as const }];
+const stop = [
+  { type: "text_delta" as const, text: "done" },
+  { type: "finish" as const, reason: "stop" as const },
+];
 
 const SCRIPT = `
   const a = await tools.add({ a: 1, b: 2 });

@@ -12,14 +12,14 @@ const content = async (script: string) => (await runScript(code.tool, script)).m
 
 describe("codeMode", () => {
   it("runs a script whose nested calls go through the runner", async () => {
-    const m = await content("const x = await tools.add({ a: 1, b: 2 }); const [y, z] = await Promise.all([tools.add({ a: x, b: 1 }), tools.add({ a: 2, b: 2 })]); return { x, y, z };");
+    const m = await content(
+      "const x = await tools.add({ a: 1, b: 2 }); const [y, z] = await Promise.all([tools.add({ a: x, b: 1 }), tools.add({ a: 2, b: 2 })]); return { x, y, z };",
+    );
     expect(m).toMatchObject({ isError: false, content: '{"x":3,"y":4,"z":4}' });
   });
 
   it("throws a failed nested call into the script as a ToolCallError with its reason", async () => {
-    const m = await content(
-      'try { await tools.fail({ why: "nope" }); } catch (e) { return [e instanceof ToolCallError, e.tool, e.reason, e.message]; }',
-    );
+    const m = await content('try { await tools.fail({ why: "nope" }); } catch (e) { return [e instanceof ToolCallError, e.tool, e.reason, e.message]; }');
     expect(JSON.parse(m?.content ?? "")).toEqual([true, "fail", "tool_error", '{"error":"nope"}']);
   });
 
@@ -33,8 +33,14 @@ describe("codeMode sandbox", () => {
   const escapes: [string, string][] = [
     ["process", "return typeof process + typeof globalThis.process;"],
     ["require", "return typeof require;"],
-    ["host globalThis", "return Object.getOwnPropertyNames(globalThis).filter((k) => /^(process|require|Buffer|module|exports|__host.*|__names|__seed|__now|fetch|setTimeout|setInterval|queueMicrotask|WebAssembly|std|os)$/.test(k)).join();"],
-    ["Function constructor", 'return typeof (function(){}).constructor("return typeof process")() === "string" ? (function(){}).constructor("return typeof process + typeof require")() : "x";'],
+    [
+      "host globalThis",
+      "return Object.getOwnPropertyNames(globalThis).filter((k) => /^(process|require|Buffer|module|exports|__host.*|__names|__seed|__now|fetch|setTimeout|setInterval|queueMicrotask|WebAssembly|std|os)$/.test(k)).join();",
+    ],
+    [
+      "Function constructor",
+      'return typeof (function(){}).constructor("return typeof process")() === "string" ? (function(){}).constructor("return typeof process + typeof require")() : "x";',
+    ],
     ["timers", "return [typeof setTimeout, typeof setInterval, typeof setImmediate, typeof queueMicrotask].join();"],
   ];
   it.each(escapes)("gives the script no %s", async (_, script) => {
@@ -92,7 +98,12 @@ describe("codeMode sandbox", () => {
 });
 
 describe("codeMode limits", () => {
-  const wait = defineTool({ name: "wait", description: "", schema: z.object({}), handler: () => new Promise((resolve) => setTimeout(() => resolve(ok(0)), 200)) });
+  const wait = defineTool({
+    name: "wait",
+    description: "",
+    schema: z.object({}),
+    handler: () => new Promise((resolve) => setTimeout(() => resolve(ok(0)), 200)),
+  });
   const tight = codeMode({ tools: [...tools, wait], limits: { maxScriptBytes: 200, maxCalls: 3, maxInFlight: 2, maxResultBytes: 50 } });
   afterAll(() => tight.close());
   const cases: [string, string, string][] = [
@@ -129,7 +140,12 @@ describe("codeMode nested calls", () => {
   });
 
   it("gives nested calls the runner's deadline, whose timeout the script reads as a reason", async () => {
-    const slow = defineTool({ name: "slow", description: "", schema: z.object({}), handler: (_, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(ok("late")))) });
+    const slow = defineTool({
+      name: "slow",
+      description: "",
+      schema: z.object({}),
+      handler: (_, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(ok("late")))),
+    });
     const timed = codeMode({ tools: [slow], run: { toolTimeout: 50 } });
     try {
       const m = (await runScript(timed.tool, "try { await tools.slow({}); } catch (e) { return e.reason; }")).messages[0];
@@ -144,7 +160,14 @@ describe("codeMode nested calls", () => {
     const resume = { tool: "run_script", haltedReason: "approval_required", metadata: { codeMode: record }, messages: [], round: 0 };
     const before = runs.add ?? 0;
     const result = await runToolCalls(
-      [{ id: "r1-resume1", name: "run_script", arguments: { script: "return await tools.add({ a: 1, b: 2 });" }, metadata: { "toolrx.subagentResume": resume } }],
+      [
+        {
+          id: "r1-resume1",
+          name: "run_script",
+          arguments: { script: "return await tools.add({ a: 1, b: 2 });" },
+          metadata: { "toolrx.subagentResume": resume },
+        },
+      ],
       [code.tool],
     );
     expect(result.messages[0]?.content).toContain("script ended (diverged)");

@@ -7,7 +7,7 @@ import { codeMode } from "../../src/code-mode/index.js";
 type Outcome = "ok" | "fail" | "timeout" | "approve";
 type Stmt =
   | { readonly kind: "call"; readonly k: number }
-  | { readonly kind: "if"; readonly b: number; readonly then: Stmt[]; readonly else: Stmt[] }
+  | { readonly kind: "if"; readonly b: number; readonly yes: Stmt[]; readonly no: Stmt[] }
   | { readonly kind: "loop"; readonly n: number; readonly body: Stmt[] }
   | { readonly kind: "try"; readonly body: Stmt[] };
 
@@ -15,7 +15,7 @@ const { stmts } = fc.letrec<{ stmt: Stmt; stmts: Stmt[] }>((tie) => ({
   stmt: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.record({ kind: fc.constant("call" as const), k: fc.nat(20) }),
-    fc.record({ kind: fc.constant("if" as const), b: fc.nat(1), then: tie("stmts"), else: tie("stmts") }),
+    fc.record({ kind: fc.constant("if" as const), b: fc.nat(1), yes: tie("stmts"), no: tie("stmts") }),
     fc.record({ kind: fc.constant("loop" as const), n: fc.integer({ min: 1, max: 3 }), body: tie("stmts") }),
     fc.record({ kind: fc.constant("try" as const), body: tie("stmts") }),
   ) as fc.Arbitrary<Stmt>,
@@ -27,7 +27,7 @@ function render(body: readonly Stmt[]): string {
   return body
     .map((s) => {
       if (s.kind === "call") return `log.push(await tools.t({ k: ${s.k} + log.length }));`;
-      if (s.kind === "if") return `if (log.length % 2 === ${s.b}) { ${render(s.then)} } else { ${render(s.else)} }`;
+      if (s.kind === "if") return `if (log.length % 2 === ${s.b}) { ${render(s.yes)} } else { ${render(s.no)} }`;
       if (s.kind === "loop") return `for (let i = 0; i < ${s.n}; i++) { ${render(s.body)} }`;
       return `try { ${render(s.body)} } catch (e) { log.push("E:" + e.reason); }`;
     })
@@ -101,7 +101,12 @@ describe("codeMode replay (property)", () => {
           expect(rounds).toBeLessThanOrEqual(40);
           const state = (halt.askUserOpts as { subagent: SubagentState }).subagent;
           const decisions = (state.metadata.pendingApprovals as Parameters<typeof approve>[0][]).map((p) => approve(p));
-          call = { id: `p-resume${rounds}`, name: "run_script", arguments: { script }, metadata: { "toolrx.subagentResume": { ...state, messages: decisions } } };
+          call = {
+            id: `p-resume${rounds}`,
+            name: "run_script",
+            arguments: { script },
+            metadata: { "toolrx.subagentResume": { ...state, messages: decisions } },
+          };
         }
         for (const [id, count] of runs) expect([id, count]).toEqual([id, 1]);
       }),
