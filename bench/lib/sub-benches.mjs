@@ -22,6 +22,7 @@ export const SUB_BENCHES = {
   "loop-memory": { script: "agent-memory.mjs", node: ["--expose-gc"], targets: ["loop-memory"] },
   mcp: { script: "mcp.mjs", targets: ["mcp-overhead"] },
   isolated: { script: "isolated.mjs", targets: ["isolated-overhead"] },
+  "code-mode": { script: "code-mode.mjs", targets: ["code-mode-overhead"] },
   bullmq: { script: "bullmq.mjs", targets: ["bullmq-throughput"] },
   memory: { script: "backlog.mjs", node: ["--expose-gc"], targets: ["heap-flat"] },
   "tool-search": { script: "tool-search.mjs", targets: ["tool-search-request-size"] },
