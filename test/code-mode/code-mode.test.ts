@@ -155,6 +155,46 @@ describe("codeMode nested calls", () => {
     }
   });
 
+  it("retries an idempotent nested call and runs the tool's hooks, as the runner does for a direct call", async () => {
+    let attempts = 0;
+    const flaky = defineTool({
+      name: "flaky",
+      description: "",
+      schema: z.object({}),
+      control: { idempotent: true },
+      handler: () => {
+        attempts++;
+        if (attempts === 1) throw new Error("blip");
+        return ok("fine");
+      },
+    });
+    const seen: string[] = [];
+    const retried = codeMode({
+      tools: [flaky],
+      run: {
+        retry: { attempts: 2, delay: 1, jitter: false },
+        hooks: [
+          {
+            before: (_args, ctx) => {
+              seen.push(`before ${ctx.toolCall.id}`);
+            },
+            after: (_result, _args, ctx) => {
+              seen.push(`after ${ctx.toolCall.id}`);
+            },
+          },
+        ],
+      },
+    });
+    try {
+      const m = (await runScript(retried.tool, "return await tools.flaky({});")).messages[0];
+      expect(m?.content).toBe("fine");
+      expect(attempts).toBe(2);
+      expect(seen).toEqual(["before s1.0", "after s1.0", "before s1.0", "after s1.0"]);
+    } finally {
+      await retried.close();
+    }
+  });
+
   it("stops a script whose calls differ from its record on resume", async () => {
     const record = { baseId: "r1", now: 0, seed: 1, calls: [{ seq: 0, name: "add", args: '{"a":1,"b":1}', answer: { ok: true, text: "2" }, delivered: true }] };
     const resume = { tool: "run_script", haltedReason: "approval_required", metadata: { codeMode: record }, messages: [], round: 0 };
