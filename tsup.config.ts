@@ -37,6 +37,8 @@ export default defineConfig({
     "ag-ui/index": "src/ag-ui/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.
     "node/index": "src/node/index.ts",
+    // Node-only (worker_threads, QuickJS): its sandbox thread's program travels as source text.
+    "code-mode/index": "src/code-mode/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -22,6 +22,7 @@ export const SUB_BENCHES = {
   "loop-memory": { script: "agent-memory.mjs", node: ["--expose-gc"], targets: ["loop-memory"] },
   mcp: { script: "mcp.mjs", targets: ["mcp-1", "mcp-16"] },
   isolated: { script: "isolated.mjs", targets: ["isolated-1", "isolated-64", "isolated-piscina-1", "isolated-piscina-64"] },
+  "code-mode": { script: "code-mode.mjs", targets: ["code-mode-overhead"] },
   bullmq: { script: "bullmq.mjs", targets: ["bullmq-16", "bullmq-64", "bullmq-worker-cpu"] },
   memory: { script: "backlog.mjs", node: ["--expose-gc"], targets: ["heap-flat"] },
   "tool-search": { script: "tool-search.mjs", targets: ["tool-search-request-size", "tool-search-turn-cpu"] },

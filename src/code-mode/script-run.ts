@@ -1,0 +1,244 @@
+import { Subject } from "rxjs";
+import {
+  error,
+  isToolError,
+  ok,
+  type ApprovalMessage,
+  type HandlerContext,
+  type HandlerResult,
+  type PendingApproval,
+  type streamToolCalls,
+  type Tool,
+  type ToolCall,
+  type ToolEvent,
+} from "../index.js";
+import { nestedReporterOf } from "../internal.js";
+import { CodeModeError, isCodeModeErrorCode } from "./code-mode-error.js";
+import type { Limits, NestedRunOptions } from "./code-mode-options.js";
+import type { NestedAnswer, RecordedCall, ScriptRecord } from "./replay-record.js";
+import type { FromSandbox, SandboxLease, SandboxPool } from "./sandbox-pool.js";
+
+/** How one script ends: its result, or a halt for approvals with the record to resume from. */
+export type ScriptEnd =
+  | { readonly type: "result"; readonly result: HandlerResult }
+  | { readonly type: "approvals"; readonly pending: readonly PendingApproval[]; readonly record: ScriptRecord };
+
+/** One script's run: the sandbox runs the script, the host runs its nested calls through the batch runner. */
+export interface ScriptRun {
+  readonly tools: readonly Tool[];
+  readonly stream: typeof streamToolCalls;
+  readonly pool: SandboxPool;
+  readonly limits: Limits;
+  readonly run: NestedRunOptions;
+  readonly script: string;
+  readonly ctx: HandlerContext;
+  /** The record of the halt this run resumes, if it does. */
+  readonly record: ScriptRecord | undefined;
+  /** The host's decisions on the record's pending approvals. */
+  readonly approvals: readonly ApprovalMessage[];
+}
+
+const utf8 = new TextEncoder();
+
+/** How long past `cpuMs` a slice of guest code may go unanswered before its thread is terminated. */
+export const STUCK_GRACE_MS = 1_000;
+
+/**
+ * Run a script to its end. Each nested call the script makes becomes a call of one streamed
+ * batch (`stream(calls$, tools, options)`), so it has the runner's deadline, limits, hooks,
+ * retries, approvals and closed errors; its events go to the parent's stream as nested events.
+ * On resume, calls the record answered are answered from it, in the order the script read them
+ * before, and never run again; a call that differs from the record's ends the script `diverged`.
+ */
+export function runScript(r: ScriptRun): Promise<ScriptEnd> {
+  const { ctx, limits, record } = r;
+  const baseId = record?.baseId ?? ctx.toolCall.id;
+  const now = record?.now ?? Date.now();
+  const seed = record?.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const recorded = new Map<number, RecordedCall>((record?.calls ?? []).map((c) => [c.seq, c]));
+  const prefix = (record?.calls ?? []).filter((c) => c.delivered);
+  const report = nestedReporterOf(ctx);
+  return new Promise<ScriptEnd>((resolve) => {
+    const order: RecordedCall[] = [];
+    const issued = new Map<number, { name: string; args: string }>();
+    const held = new Map<number, NestedAnswer>();
+    const running = new Map<string, number>();
+    const results = new Map<string, HandlerResult>();
+    const pending: PendingApproval[] = [];
+    let replayed = 0;
+    let lease: SandboxLease | undefined;
+    let ended = false;
+    const calls$ = new Subject<ToolCall>();
+    const options = {
+      ...r.run,
+      context: ctx.context,
+      sessionId: ctx.sessionId,
+      requestId: ctx.requestId,
+      signal: ctx.signal,
+      approvals: r.approvals.length === 0 ? undefined : r.approvals,
+    };
+    const end = (outcome: ScriptEnd, kill = false): void => {
+      if (ended) return;
+      ended = true;
+      ctx.signal.removeEventListener("abort", onAbort);
+      subscription.unsubscribe();
+      if (kill) lease?.kill();
+      else lease?.release();
+      resolve(outcome);
+    };
+    const fail = (code: CodeModeError["code"], message: string, kill = false): void =>
+      end({ type: "result", result: error(new CodeModeError(code, message)) }, kill);
+    // The call's deadline or cancellation: the thread is ended at once (the runner answers the call).
+    const onAbort = (): void => fail("killed", "the call was cancelled", true);
+    const halting = (): boolean => pending.length > 0;
+
+    const deliver = (seq: number, answer: NestedAnswer): void => {
+      const call = issued.get(seq) as { name: string; args: string };
+      order.push({ seq, name: call.name, args: call.args, answer, delivered: !halting() });
+      if (!halting()) lease?.answer(seq, answer.ok, answer.text);
+    };
+    /** Answers go to the script in the recorded order first, then as they come. */
+    const pump = (): void => {
+      while (replayed < prefix.length) {
+        const next = prefix[replayed] as RecordedCall;
+        if (!issued.has(next.seq)) return;
+        replayed++;
+        deliver(next.seq, next.answer as NestedAnswer);
+      }
+      for (const [seq, answer] of [...held].sort(([a], [b]) => a - b)) {
+        held.delete(seq);
+        deliver(seq, answer);
+      }
+      if (halting() && running.size === 0) haltForApprovals();
+    };
+    const answered = (seq: number, answer: NestedAnswer): void => {
+      held.set(seq, answer);
+      pump();
+    };
+    const haltForApprovals = (): void => {
+      // Calls the script made but that never ran are left out: the replay makes them again.
+      const calls = [...order, ...pendingCalls()];
+      end({ type: "approvals", pending, record: { baseId, now, seed, calls } });
+    };
+    const pendingCalls = (): RecordedCall[] =>
+      pending.map((p) => {
+        const seq = Number(p.toolCallId.slice(baseId.length + 1));
+        const call = issued.get(seq) as { name: string; args: string };
+        return { seq, name: call.name, args: call.args, delivered: false };
+      });
+
+    const onCall = (seq: number, name: string, args: string): void => {
+      issued.set(seq, { name, args });
+      if (issued.size > limits.maxCalls) {
+        fail("too_many_calls", `more than ${limits.maxCalls} nested calls`);
+        return;
+      }
+      const before = recorded.get(seq);
+      if (before !== undefined) {
+        if (before.name !== name || before.args !== args) {
+          fail("diverged", `on resume, call ${seq + 1} was ${name}(${args}), not ${before.name}(${before.args}) as before the halt`);
+          return;
+        }
+        if (before.answer !== undefined) {
+          if (before.delivered) pump();
+          else answered(seq, before.answer);
+          return;
+        }
+      }
+      if (halting()) return; // made after an approval halt: never run; the replay makes it again
+      if (running.size >= limits.maxInFlight) {
+        fail("too_many_in_flight", `more than ${limits.maxInFlight} nested calls at once`);
+        return;
+      }
+      const id = `${baseId}.${seq}`;
+      running.set(id, seq);
+      calls$.next({ id, name, arguments: JSON.parse(args) as Record<string, unknown>, metadata: { codeMode: { parent: ctx.toolCall.id } } });
+    };
+
+    const onEvent = (event: ToolEvent): void => {
+      report?.(event);
+      const seq = running.get(event.toolCallId);
+      if (seq === undefined) return;
+      if (event.type === "tool_execution_completed") results.set(event.toolCallId, event.result);
+      if (event.type === "tool_execution_started" || event.type === "tool_execution_completed") return;
+      running.delete(event.toolCallId);
+      if (event.type === "tool_halt" && event.reason === "approval_required") {
+        pending.push(event.result as PendingApproval);
+        pump();
+        return;
+      }
+      answered(seq, answerOf(event, results.get(event.toolCallId)));
+    };
+
+    const onSandbox = (message: FromSandbox): void => {
+      if (ended) return;
+      if (message.type === "call") onCall(message.seq, message.name, message.args);
+      else if (message.type === "done") {
+        if (halting()) return; // the halt waits for its running calls, not for the script
+        const skipped = [...recorded.keys()].find((seq) => !issued.has(seq));
+        if (skipped !== undefined) {
+          const before = recorded.get(skipped) as RecordedCall;
+          fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
+          return;
+        }
+        if (!message.ok) {
+          fail(isCodeModeErrorCode(message.code) ? message.code : "script_error", message.message);
+          return;
+        }
+        const bytes = utf8.encode(message.value).length;
+        if (bytes > limits.maxResultBytes) {
+          fail("result_too_large", `the script's value is ${bytes} bytes of JSON, over ${limits.maxResultBytes}`);
+          return;
+        }
+        end({ type: "result", result: ok(JSON.parse(message.value)) });
+      }
+    };
+
+    // Subscribed now, inside the call: a traced runner takes the code-mode call's span as the parent.
+    const subscription = r.stream(calls$, r.tools, options).subscribe({
+      next: onEvent,
+      error: (e: unknown) => end({ type: "result", result: error(e) }),
+    });
+    if (ctx.signal.aborted) {
+      onAbort();
+      return;
+    }
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    r.pool.lease().then(
+      (taken) => {
+        if (ended) return taken.release();
+        lease = taken;
+        taken.start({ script: r.script, names: r.tools.map((t) => t.name), limits, now, seed }, onSandbox, limits.cpuMs + STUCK_GRACE_MS);
+      },
+      (e: unknown) => fail("killed", e instanceof Error ? e.message : String(e)),
+    );
+  });
+}
+
+/** What the script reads of a nested call's tail event: the value, or `{ reason, message }` for its typed error. */
+function answerOf(event: ToolEvent, result: HandlerResult | undefined): NestedAnswer {
+  if (event.type === "tool_result_encoded" && !event.isError) {
+    const value = result?.type === "ok" ? result.value : event.content;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      text = undefined;
+    }
+    return { ok: true, text: text ?? JSON.stringify(event.content) };
+  }
+  const message = "content" in event ? event.content : event.type === "ask_user_requested" ? `the tool asked the user: ${event.question}` : "";
+  return { ok: false, text: JSON.stringify({ reason: reasonOf(event, result), message }) };
+}
+
+/** The closed reason the script's `ToolCallError` carries. */
+function reasonOf(event: ToolEvent, result: HandlerResult | undefined): string {
+  if (event.type === "ask_user_requested") return "ask_user";
+  if (event.type === "tool_halt" && event.reason !== "tool_error") return "halt";
+  if (result?.type !== "error") return "tool_error";
+  const cause = result.reason;
+  if (isToolError(cause)) return cause.reason;
+  if (cause instanceof Error && cause.name === "InvalidArgumentsError") return "invalid_arguments";
+  if (cause instanceof Error && cause.name === "ApprovalMismatchError") return "approval_mismatch";
+  return "tool_error";
+}

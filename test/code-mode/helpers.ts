@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { defineTool, error, ok, runToolCalls, type RunResult, type Tool } from "../../src/index.js";
+
+/** Tools whose handler runs are counted, so a test can say a call never ran twice. */
+export function countedTools() {
+  const runs: Record<string, number> = {};
+  const count = (name: string): void => {
+    runs[name] = (runs[name] ?? 0) + 1;
+  };
+  const add = defineTool({
+    name: "add",
+    description: "Add two numbers",
+    schema: z.object({ a: z.number(), b: z.number() }),
+    handler: ({ a, b }) => {
+      count("add");
+      return ok(a + b);
+    },
+  });
+  const fail = defineTool({
+    name: "fail",
+    description: "Always fails",
+    schema: z.object({ why: z.string() }),
+    handler: ({ why }) => {
+      count("fail");
+      return error(why);
+    },
+  });
+  const transfer = defineTool({
+    name: "transfer",
+    description: "Send money",
+    schema: z.object({ to: z.string(), eur: z.number() }),
+    needsApproval: true,
+    handler: ({ to, eur }) => {
+      count("transfer");
+      return ok({ sent: eur, to });
+    },
+  });
+  return { runs, tools: [add, fail, transfer] as Tool[] };
+}
+
+/** Run one script through a code-mode tool as a batch of one call. */
+export function runScript(tool: Tool, script: string, id = "s1"): Promise<RunResult> {
+  return runToolCalls([{ id, name: tool.name, arguments: { script } }], [tool], { toolTimeout: 20_000 });
+}

@@ -1,0 +1,116 @@
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { approve, defineTool, error, ok, runToolCalls, type AskUserHalt, type SubagentState, type ToolCall } from "../../src/index.js";
+import { codeMode } from "../../src/code-mode/index.js";
+
+type Outcome = "ok" | "fail" | "timeout" | "approve";
+type Stmt =
+  | { readonly kind: "call"; readonly k: number }
+  | { readonly kind: "if"; readonly b: number; readonly yes: Stmt[]; readonly no: Stmt[] }
+  | { readonly kind: "loop"; readonly n: number; readonly body: Stmt[] }
+  | { readonly kind: "try"; readonly body: Stmt[] };
+
+const { stmts } = fc.letrec<{ stmt: Stmt; stmts: Stmt[] }>((tie) => ({
+  stmt: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.record({ kind: fc.constant("call" as const), k: fc.nat(20) }),
+    fc.record({ kind: fc.constant("if" as const), b: fc.nat(1), yes: tie("stmts"), no: tie("stmts") }),
+    fc.record({ kind: fc.constant("loop" as const), n: fc.integer({ min: 1, max: 3 }), body: tie("stmts") }),
+    fc.record({ kind: fc.constant("try" as const), body: tie("stmts") }),
+  ) as fc.Arbitrary<Stmt>,
+  stmts: fc.array(tie("stmt") as fc.Arbitrary<Stmt>, { maxLength: 3 }),
+}));
+
+/** The script's text: calls whose arguments depend on what came before, branches, loops, try/catch. */
+function render(body: readonly Stmt[]): string {
+  return body
+    .map((s) => {
+      if (s.kind === "call") return `log.push(await tools.t({ k: ${s.k} + log.length }));`;
+      if (s.kind === "if") return `if (log.length % 2 === ${s.b}) { ${render(s.yes)} } else { ${render(s.no)} }`;
+      if (s.kind === "loop") return `for (let i = 0; i < ${s.n}; i++) { ${render(s.body)} }`;
+      return `try { ${render(s.body)} } catch (e) { log.push("E:" + e.reason); }`;
+    })
+    .join(" ");
+}
+
+const outcomeOf = (table: readonly Outcome[], k: number): Outcome => table[k % table.length] as Outcome;
+
+/** What the script returns when every approval is given: the same script run in plain JavaScript. */
+async function oracle(script: string, table: readonly Outcome[]): Promise<{ ok: boolean; value?: unknown }> {
+  class ToolCallError extends Error {
+    constructor(readonly reason: string) {
+      super(reason);
+    }
+  }
+  const tools = {
+    t: async ({ k }: { k: number }) => {
+      const outcome = outcomeOf(table, k);
+      if (outcome === "fail") throw new ToolCallError("tool_error");
+      if (outcome === "timeout") throw new ToolCallError("timeout");
+      return outcome === "approve" ? k * 3 : k * 2;
+    },
+  };
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+  try {
+    return { ok: true, value: await new AsyncFunction("tools", "ToolCallError", script)(tools, ToolCallError) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+describe("codeMode replay (property)", () => {
+  let table: readonly Outcome[] = ["ok"];
+  const runs = new Map<string, number>();
+  const t = defineTool({
+    name: "t",
+    description: "",
+    schema: z.object({ k: z.number() }),
+    needsApproval: ({ k }) => outcomeOf(table, k) === "approve",
+    handler: ({ k }, ctx) => {
+      runs.set(ctx.toolCall.id, (runs.get(ctx.toolCall.id) ?? 0) + 1);
+      const outcome = outcomeOf(table, k);
+      if (outcome === "fail") return error(`f${k}`);
+      if (outcome === "timeout") return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(ok("late"))));
+      return ok(outcome === "approve" ? k * 3 : k * 2);
+    },
+  });
+  const code = codeMode({ tools: [t], run: { toolTimeout: 40 }, limits: { cpuMs: 5_000 } });
+  afterAll(() => code.close());
+
+  it("answers every nested call once, replays approvals without running completed calls again, and always ends", async () => {
+    const outcome = fc.constantFrom<Outcome>("ok", "ok", "ok", "fail", "timeout", "approve");
+    await fc.assert(
+      fc.asyncProperty(stmts, fc.array(outcome, { minLength: 1, maxLength: 8 }), async (body, outcomes) => {
+        table = outcomes;
+        runs.clear();
+        const script = `const log = []; ${render(body)} return log;`;
+        let call: ToolCall = { id: "p", name: "run_script", arguments: { script } };
+        let rounds = 0;
+        for (;;) {
+          const result = await runToolCalls([call], [code.tool], { toolTimeout: 30_000 });
+          const halt = result.halt as AskUserHalt | undefined;
+          if (halt?.haltedReason !== "ask_user") {
+            const expected = await oracle(script, outcomes);
+            const message = result.messages[0];
+            if (expected.ok) expect(JSON.parse(message?.content ?? "")).toEqual(expected.value);
+            else expect(message?.content).toContain("script ended (script_error)");
+            break;
+          }
+          rounds++;
+          expect(rounds).toBeLessThanOrEqual(40);
+          const state = (halt.askUserOpts as { subagent: SubagentState }).subagent;
+          const decisions = (state.metadata.pendingApprovals as Parameters<typeof approve>[0][]).map((p) => approve(p));
+          call = {
+            id: `p-resume${rounds}`,
+            name: "run_script",
+            arguments: { script },
+            metadata: { "toolrx.subagentResume": { ...state, messages: decisions } },
+          };
+        }
+        for (const [id, count] of runs) expect([id, count]).toEqual([id, 1]);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});
