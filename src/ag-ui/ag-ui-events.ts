@@ -1,7 +1,9 @@
-import type { AGUIEvent, EventType, Interrupt, RunFinishedOutcome, TokenUsage as AgUiTokenUsage } from "@ag-ui/core";
+import type { AGUIEvent, EventType } from "@ag-ui/core";
 import { Observable, type OperatorFunction } from "rxjs";
-import type { AgentEvent, AgentHaltedEvent, CallReport, Message, PendingApproval, PendingQuestion, ToolCall, ToolEvent, ToolInputEvent } from "../index.js";
+import type { AgentEvent, AgentHaltedEvent, CallReport, Message, ModelReplyEvent, ToolCall, ToolEvent, ToolInputEvent } from "../index.js";
 import { jsonSafe } from "../util/json-safe.js";
+import { outcomeOf, usageOf } from "./run-outcome.js";
+import { ReasoningSpan } from "./reasoning-span.js";
 
 /** The event types used here, as the strings they are on the wire (no run-time import of `@ag-ui/core`). */
 const T = {
@@ -32,7 +34,9 @@ export interface AgUiEventsOptions {
 
 /**
  * Turn `streamAgent`'s events into AG-UI events (`@ag-ui/core` 1.0): `RUN_STARTED`, one step per
- * turn, the model's text as a text message, each call as `TOOL_CALL_START`/`ARGS`/`END` (its
+ * turn, the model's reasoning as a reasoning span (`REASONING_START`, a reasoning message per
+ * piece, its provider state as `REASONING_ENCRYPTED_VALUE`, `REASONING_END`), its text as a text
+ * message, each call as `TOOL_CALL_START`/`ARGS`/`END` (its
  * arguments as they stream) then `TOOL_CALL_RESULT`, progress and call reports as `CUSTOM`
  * events (`toolrx.progress`, `toolrx.call_report`, `toolrx.subagent_event`), and `RUN_FINISHED`
  * with the usage. Pending approvals and questions end the run with an `interrupt` outcome (ids
@@ -69,11 +73,13 @@ class EventWriter {
   readonly #started = new Set<string>();
   readonly #ended = new Set<string>();
   readonly #answered = new Set<string>();
+  readonly #reasoning: ReasoningSpan;
   #step: string | undefined;
   #text: string | undefined;
 
   constructor(emit: (e: AGUIEvent) => void, threadId: string, runId: string, onError: (error: unknown) => string, conversation: readonly Message[]) {
     this.#emit = emit;
+    this.#reasoning = new ReasoningSpan(emit, runId);
     for (const m of conversation) {
       if (m.role === "assistant") for (const call of m.toolCalls ?? []) this.#known(call.id);
       if (m.role === "tool") this.#answered.add(m.toolCallId);
@@ -91,13 +97,19 @@ class EventWriter {
         return;
       case "text_delta":
         if (event.text === "") return;
+        this.#reasoning.close();
         if (this.#text === undefined) {
           this.#text = this.#messageId(event.turn);
           this.#emit({ type: T.TEXT_MESSAGE_START, messageId: this.#text, role: "assistant" });
         }
         this.#emit({ type: T.TEXT_MESSAGE_CONTENT, messageId: this.#text, delta: event.text });
         return;
+      case "reasoning":
+        this.#closeText();
+        this.#reasoning.write(event);
+        return;
       case "tool_input":
+        this.#reasoning.close();
         this.#toolInput(event);
         return;
       case "tool_event":
@@ -114,7 +126,7 @@ class EventWriter {
         });
         return;
       case "model_reply":
-        // What it carries has streamed already (text deltas, each call's input); it is for checkpoints.
+        this.#modelReply(event);
         return;
       case "turn_completed":
         this.#turnCompleted(event.turn, event.messages);
@@ -125,6 +137,16 @@ class EventWriter {
       default:
         unknownEvent(event);
     }
+  }
+
+  /**
+   * The model is done with its turn while its calls may still run: its text message ends now,
+   * and a `toolrx.model_reply` custom event tells why it stopped (AG-UI has no event of its own
+   * for a model's finish reason; its text and calls have streamed already).
+   */
+  #modelReply(event: ModelReplyEvent): void {
+    this.#closeText();
+    this.#emit({ type: T.CUSTOM, name: "toolrx.model_reply", value: { turn: event.turn, finishReason: event.finishReason } });
   }
 
   #known(id: string): void {
@@ -200,6 +222,7 @@ class EventWriter {
   }
 
   #closeText(): void {
+    this.#reasoning.close();
     if (this.#text !== undefined) this.#emit({ type: T.TEXT_MESSAGE_END, messageId: this.#text });
     this.#text = undefined;
   }
@@ -245,50 +268,6 @@ class EventWriter {
       ...(usage === undefined ? {} : { usage }),
     });
   }
-}
-
-function outcomeOf(event: AgentHaltedEvent<string>): RunFinishedOutcome {
-  if (event.haltedReason === "cancelled") return { type: "cancelled" };
-  const metadata = event.metadata as {
-    pendingApprovals?: readonly PendingApproval[];
-    pendingQuestions?: readonly PendingQuestion[];
-    manualToolCalls?: readonly ToolCall[];
-  };
-  const interrupts: Interrupt[] = [
-    ...(metadata.pendingApprovals ?? []).map(
-      (p): Interrupt => ({
-        id: `approval:${p.toolCallId}`,
-        reason: "approval_required",
-        message: `Approve ${p.toolName}?`,
-        toolCallId: p.toolCallId,
-        metadata: { toolName: p.toolName, arguments: jsonSafe(p.arguments), ...(p.token === undefined ? {} : { token: p.token }) },
-      }),
-    ),
-    ...(metadata.pendingQuestions ?? []).map(
-      (q): Interrupt => ({
-        id: `ask:${q.toolCallId}`,
-        reason: "ask_user",
-        message: q.question,
-        metadata: { toolCallId: q.toolCallId, opts: jsonSafe(q.opts) },
-      }),
-    ),
-  ];
-  if (interrupts.length > 0) return { type: "interrupt", interrupts };
-  const manual = (metadata.manualToolCalls ?? []).map((c) => c.id);
-  return manual.length > 0 ? { type: "success", pendingToolCallIds: manual } : { type: "success" };
-}
-
-function usageOf(usage: AgentHaltedEvent<string>["usage"]): AgUiTokenUsage[] | undefined {
-  if (usage === undefined) return undefined;
-  return [
-    {
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      totalTokens: usage.inputTokens + usage.outputTokens,
-      ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
-      ...(usage.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
-    },
-  ];
 }
 
 /** Every event is handled above: a new kind fails the type check here until it is. */

@@ -1,10 +1,21 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { Observable, type OperatorFunction } from "rxjs";
-import type { AgentEvent, AgentHaltedEvent, CallReport, Message, PendingApproval, ToolCall, ToolEvent, ToolInputEvent } from "../index.js";
+import type {
+  AgentEvent,
+  AgentHaltedEvent,
+  CallReport,
+  Message,
+  ModelReplyEvent,
+  PendingApproval,
+  ToolCall,
+  ToolEvent,
+  ToolInputEvent,
+} from "../index.js";
 import { toolPartsOf } from "./tool-parts.js";
 import { jsonSafe } from "../util/json-safe.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { outputOf } from "./tool-output.js";
+import { ModelParts } from "./model-parts.js";
 
 /** Options of {@link toUIMessageChunks}. */
 export interface UIMessageChunksOptions {
@@ -25,7 +36,7 @@ export interface UIMessageChunksOptions {
 
 /**
  * Turn `streamAgent`'s events into the AI SDK's UI message stream, the chunks `useChat` reads:
- * each turn a step, the model's text, each call's input as it streams and its output or error,
+ * each turn a step, the model's reasoning and text, each call's input as it streams and its output or error,
  * progress and call reports as data parts, an `ask_user` question as an `ask-user` data part (the
  * call stays open for `addToolOutput`), each pending approval as a `tool-approval-request` (its
  * token as the `signature`), manual calls as open calls, then the run's usage and the finish.
@@ -69,12 +80,12 @@ class ChunkWriter {
   readonly #elsewhere = new Map<string, { name: string; input: unknown }>();
   /** Calls with an output or error on the page, or an open question. */
   readonly #settled = new Set<string>();
+  readonly #words: ModelParts;
   #step = false;
-  #text: string | undefined;
-  #parts = 0;
 
   constructor(emit: (chunk: UIMessageChunk) => void, page: readonly UIMessage[], onError: (error: unknown) => string) {
     this.#emit = emit;
+    this.#words = new ModelParts(emit);
     this.#onError = onError;
     // The page's client continues its last message when that is the assistant's; any other message is out of reach.
     const last = page.at(-1);
@@ -109,7 +120,12 @@ class ChunkWriter {
       case "turn_started":
         return;
       case "text_delta":
-        this.#textDelta(event.text);
+        this.#openStep();
+        this.#words.text(event.text);
+        return;
+      case "reasoning":
+        this.#openStep();
+        this.#words.reasoning(event);
         return;
       case "tool_input":
         this.#toolInput(event);
@@ -128,7 +144,7 @@ class ChunkWriter {
         });
         return;
       case "model_reply":
-        // What it carries has streamed already (text deltas, each call's input); it is for checkpoints.
+        this.#modelReply(event);
         return;
       case "turn_completed":
         this.#turnCompleted(event.messages);
@@ -148,19 +164,18 @@ class ChunkWriter {
   }
 
   #closeStep(): void {
-    if (this.#text !== undefined) this.#emit({ type: "text-end", id: this.#text });
-    this.#text = undefined;
+    this.#words.close();
     if (this.#step) this.#emit({ type: "finish-step" });
     this.#step = false;
   }
 
-  #textDelta(text: string): void {
-    this.#openStep();
-    if (this.#text === undefined) {
-      this.#text = `text-${this.#parts++}`;
-      this.#emit({ type: "text-start", id: this.#text });
-    }
-    this.#emit({ type: "text-delta", id: this.#text, delta: text });
+  /**
+   * The model is done with its turn: its text and calls have streamed already, so the page gets
+   * what it adds: the reason the model stopped, as the message's metadata (`modelReply`, merged
+   * into what the page has; the latest turn's wins), while the turn's calls still run.
+   */
+  #modelReply(event: ModelReplyEvent): void {
+    this.#emit({ type: "message-metadata", messageMetadata: { modelReply: { turn: event.turn, finishReason: event.finishReason } } });
   }
 
   #toolInput(event: ToolInputEvent): void {
@@ -236,7 +251,7 @@ class ChunkWriter {
     // A turn still open failed or was cancelled: the loop adds nothing of it, so the page drops it too.
     if (this.#step) this.#emit({ type: "reset-step" });
     this.#step = false;
-    this.#text = undefined;
+    this.#words.drop();
     // Answers a resume committed before its turn failed (a denial has no event of its own).
     for (const m of event.messages)
       if (m.role === "tool" && !this.#settled.has(m.toolCallId) && this.#onPageOrEarlier(m.toolCallId)) this.#output(m.toolCallId, m.content, m.isError);
