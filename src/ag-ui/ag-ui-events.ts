@@ -167,6 +167,7 @@ class EventWriter {
   }
 
   #start(turn: number, toolCallId: string, toolName: string): void {
+    this.#reasoning.close();
     this.#started.add(toolCallId);
     this.#emit({ type: T.TOOL_CALL_START, toolCallId, toolCallName: toolName, parentMessageId: this.#messageId(turn) });
   }

@@ -54,6 +54,11 @@ export class ModelReply {
     return this.#text.join("");
   }
 
+  /** The reply's reasoning pieces, once the model is done; `undefined` when it gave none. */
+  get reasoning(): readonly ReasoningPart[] | undefined {
+    return this.#reasoning;
+  }
+
   /** The reason the model gave in its `finish` event, if it sent one. */
   get finishReason(): FinishReason | undefined {
     return this.#finishReason;
@@ -195,14 +200,18 @@ export class ModelReply {
   #done(): void {
     this.#over = true;
     if (this.#thinking !== undefined) this.#reasoned({ text: this.#thinking });
-    const calls = this.#batch.calls;
-    const content = this.text;
-    const reasoning = this.#reasoning;
-    const message: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
-    if (reasoning !== undefined) (message as { reasoning?: readonly ReasoningPart[] }).reasoning = reasoning;
-    this.#sink.replied(message, this.#finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
+    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning);
+    this.#sink.replied(message, this.#finishReason ?? (message.toolCalls !== undefined ? "tool_calls" : "stop"));
     this.#batch.close();
   }
+}
+
+/** The assistant message of a reply: `toolCalls` and `reasoning` only when there are some. */
+export function assistantMessage(content: string, calls: readonly ToolCall[], reasoning: readonly ReasoningPart[] | undefined): AssistantMessage {
+  const message: { -readonly [K in keyof AssistantMessage]: AssistantMessage[K] } = { role: "assistant", content };
+  if (calls.length > 0) message.toolCalls = calls;
+  if (reasoning !== undefined) message.reasoning = reasoning;
+  return message;
 }
 
 /** The shape {@link ReasoningPart} promises (shared with the conversation check). */
