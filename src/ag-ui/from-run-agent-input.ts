@@ -53,7 +53,8 @@ export function fromRunAgentInput(input: Pick<RunAgentInput, "messages"> & { rea
           names.set(c.id, c.function.name);
           return { id: c.id, name: c.function.name, arguments: argumentsOf(c.function.arguments), rawArguments: c.function.arguments };
         });
-        const said: Message = reasoning.length === 0 ? { role: "assistant", content: m.content ?? "" } : { role: "assistant", content: m.content ?? "", reasoning };
+        const said: Message =
+          reasoning.length === 0 ? { role: "assistant", content: m.content ?? "" } : { role: "assistant", content: m.content ?? "", reasoning };
         reasoning = [];
         out.push(toolCalls.length === 0 ? said : { ...said, toolCalls });
         return;

@@ -1,16 +1,6 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { Observable, type OperatorFunction } from "rxjs";
-import type {
-  AgentEvent,
-  AgentHaltedEvent,
-  CallReport,
-  Message,
-  ModelReplyEvent,
-  PendingApproval,
-  ToolCall,
-  ToolEvent,
-  ToolInputEvent,
-} from "../index.js";
+import type { AgentEvent, AgentHaltedEvent, CallReport, Message, ModelReplyEvent, PendingApproval, ToolCall, ToolEvent, ToolInputEvent } from "../index.js";
 import { toolPartsOf } from "./tool-parts.js";
 import { jsonSafe } from "../util/json-safe.js";
 import { finishReasonOf } from "./finish-reason.js";

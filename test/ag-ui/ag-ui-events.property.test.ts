@@ -55,10 +55,12 @@ function orderIssues(events: readonly AGUIEvent[], known: ReadonlySet<string>): 
       seen.add(e.messageId);
       open.thought.add(e.messageId);
     }
-    if ((e.type === "REASONING_MESSAGE_CONTENT" || e.type === "REASONING_MESSAGE_END") && !open.thought.has(e.messageId)) issues.push(`${at}: reasoning message not open`);
+    if ((e.type === "REASONING_MESSAGE_CONTENT" || e.type === "REASONING_MESSAGE_END") && !open.thought.has(e.messageId))
+      issues.push(`${at}: reasoning message not open`);
     if (e.type === "REASONING_ENCRYPTED_VALUE" && !open.thought.has(e.entityId)) issues.push(`${at}: encrypted value of no open reasoning message`);
     if (e.type === "REASONING_MESSAGE_END") open.thought.delete(e.messageId);
-    if (e.type === "REASONING_END" && (!open.span.delete(e.messageId) || open.thought.size > 0)) issues.push(`${at}: span not open, or a message in it still open`);
+    if (e.type === "REASONING_END" && (!open.span.delete(e.messageId) || open.thought.size > 0))
+      issues.push(`${at}: span not open, or a message in it still open`);
     if ((e.type === "TEXT_MESSAGE_START" || e.type === "TOOL_CALL_START") && open.span.size > 0) issues.push(`${at}: inside a reasoning span`);
   });
   const left = [...open.text, ...open.call, ...open.step, ...open.span, ...open.thought];

@@ -88,7 +88,6 @@ function assistantBlocks(message: AssistantMessage): AssistantBlock[] {
   return [...thinkingBlocks(message), ...textBlocks(message.content), ...calls];
 }
 
-
 /** A call's `input`: its arguments, or the model's own text when that text was not a JSON object. */
 function inputOf(call: ToolCall): Record<string, unknown> {
   if (call.rawArguments === undefined || call.rawArguments.trim() === "") return call.arguments;

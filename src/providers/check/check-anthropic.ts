@@ -130,7 +130,11 @@ function content(
     } else if (block.type === "thinking" || block.type === "redacted_thinking") {
       // The model's own reasoning, sent back: only in its own turn, with the state the API signed.
       if (role !== "assistant")
-        issues.add("misplaced_block", path, `${block.type} block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant's turn has its thinking`);
+        issues.add(
+          "misplaced_block",
+          path,
+          `${block.type} block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant's turn has its thinking`,
+        );
       if (block.type === "thinking") {
         stringAt(block, "thinking", path, issues);
         stringAt(block, "signature", path, issues, true);

@@ -18,7 +18,8 @@ export interface ReasoningItem {
  */
 export function reasoningItems(message: AssistantMessage): ReasoningItem[] {
   const items: ReasoningItem[] = [];
-  for (const part of message.reasoning ?? []) if (part.provider === OPENAI_RESPONSES && part.data?.type === "reasoning") items.push(part.data as unknown as ReasoningItem);
+  for (const part of message.reasoning ?? [])
+    if (part.provider === OPENAI_RESPONSES && part.data?.type === "reasoning") items.push(part.data as unknown as ReasoningItem);
   return items;
 }
 

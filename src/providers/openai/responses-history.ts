@@ -45,7 +45,8 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
   let turn: { content: string; calls: ToolCall[]; reasoning: ReasoningPart[] } | undefined;
   const close = () => {
     if (turn === undefined) return;
-    const said: Message = turn.reasoning.length > 0 ? { role: "assistant", content: turn.content, reasoning: turn.reasoning } : { role: "assistant", content: turn.content };
+    const said: Message =
+      turn.reasoning.length > 0 ? { role: "assistant", content: turn.content, reasoning: turn.reasoning } : { role: "assistant", content: turn.content };
     out.push(turn.calls.length > 0 ? { ...said, toolCalls: turn.calls } : said);
     turn = undefined;
   };
