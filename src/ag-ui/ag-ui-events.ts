@@ -145,6 +145,7 @@ class EventWriter {
    * for a model's finish reason; its text and calls have streamed already).
    */
   #modelReply(event: ModelReplyEvent): void {
+    this.#reasoning.close();
     this.#closeText();
     this.#emit({ type: T.CUSTOM, name: "toolrx.model_reply", value: { turn: event.turn, finishReason: event.finishReason } });
   }
@@ -223,12 +224,12 @@ class EventWriter {
   }
 
   #closeText(): void {
-    this.#reasoning.close();
     if (this.#text !== undefined) this.#emit({ type: T.TEXT_MESSAGE_END, messageId: this.#text });
     this.#text = undefined;
   }
 
   #closeStep(): void {
+    this.#reasoning.close();
     this.#closeText();
     if (this.#step !== undefined) this.#emit({ type: T.STEP_FINISHED, stepName: this.#step });
     this.#step = undefined;
