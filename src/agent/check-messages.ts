@@ -4,7 +4,7 @@ import type { Message } from "../tool/message.js";
 import { assertStructure } from "./check-structure.js";
 import { isPlainRecord } from "../util/safe.js";
 import { checkParts } from "../tool/content-part.js";
-import { isReasoningPart } from "./model-reply.js";
+import { isReasoningPart } from "../tool/reasoning-part.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced

@@ -7,6 +7,7 @@ import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.j
 import type { AssistantMessage, ReasoningPart } from "../tool/message.js";
 import { isTokenUsage } from "./usage.js";
 import { isPlainRecord } from "../util/safe.js";
+import { isReasoningPart } from "../tool/reasoning-part.js";
 
 /** Where a model's reply reports: its turn. */
 export interface ReplySink {
@@ -189,7 +190,8 @@ export class ModelReply {
   /** A piece of reasoning is whole: kept for the message, and shown. */
   #reasoned(part: ReasoningPart): void {
     this.#thinking = undefined;
-    (this.#reasoning ??= []).push(part);
+    if (this.#reasoning === undefined) this.#reasoning = [part];
+    else this.#reasoning.push(part);
     if (!this.#quiet) this.#sink.emit({ type: "reasoning", turn: this.#turn, state: "complete", part });
   }
 
@@ -212,14 +214,4 @@ export function assistantMessage(content: string, calls: readonly ToolCall[], re
   if (calls.length > 0) message.toolCalls = calls;
   if (reasoning !== undefined) message.reasoning = reasoning;
   return message;
-}
-
-/** The shape {@link ReasoningPart} promises (shared with the conversation check). */
-export function isReasoningPart(part: unknown): part is ReasoningPart {
-  return (
-    isPlainRecord(part) &&
-    typeof part.text === "string" &&
-    (part.provider === undefined || typeof part.provider === "string") &&
-    (part.data === undefined || isPlainRecord(part.data))
-  );
 }

@@ -1,7 +1,7 @@
 import { messageList } from "../messages.js";
 import { anthropicBlocks, type AnthropicContentBlock } from "../parts.js";
 import { isRecord } from "../shape.js";
-import { thinkingBlocks } from "./thinking.js";
+import { thinkingBlocks, type ThinkingBlock } from "./thinking.js";
 import type { AssistantMessage, Message, RunResult, ToolCall, ToolMessage } from "../../index.js";
 
 /** A `tool_result` block answering one `tool_use`. */
@@ -14,11 +14,7 @@ export interface ToolResultBlock {
 }
 
 /** An assistant content block as {@link toMessages} writes them. */
-export type AssistantBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "thinking"; thinking: string; signature: string }
-  | { type: "redacted_thinking"; data: string };
+export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> } | ThinkingBlock;
 
 /** A Messages API request message, as {@link toMessages} writes them. */
 export type MessageParam = { role: "user"; content: string | UserBlock[] } | { role: "assistant"; content: string | AssistantBlock[] };

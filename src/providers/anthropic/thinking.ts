@@ -1,6 +1,8 @@
 import { isRecord } from "../shape.js";
 import type { AssistantMessage, ReasoningPart } from "../../index.js";
-import type { AssistantBlock } from "./messages.js";
+
+/** A thinking block as the API sent it, to send back. */
+export type ThinkingBlock = { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string };
 
 /** The provider name of the reasoning an Anthropic model gave: `toMessages` sends back these alone. */
 export const ANTHROPIC = "anthropic";
@@ -10,8 +12,8 @@ export const ANTHROPIC = "anthropic";
  * `signature`, a `redacted_thinking` block with its `data`. Reasoning of another provider (or
  * text alone) is left out, since the API refuses a thinking block it did not sign.
  */
-export function thinkingBlocks(message: AssistantMessage): AssistantBlock[] {
-  const blocks: AssistantBlock[] = [];
+export function thinkingBlocks(message: AssistantMessage): ThinkingBlock[] {
+  const blocks: ThinkingBlock[] = [];
   for (const part of message.reasoning ?? []) {
     const data = part.data;
     if (part.provider !== ANTHROPIC || data === undefined) continue;
