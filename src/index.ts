@@ -122,7 +122,8 @@ export type {
   TokenUsage,
   UsageSource,
   ToolInputEvent,
+  ReasoningEvent,
   TurnResult,
 } from "./agent/types.js";
-export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";
+export type { ApprovalMessage, AssistantMessage, Message, ReasoningPart, TextMessage } from "./tool/message.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";

@@ -1,5 +1,5 @@
 import type { Message as AgUiMessage, RunAgentInput } from "@ag-ui/core";
-import type { ApprovalMessage, ContentPart, Message, ToolCall } from "../index.js";
+import type { ApprovalMessage, ContentPart, Message, ReasoningPart, ToolCall } from "../index.js";
 
 type AgUiContent = Extract<AgUiMessage, { role: "user" }>["content"];
 
@@ -11,7 +11,11 @@ type AgUiContent = Extract<AgUiMessage, { role: "user" }>["content"];
  * {@link toAgUiEvents}: `approval:<id>` as an approval decision (`payload.approved`, and
  * `payload.reason` for a denial; `status: "cancelled"` denies; the token is read from the entry's
  * `metadata.token` and checked by the loop under `approvalSecret`, never here), and `ask:<id>` as
- * the user's answer (`payload` as text). Activity and reasoning messages are the client's own.
+ * the user's answer (`payload` as text). Reasoning messages are the reasoning of the assistant
+ * message after them (of an assistant message of their own when none follows), their
+ * `encryptedValue` read as the provider state {@link toAgUiEvents} wrote (any other value is
+ * dropped: it is not state a toolrx provider wrote, and no provider takes text alone back).
+ * Activity messages are the client's own.
  *
  * @throws {TypeError} when `input.messages` is not an array, a tool message answers a call no
  * assistant message made, or a resume entry names no interrupt toolrx sends.
@@ -22,7 +26,18 @@ export function fromRunAgentInput(input: Pick<RunAgentInput, "messages"> & { rea
   }
   const names = new Map<string, string>();
   const out: Message[] = [];
+  let reasoning: ReasoningPart[] = [];
+  /** Reasoning no assistant message took is a turn of reasoning alone, as the loop keeps it. */
+  const flush = () => {
+    if (reasoning.length > 0) out.push({ role: "assistant", content: "", reasoning });
+    reasoning = [];
+  };
   input.messages.forEach((m, i) => {
+    if (m.role === "reasoning") {
+      reasoning.push(reasoningOf(m.content, m.encryptedValue));
+      return;
+    }
+    if (m.role !== "assistant") flush();
     switch (m.role) {
       case "developer":
       case "system":
@@ -38,7 +53,10 @@ export function fromRunAgentInput(input: Pick<RunAgentInput, "messages"> & { rea
           names.set(c.id, c.function.name);
           return { id: c.id, name: c.function.name, arguments: argumentsOf(c.function.arguments), rawArguments: c.function.arguments };
         });
-        out.push(toolCalls.length === 0 ? { role: "assistant", content: m.content ?? "" } : { role: "assistant", content: m.content ?? "", toolCalls });
+        const said: Message =
+          reasoning.length === 0 ? { role: "assistant", content: m.content ?? "" } : { role: "assistant", content: m.content ?? "", reasoning };
+        reasoning = [];
+        out.push(toolCalls.length === 0 ? said : { ...said, toolCalls });
         return;
       }
       case "tool": {
@@ -54,6 +72,7 @@ export function fromRunAgentInput(input: Pick<RunAgentInput, "messages"> & { rea
         return;
     }
   });
+  flush();
   const answers: string[] = [];
   (input.resume ?? []).forEach((entry, i) => {
     const [kind, ...rest] = String(entry.interruptId).split(":");
@@ -92,6 +111,18 @@ function contentOf(content: AgUiContent): { text: string; parts: ContentPart[] }
     }
   }
   return { text: texts.join("\n\n"), parts };
+}
+
+function reasoningOf(text: string, encrypted: string | undefined): ReasoningPart {
+  if (encrypted === undefined) return { text };
+  try {
+    const state: unknown = JSON.parse(encrypted);
+    const { provider, data } = (typeof state === "object" && state !== null ? state : {}) as { provider?: unknown; data?: unknown };
+    if (typeof provider !== "string") return { text };
+    return typeof data === "object" && data !== null && !Array.isArray(data) ? { text, provider, data: data as Record<string, unknown> } : { text, provider };
+  } catch {
+    return { text };
+  }
 }
 
 function argumentsOf(text: string): Record<string, unknown> {

@@ -4,6 +4,7 @@ import type { Message } from "../tool/message.js";
 import { assertStructure } from "./check-structure.js";
 import { isPlainRecord } from "../util/safe.js";
 import { checkParts } from "../tool/content-part.js";
+import { isReasoningPart } from "../tool/reasoning-part.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced
@@ -37,6 +38,7 @@ function assertMessage(message: unknown, i: number): void {
       field("content", isString, "a string");
       field("metadata", (v) => v === undefined || isPlainRecord(v), "an object");
       field("toolCalls", (v) => v === undefined || Array.isArray(v), "an array of tool calls");
+      field("reasoning", (v) => v === undefined || (Array.isArray(v) && v.every(isReasoningPart)), "an array of { text, provider?, data? } reasoning parts");
       const calls = message.toolCalls as readonly unknown[] | undefined;
       calls?.forEach((call, j) => {
         try {

@@ -4,9 +4,10 @@ import type { CallBatch } from "./call-batch.js";
 import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
-import type { AssistantMessage } from "../tool/message.js";
+import type { AssistantMessage, ReasoningPart } from "../tool/message.js";
 import { isTokenUsage } from "./usage.js";
 import { isPlainRecord } from "../util/safe.js";
+import { isReasoningPart } from "../tool/reasoning-part.js";
 
 /** Where a model's reply reports: its turn. */
 export interface ReplySink {
@@ -32,6 +33,9 @@ export class ModelReply {
   readonly #batch: CallBatch;
   readonly #sink: ReplySink;
   readonly #text: string[] = [];
+  #reasoning: ReasoningPart[] | undefined;
+  /** Reasoning text streamed since the last complete piece. */
+  #thinking: string | undefined;
   /** The ids of this reply's calls, once there are too many to compare one by one. */
   #ids: Set<string> | undefined;
   #live: LiveInput | undefined;
@@ -49,6 +53,11 @@ export class ModelReply {
   /** The reply's text so far: the whole of it once the model is done. */
   get text(): string {
     return this.#text.join("");
+  }
+
+  /** The reply's reasoning pieces, once the model is done; `undefined` when it gave none. */
+  get reasoning(): readonly ReasoningPart[] | undefined {
+    return this.#reasoning;
   }
 
   /** The reason the model gave in its `finish` event, if it sent one. */
@@ -78,7 +87,25 @@ export class ModelReply {
       this.#fail(event, "an event that is not an object");
       return;
     }
+    if (this.#thinking !== undefined && event.type !== "reasoning_delta" && event.type !== "reasoning") this.#reasoned({ text: this.#thinking });
     switch (event.type) {
+      case "reasoning_delta":
+        if (typeof event.text !== "string") {
+          this.#fail(event, "a reasoning_delta whose `text` is not a string");
+          return;
+        }
+        this.#thinking = (this.#thinking ?? "") + event.text;
+        if (!this.#quiet) this.#sink.emit({ type: "reasoning", turn: this.#turn, state: "delta", text: event.text });
+        return;
+      case "reasoning": {
+        const part = event.part as unknown;
+        if (!isReasoningPart(part)) {
+          this.#fail(event, "a reasoning event whose `part` is not { text: string, provider?: string, data?: object }");
+          return;
+        }
+        this.#reasoned(part);
+        return;
+      }
       case "text_delta":
         if (typeof event.text !== "string") {
           this.#fail(event, "a text_delta whose `text` is not a string");
@@ -160,16 +187,31 @@ export class ModelReply {
     return false;
   }
 
+  /** A piece of reasoning is whole: kept for the message, and shown. */
+  #reasoned(part: ReasoningPart): void {
+    this.#thinking = undefined;
+    if (this.#reasoning === undefined) this.#reasoning = [part];
+    else this.#reasoning.push(part);
+    if (!this.#quiet) this.#sink.emit({ type: "reasoning", turn: this.#turn, state: "complete", part });
+  }
+
   #fail(event: unknown, what: string): void {
     this.#sink.fail(new ModelEventError(this.#turn, event, what));
   }
 
   #done(): void {
     this.#over = true;
-    const calls = this.#batch.calls;
-    const content = this.text;
-    const message: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
-    this.#sink.replied(message, this.#finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
+    if (this.#thinking !== undefined) this.#reasoned({ text: this.#thinking });
+    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning);
+    this.#sink.replied(message, this.#finishReason ?? (message.toolCalls !== undefined ? "tool_calls" : "stop"));
     this.#batch.close();
   }
+}
+
+/** The assistant message of a reply: `toolCalls` and `reasoning` only when there are some. */
+export function assistantMessage(content: string, calls: readonly ToolCall[], reasoning: readonly ReasoningPart[] | undefined): AssistantMessage {
+  const message: { -readonly [K in keyof AssistantMessage]: AssistantMessage[K] } = { role: "assistant", content };
+  if (calls.length > 0) message.toolCalls = calls;
+  if (reasoning !== undefined) message.reasoning = reasoning;
+  return message;
 }

@@ -5,7 +5,7 @@ import type { PrepareTurn } from "./prepare-turn.js";
 import type { JournalOptions } from "./journal.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
-import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js";
+import type { AssistantMessage, Message, ReasoningPart, ToolMessage } from "../tool/message.js";
 
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
@@ -73,6 +73,14 @@ export type UsageSource =
  */
 export type ModelEvent =
   | { readonly type: "text_delta"; readonly text: string }
+  /** More of the model's reasoning text, as it streams. */
+  | { readonly type: "reasoning_delta"; readonly text: string }
+  /**
+   * A piece of reasoning is complete: `part.text` is all of it (the `reasoning_delta`s before it
+   * were its stream), with the provider's state to send back. Reasoning deltas that no
+   * `reasoning` event closes become a part of their text alone.
+   */
+  | { readonly type: "reasoning"; readonly part: ReasoningPart }
   | { readonly type: "tool_call"; readonly call: ToolCall }
   | { readonly type: "usage"; readonly usage: TokenUsage; readonly responseId?: string; readonly responseModel?: string }
   | { readonly type: "finish"; readonly reason: FinishReason; readonly error?: unknown }
@@ -154,6 +162,7 @@ export type AgentHaltedEvent<HandlerReason extends string = never> = AgentEnding
 export type AgentEvent<HandlerReason extends string = never> =
   | { readonly type: "turn_started"; readonly turn: number }
   | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
+  | ReasoningEvent
   | { readonly type: "tool_event"; readonly turn: number; readonly event: ToolEvent }
   | ToolInputEvent
   /** Something that happened inside a running call (progress, a recipe step, a retry): its `onCallReport` report. */
@@ -178,6 +187,15 @@ export interface ModelReplyEvent {
   /** The model's own `finish` reason, else `"tool_calls"` when it asked for tools, `"stop"` otherwise. */
   readonly finishReason: FinishReason;
 }
+
+/**
+ * The model's reasoning as it streams: `delta`s of its text, then `complete` once the piece is
+ * whole (`part` is what the assistant message keeps). A piece ends before the model's next text,
+ * call or the end of its reply. A UI shows it apart from the answer.
+ */
+export type ReasoningEvent =
+  | { readonly type: "reasoning"; readonly turn: number; readonly state: "delta"; readonly text: string }
+  | { readonly type: "reasoning"; readonly turn: number; readonly state: "complete"; readonly part: ReasoningPart };
 
 /**
  * A tool call as the model writes it, before it runs, so a UI can show it forming: `started`

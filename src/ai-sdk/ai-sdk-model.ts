@@ -26,7 +26,10 @@ export type AiSdkLanguageModel = LanguageModelV3 | LanguageModelV4;
  * run's signal is the request's `abortSignal`, and unsubscribing cancels the stream.
  *
  * Calls the provider ran itself (`providerExecuted`) are the provider's: they are not run again.
- * Reasoning has no event in toolrx's model stream yet and is left out.
+ * Reasoning streams as `reasoning_delta`s, and each reasoning part ends as a `reasoning` piece of
+ * provider `"ai-sdk"` whose `data` is the part's `providerMetadata` (Anthropic's signature,
+ * OpenAI's item id and encrypted content): the next request sends it back as the reasoning
+ * part's `providerOptions`, which is where the AI SDK's providers look for it.
  *
  * @example
  * import { google } from "@ai-sdk/google";
@@ -87,10 +90,15 @@ export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions
     });
 }
 
+/** The provider name of the reasoning an AI SDK model gave: `toPrompt` sends back these alone. */
+const AI_SDK = "ai-sdk";
+
 /** One stream's state: the calls it is writing, and the usage and response it reported. */
 class StreamReading {
   finished = false;
   #calls = 0;
+  /** Reasoning parts open, by id: their text so far and the provider metadata they came with. */
+  readonly #reasoning = new Map<string, { text: string; metadata: Record<string, unknown> | undefined }>();
   #responseId: string | undefined;
   #responseModel: string | undefined;
 
@@ -98,6 +106,23 @@ class StreamReading {
     switch (part.type) {
       case "text-delta":
         return part.delta === "" ? [] : [{ type: "text_delta", text: part.delta }];
+      case "reasoning-start":
+        this.#reasoning.set(part.id, { text: "", metadata: part.providerMetadata });
+        return [];
+      case "reasoning-delta": {
+        const open = this.#reasoning.get(part.id);
+        if (open !== undefined) {
+          open.text += part.delta;
+          if (part.providerMetadata !== undefined) open.metadata = { ...open.metadata, ...part.providerMetadata };
+        }
+        return part.delta === "" ? [] : [{ type: "reasoning_delta", text: part.delta }];
+      }
+      case "reasoning-end": {
+        const open = this.#reasoning.get(part.id) ?? { text: "", metadata: undefined };
+        this.#reasoning.delete(part.id);
+        const data = part.providerMetadata === undefined ? open.metadata : { ...open.metadata, ...part.providerMetadata };
+        return [{ type: "reasoning", part: data === undefined ? { text: open.text, provider: AI_SDK } : { text: open.text, provider: AI_SDK, data } }];
+      }
       case "tool-input-start":
         return part.providerExecuted === true ? [] : [{ type: "tool_input_started", id: part.id, name: part.toolName }];
       case "tool-input-delta":

@@ -5,11 +5,13 @@ import {
   type ContentPart,
   type Message,
   type PendingQuestion,
+  type ReasoningPart,
   type ToolCall,
   type ToolMessage,
 } from "../index.js";
 import { contentOf } from "./tool-output.js";
 import { isToolPart, toolNameOf, type Part, type ToolPart } from "./tool-parts.js";
+import { REASONING_METADATA_KEY } from "./model-parts.js";
 
 /**
  * The conversation `useChat`'s messages stand for, to run `streamAgent` on: what the client
@@ -27,7 +29,12 @@ import { isToolPart, toolNameOf, type Part, type ToolPart } from "./tool-parts.j
  *   fails closed before anything runs. Without a secret, decisions are trusted as written.
  * - A manual call's output (`addToolOutput`) is its tool message.
  *
- * Reasoning, sources and other data parts are the page's own and are left out.
+ * - A step's reasoning parts are its turn's reasoning, with the provider state
+ *   {@link toUIMessageChunks} put in their `providerMetadata.toolrx` (that provider checks its
+ *   own state when the turn is sent back); a reasoning part without it is text alone, which no
+ *   provider takes back.
+ *
+ * Sources and other data parts are the page's own and are left out.
  *
  * @throws {TypeError} when `messages` is not an array of UI messages.
  *
@@ -95,8 +102,10 @@ function assistantTurns(parts: readonly Part[], latest: ReadonlyMap<string, Tool
 function turnOf(parts: readonly Part[], questions: ReadonlyMap<string, PendingQuestion>): Message[] {
   const content = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
   const tools = parts.filter(isToolPart).filter((p) => p.state !== "input-streaming" && p.providerExecuted !== true);
-  if (content === "" && tools.length === 0) return [];
-  if (tools.length === 0) return [{ role: "assistant", content }];
+  const reasoning = parts.flatMap((p) => (p.type === "reasoning" && p.state !== "streaming" ? [reasoningOf(p.text, p.providerMetadata)] : []));
+  if (content === "" && tools.length === 0 && reasoning.length === 0) return [];
+  const said: Message = reasoning.length === 0 ? { role: "assistant", content } : { role: "assistant", content, reasoning };
+  if (tools.length === 0) return [said];
   const toolCalls = tools.map(
     (p): ToolCall => ({ id: p.toolCallId, name: toolNameOf(p), arguments: isObject(p.input) ? (p.input as Record<string, unknown>) : {} }),
   );
@@ -115,11 +124,20 @@ function turnOf(parts: readonly Part[], questions: ReadonlyMap<string, PendingQu
     else if (p.state === "output-error") answers.push({ role: "tool", toolCallId: p.toolCallId, name, content: String(p.errorText ?? ""), isError: true });
     else if (p.state === "approval-responded" && p.approval !== undefined) decisions.push(decisionOf(p.toolCallId, p.approval));
   }
-  const turn: Message[] = [{ role: "assistant", content, toolCalls }, ...answers];
+  const turn: Message[] = [{ ...said, toolCalls }, ...answers];
   if (asked.length > 0) turn.push(questionMessage(asked));
   turn.push(...decisions);
   if (replies.length > 0) turn.push({ role: "user", content: replies.join("\n\n") });
   return turn;
+}
+
+/** A reasoning part as the conversation keeps it: its text, and the provider state it carried to the page and back. */
+function reasoningOf(text: string, metadata: unknown): ReasoningPart {
+  const state = isObject(metadata) ? (metadata as Record<string, unknown>)[REASONING_METADATA_KEY] : undefined;
+  if (!isObject(state)) return { text };
+  const { provider, data } = state as { provider?: unknown; data?: unknown };
+  if (typeof provider !== "string") return { text };
+  return isObject(data) ? { text, provider, data: data as Record<string, unknown> } : { text, provider };
 }
 
 function decisionOf(toolCallId: string, approval: NonNullable<ToolPart["approval"]>): ApprovalMessage {

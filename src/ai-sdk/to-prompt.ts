@@ -1,6 +1,9 @@
-import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { JSONValue, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { Message } from "../index.js";
 import { withMarkers } from "../internal.js";
+
+/** Whose reasoning {@link toPrompt} sends back (the same as `aiSdkModel`'s; here so the two files do not import each other). */
+const AI_SDK = "ai-sdk";
 
 type PromptMessage = LanguageModelV3Prompt[number];
 type ToolContent = Extract<PromptMessage, { role: "tool" }>["content"];
@@ -8,8 +11,10 @@ type ToolContent = Extract<PromptMessage, { role: "tool" }>["content"];
 /**
  * A toolrx conversation as an AI SDK provider's prompt (the same shape in the v3 and v4
  * specifications): the answers of one turn in one `tool` message, a failed call's content as
- * `error-text`, approval messages left out (host bookkeeping), and a message's images and files
- * as the text markers the core writes for them.
+ * `error-text`, approval messages left out (host bookkeeping), a message's images and files
+ * as the text markers the core writes for them, and the reasoning an AI SDK model gave (provider
+ * `"ai-sdk"`) as reasoning parts with their provider metadata as `providerOptions`; reasoning of
+ * another provider, or text alone, is dropped: its state is not the AI SDK's to verify.
  */
 export function toPrompt(messages: readonly Message[]): LanguageModelV3Prompt {
   const prompt: PromptMessage[] = [];
@@ -24,7 +29,15 @@ export function toPrompt(messages: readonly Message[]): LanguageModelV3Prompt {
         prompt.push({ role: "user", content: [{ type: "text", text: withMarkers(m.content, m.parts) }] });
         break;
       case "assistant": {
-        const content: Extract<PromptMessage, { role: "assistant" }>["content"] = m.content === "" ? [] : [{ type: "text", text: m.content }];
+        const content: Extract<PromptMessage, { role: "assistant" }>["content"] = [];
+        for (const r of m.reasoning ?? [])
+          if (r.provider === AI_SDK)
+            content.push(
+              r.data === undefined
+                ? { type: "reasoning", text: r.text }
+                : { type: "reasoning", text: r.text, providerOptions: r.data as Record<string, Record<string, JSONValue>> },
+            );
+        if (m.content !== "") content.push({ type: "text", text: m.content });
         for (const call of m.toolCalls ?? []) content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments });
         prompt.push({ role: "assistant", content });
         break;

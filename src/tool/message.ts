@@ -28,12 +28,30 @@ export interface TextMessage {
 }
 
 /**
+ * A piece of the model's reasoning, kept in the conversation because providers require it back:
+ * Anthropic's thinking blocks (their `signature`, or a `redacted_thinking` block's `data`), the
+ * OpenAI Responses API's reasoning items (their `id` and `encrypted_content`). `text` is what a
+ * reader may see (`""` when the provider gave only opaque state). `provider` names whose state
+ * `data` is; a provider converter sends back only its own parts and drops the others (another
+ * provider's signature cannot be verified, and its text is not the new model's own reasoning).
+ */
+export interface ReasoningPart {
+  readonly text: string;
+  /** Whose `data` this is (`"anthropic"`, `"openai-responses"`, `"ai-sdk"`); absent for text alone, which no provider takes back. */
+  readonly provider?: string;
+  /** The provider's opaque state, kept as it came: give it back unchanged. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/**
  * The model's turn: its text, and the tool calls it asked for in the order it emitted them.
  * `metadata.askUser` marks the question of an `ask_user` halt, appended by the loop.
  */
 export interface AssistantMessage {
   readonly role: "assistant";
   readonly content: string;
+  /** The model's reasoning before its text and calls, in the order it came; absent when there was none. */
+  readonly reasoning?: readonly ReasoningPart[];
   readonly toolCalls?: readonly ToolCall[];
   readonly metadata?: Record<string, unknown>;
 }

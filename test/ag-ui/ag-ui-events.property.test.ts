@@ -15,7 +15,7 @@ const RUNS = Number(process.env.TOOLRX_PROPERTY_RUNS ?? 100);
 /** The order the protocol asks for: one run, paired steps, each message and call opened before it is written to and closed once. */
 function orderIssues(events: readonly AGUIEvent[], known: ReadonlySet<string>): string[] {
   const issues: string[] = [];
-  const open = { text: new Set<string>(), call: new Set<string>(), step: new Set<string>() };
+  const open = { text: new Set<string>(), call: new Set<string>(), step: new Set<string>(), span: new Set<string>(), thought: new Set<string>() };
   const ended = new Set<string>(known);
   const seen = new Set<string>();
   events.forEach((e, i) => {
@@ -43,8 +43,28 @@ function orderIssues(events: readonly AGUIEvent[], known: ReadonlySet<string>): 
       ended.add(e.toolCallId);
     }
     if (e.type === "TOOL_CALL_RESULT" && !ended.has(e.toolCallId)) issues.push(`${at}: result before its call ended`);
+    // Reasoning: a span holds reasoning messages; the model's text and calls come after it closes.
+    if (e.type === "REASONING_START") {
+      if (seen.has(e.messageId)) issues.push(`${at}: span id reused`);
+      seen.add(e.messageId);
+      open.span.add(e.messageId);
+    }
+    if (e.type === "REASONING_MESSAGE_START") {
+      if (open.span.size !== 1) issues.push(`${at}: reasoning message outside a span`);
+      if (seen.has(e.messageId)) issues.push(`${at}: reasoning message id reused`);
+      seen.add(e.messageId);
+      open.thought.add(e.messageId);
+    }
+    if ((e.type === "REASONING_MESSAGE_CONTENT" || e.type === "REASONING_MESSAGE_END") && !open.thought.has(e.messageId))
+      issues.push(`${at}: reasoning message not open`);
+    if (e.type === "REASONING_ENCRYPTED_VALUE" && !open.thought.has(e.entityId)) issues.push(`${at}: encrypted value of no open reasoning message`);
+    if (e.type === "REASONING_MESSAGE_END") open.thought.delete(e.messageId);
+    if (e.type === "REASONING_END" && (!open.span.delete(e.messageId) || open.thought.size > 0))
+      issues.push(`${at}: span not open, or a message in it still open`);
+    if ((e.type === "TEXT_MESSAGE_START" || e.type === "TOOL_CALL_START") && open.span.size > 0) issues.push(`${at}: inside a reasoning span`);
   });
-  if (open.text.size + open.call.size + open.step.size > 0) issues.push(`left open: ${[...open.text, ...open.call, ...open.step].join(", ")}`);
+  const left = [...open.text, ...open.call, ...open.step, ...open.span, ...open.thought];
+  if (left.length > 0) issues.push(`left open: ${left.join(", ")}`);
   return issues;
 }
 

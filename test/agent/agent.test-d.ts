@@ -74,6 +74,9 @@ test("AgentEvent is discriminated by type", () => {
       case "model_reply":
         expectTypeOf(e.message.toolCalls).toEqualTypeOf<readonly ToolCall[] | undefined>();
         return e.finishReason;
+      case "reasoning":
+        // A delta carries its text, a complete piece the part the message keeps.
+        return e.state === "delta" ? e.text : (e.part.provider ?? e.part.text);
       default: {
         const exhaustive: never = e;
         return exhaustive;

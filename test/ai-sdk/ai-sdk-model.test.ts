@@ -84,7 +84,11 @@ describe("aiSdkModel", () => {
             { type: "response-metadata", id: "resp", modelId: "mock-1" },
           ];
           if (t.reasoning)
-            parts.push({ type: "reasoning-start", id: "r" }, { type: "reasoning-delta", id: "r", delta: "hmm" }, { type: "reasoning-end", id: "r" });
+            parts.push(
+              { type: "reasoning-start", id: "r" },
+              { type: "reasoning-delta", id: "r", delta: "hmm" },
+              { type: "reasoning-end", id: "r", providerMetadata: { anthropic: { signature: "s" } } },
+            );
           if (t.text.length > 0)
             parts.push({ type: "text-start", id: "t" }, ...t.text.map((delta) => ({ type: "text-delta" as const, id: "t", delta })), {
               type: "text-end",
@@ -115,6 +119,10 @@ describe("aiSdkModel", () => {
         ran.forEach((t, i) => {
           if (i >= assistants.length) return;
           expect(assistants[i]?.content).toBe(t.text.join(""));
+          // The reasoning part, with the provider metadata the next request gives back.
+          expect((assistants[i] as { reasoning?: unknown }).reasoning).toEqual(
+            t.reasoning ? [{ text: "hmm", provider: "ai-sdk", data: { anthropic: { signature: "s" } } }] : undefined,
+          );
           expect((assistants[i] as { toolCalls?: { arguments: unknown }[] }).toolCalls?.map((c) => c.arguments) ?? []).toEqual(
             t.calls.map((c) => ({ n: c.n })),
           );
@@ -188,6 +196,31 @@ describe("aiSdkModel", () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(cancelled).toBe(true);
     expect(model.doStreamCalls[0]?.abortSignal).toBe(req.signal);
+  });
+
+  it("sends back its own reasoning as reasoning parts with their provider options, and no other provider's", async () => {
+    const model = streaming([finish("stop")]);
+    const messages: Message[] = [
+      { role: "user", content: "hi" },
+      {
+        role: "assistant",
+        content: "Hello.",
+        reasoning: [
+          { text: "greet", provider: "ai-sdk", data: { anthropic: { signature: "s" } } },
+          { text: "plain" },
+          { text: "theirs", provider: "anthropic", data: { type: "thinking", signature: "x" } },
+        ],
+      },
+      { role: "user", content: "again" },
+    ];
+    await lastValueFrom(from(aiSdkModel(model)(request(messages))));
+    expect(model.doStreamCalls[0]?.prompt[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "reasoning", text: "greet", providerOptions: { anthropic: { signature: "s" } } },
+        { type: "text", text: "Hello." },
+      ],
+    });
   });
 
   it("refuses what is not a language model of the v3 or v4 specification", () => {

@@ -13,7 +13,7 @@ import { random, scenarioArb, scenarioOptions } from "../support/agent-scenarios
 const RUNS = Number(process.env.TOOLRX_PROPERTY_RUNS ?? 100);
 const schema = uiMessageChunkSchema();
 
-/** A conversation as the model sees it: no host bookkeeping, no empty turn, and each turn's calls and answers in id order (the page learns of calls in the order they start). */
+/** A conversation as the model sees it: no host bookkeeping, no empty turn, its reasoning, and each turn's calls and answers in id order (the page learns of calls in the order they start). */
 function canonical(messages: readonly Message[]): unknown[] {
   const out: unknown[] = [];
   let tools: { id: string; content: string; isError: boolean }[] = [];
@@ -29,9 +29,9 @@ function canonical(messages: readonly Message[]): unknown[] {
     flush();
     if (m.role === "approval") continue;
     if (m.role !== "assistant") out.push({ role: m.role, content: m.content });
-    else if (m.content !== "" || (m.toolCalls?.length ?? 0) > 0 || m.metadata !== undefined) {
+    else if (m.content !== "" || (m.toolCalls?.length ?? 0) > 0 || m.metadata !== undefined || m.reasoning !== undefined) {
       const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })).sort((a, b) => a.id.localeCompare(b.id));
-      out.push({ role: "assistant", content: m.content, calls, metadata: m.metadata });
+      out.push({ role: "assistant", content: m.content, calls, metadata: m.metadata, reasoning: m.reasoning });
     }
   }
   flush();

@@ -62,7 +62,7 @@ describe("openai.fromChatMessages", () => {
 });
 
 describe("openai.fromResponsesInput", () => {
-  it("imports stored input: reasoning left out, an assistant's text and its calls as one turn, outputs as tool messages", () => {
+  it("imports stored input: reasoning kept whole on the turn it leads, an assistant's text and its calls as one turn, outputs as tool messages", () => {
     expect(
       openai.fromResponsesInput([
         { role: "user", content: [{ type: "input_text", text: "Weather in Paris?" }] },
@@ -76,6 +76,7 @@ describe("openai.fromResponsesInput", () => {
       {
         role: "assistant",
         content: "Checking.",
+        reasoning: [{ text: "", provider: "openai-responses", data: { type: "reasoning", id: "rs_1", summary: [] } }],
         toolCalls: [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}' }],
       },
       { role: "tool", toolCallId: "call_1", name: "weather", content: '{"tempC":21}', isError: false },
@@ -92,7 +93,7 @@ describe("openai.fromResponsesInput", () => {
 });
 
 describe("anthropic.fromMessages", () => {
-  it("imports a stored conversation: system first, tool results as tool messages before the user's words, thinking left out", () => {
+  it("imports a stored conversation: system first, tool results as tool messages before the user's words, thinking kept as reasoning", () => {
     expect(
       anthropic.fromMessages({
         system: "Be brief.",
@@ -117,7 +118,12 @@ describe("anthropic.fromMessages", () => {
     ).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "Weather in Paris?" },
-      { role: "assistant", content: "", toolCalls: [{ id: "toolu_1", name: "weather", arguments: { city: "Paris" } }] },
+      {
+        role: "assistant",
+        content: "",
+        reasoning: [{ text: "…", provider: "anthropic", data: { type: "thinking", signature: "s" } }],
+        toolCalls: [{ id: "toolu_1", name: "weather", arguments: { city: "Paris" } }],
+      },
       { role: "tool", toolCallId: "toolu_1", name: "weather", content: "down", isError: true },
       { role: "user", content: "And Oslo?" },
     ]);

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { askUser, defineTool, error, halt, memoryApprovalLedger, ok, type AgentOptions, type Model, type ModelEvent } from "../../src/index.js";
 
 // The random agent runs of test/agent/conversation.property.test.ts, for the protocol adapters:
-// every kind of call outcome and halt, calls that stream their arguments, progress reports.
+// every kind of call outcome and halt, calls that stream their arguments, progress reports,
+// reasoning streamed and closed with a provider's state.
 
 /** A small seeded generator, so a case's host answers replay exactly when fast-check shrinks it. */
 export function random(seed: number): () => number {
@@ -21,6 +22,8 @@ export const KINDS = ["ok", "fail", "throws", "ask", "approve", "approve_big", "
 export type Kind = (typeof KINDS)[number];
 
 const turnArb = fc.record({
+  /** What the model reasons before it answers: nothing, streamed text alone, or pieces closed with a provider's state. */
+  reasoning: fc.constantFrom("none", "none", "streamed", "signed", "two"),
   text: fc.constantFrom("", "", "Checking.", "Done.", "Ünïcode ✓"),
   calls: fc.array(fc.record({ kind: fc.constantFrom(...KINDS), n: fc.integer({ min: 0, max: 9 }), streamed: fc.boolean() }), { maxLength: 4 }),
   end: fc.constantFrom("finish", "finish", "finish", "none", "truncated", "errors"),
@@ -137,6 +140,13 @@ export function scenarioOptions(s: Scenario): { runs: Map<string, number>; optio
       yield { type: "text_delta", text: "All done." };
       return;
     }
+    if (turn.reasoning !== "none") {
+      yield { type: "reasoning_delta", text: "Think" };
+      yield { type: "reasoning_delta", text: "ing ✓" };
+    }
+    if (turn.reasoning === "signed" || turn.reasoning === "two")
+      yield { type: "reasoning", part: { text: "Thinking ✓", provider: "anthropic", data: { signature: `sig-${next}` } } };
+    if (turn.reasoning === "two") yield { type: "reasoning", part: { text: "", provider: "anthropic", data: { redacted: "opaque" } } };
     if (turn.text !== "") yield { type: "text_delta", text: turn.text };
     for (const { kind, n, streamed } of turn.calls) {
       const id = `c${ids++}`;

@@ -61,6 +61,35 @@ describe("startProviderServer", () => {
     });
   }
 
+  // Issue 31: reasoning frames, read by the real SDKs, kept by the loop and sent back to the API that wrote them.
+  const item = (n: string) => ({ type: "reasoning", id: `rs_${n}`, summary: [{ type: "summary_text", text: "Oslo first." }], encrypted_content: `enc_${n}` });
+  /** What the loop keeps of the reply numbered `n`, and what the next request carries of it. */
+  const reasoned: Record<string, (n: string) => { kept: unknown; sent: unknown }> = {
+    "OpenAI Responses": (n) => ({ kept: { text: "Oslo first.", provider: "openai-responses", data: item(n) }, sent: item(n) }),
+    Anthropic: (n) => ({
+      kept: { text: "Oslo first.", provider: "anthropic", data: { type: "thinking", signature: `sig_${n}` } },
+      sent: { type: "thinking", thinking: "Oslo first.", signature: `sig_${n}` },
+    }),
+    "OpenAI Chat Completions": () => ({ kept: undefined, sent: undefined }),
+  };
+  for (const [name, model] of Object.entries(models)) {
+    it(`streams reasoning the real SDK reads, which goes back on the next request: ${name}`, async () => {
+      const before = server.requests.length;
+      server.reply({ reasoning: "Oslo first.", calls: [{ id: "r1", name: "weather", arguments: { city: "Oslo", unit: "C" } }] }, { text: "Cold in Oslo." });
+      const result = await runAgent({ model: model(), tools: [weather], messages: [{ role: "user", content: "Weather?" }] });
+      expect(result.haltedReason).toBe("completed");
+      const turn = result.messages[1];
+      const reasoning = turn?.role === "assistant" ? turn.reasoning : undefined;
+      // The server numbers its replies: read the number off what the SDK got.
+      const n = /_(\d+)"/.exec(JSON.stringify(reasoning?.[0]?.data ?? {}))?.[1] ?? "";
+      const { kept, sent } = (reasoned[name] as (n: string) => { kept: unknown; sent: unknown })(n);
+      expect(reasoning).toEqual(kept === undefined ? undefined : [kept]);
+      expect(issuesOf(result.messages)).toEqual(NONE);
+      expect(server.requests.length - before).toBe(2);
+      if (sent !== undefined) expect(JSON.stringify(server.requests.at(-1)?.body)).toContain(JSON.stringify(sent));
+    });
+  }
+
   it("answers a request it has no reply for with the provider's error, which the SDK raises", async () => {
     const result = await runAgent({ model: models["OpenAI Chat Completions"]?.() as Model, tools: [weather], messages: [{ role: "user", content: "hi" }] });
     expect(result.haltedReason).toBe("error");

@@ -1,11 +1,10 @@
 import { calledName, historyContent, historyText, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { toolUseCall } from "./parse-tool-calls.js";
-import type { Message, ToolCall, ToolMessage } from "../../index.js";
+import type { AssistantMessage, Message, ReasoningPart, ToolCall, ToolMessage } from "../../index.js";
+import { reasoningOfBlock } from "./thinking.js";
 
 const TEXT = new Set(["text"]);
-/** Blocks the model functions leave out too: the conversation has no place for them. */
-const SKIPPED = new Set(["thinking", "redacted_thinking"]);
 
 /**
  * Messages API: a stored conversation (`{ system?, messages }` as `anthropic.toMessages`
@@ -13,8 +12,8 @@ const SKIPPED = new Set(["thinking", "redacted_thinking"]);
  * system message, each `tool_result` block as a tool message (`isError` from `is_error`, the
  * name from its `tool_use`) before the text of its user message, assistant text and `tool_use`
  * blocks as one assistant turn. An `input` of `{ rawArguments }` (how `toMessages` keeps a call
- * whose arguments were not a JSON object) is the call's `rawArguments` again. Thinking blocks
- * are left out, as the model function leaves them out.
+ * whose arguments were not a JSON object) is the call's `rawArguments` again. Thinking and
+ * redacted thinking blocks are the turn's reasoning, as the model function keeps them.
  *
  * @throws {TypeError} for what toolrx's conversation cannot hold, naming the message: a role
  * other than `user` and `assistant`, a block that is not text or a tool call or result (an
@@ -85,10 +84,12 @@ function assistantMessage(content: unknown, where: string, names: Map<string, st
   if (!Array.isArray(content)) throw new TypeError(`Expected \`content\` of ${where} to be a string or an array of content blocks, got ${kindOf(content)}`);
   let text = "";
   const calls: ToolCall[] = [];
+  const reasoning: ReasoningPart[] = [];
   for (const [j, block] of content.entries()) {
     const type = isRecord(block) ? block.type : undefined;
-    if (typeof type === "string" && SKIPPED.has(type)) continue;
-    if (type === "tool_use") {
+    const thought = reasoningOfBlock(block);
+    if (thought !== undefined) reasoning.push(thought);
+    else if (type === "tool_use") {
       const { id, name, input } = block as Record<string, unknown>;
       if (typeof id !== "string" || id === "" || typeof name !== "string")
         throw new TypeError(`Expected block ${j} of ${where} to be a tool_use with an \`id\` and a \`name\``);
@@ -97,7 +98,8 @@ function assistantMessage(content: unknown, where: string, names: Map<string, st
       calls.push(call);
     } else text += historyText([block], TEXT, where);
   }
-  return calls.length > 0 ? { role: "assistant", content: text, toolCalls: calls } : { role: "assistant", content: text };
+  const said: AssistantMessage = reasoning.length > 0 ? { role: "assistant", content: text, reasoning } : { role: "assistant", content: text };
+  return calls.length > 0 ? { ...said, toolCalls: calls } : said;
 }
 
 /** `{ rawArguments }` alone, with text that is not a JSON object: what `toMessages` wrote for such a call. */

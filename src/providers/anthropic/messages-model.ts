@@ -2,6 +2,7 @@ import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
 import { parseArgumentsText } from "../parse-arguments.js";
 import { toMessages, type MessageParam } from "./messages.js";
+import { ANTHROPIC } from "./thinking.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { AnthropicUsage } from "./anthropic-usage.js";
 import { toolUseCall } from "./parse-tool-calls.js";
@@ -70,9 +71,11 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
  * (an error status, an `error` event such as `overloaded_error`) errors the Observable with the
  * SDK's `APIError`; the loop ends with `error`.
  *
- * Thinking blocks are not kept: toolrx's conversation has no place for them, and the API wants
- * them back on a turn that used tools with extended `thinking` on, so leave `thinking` off when
- * the model has tools.
+ * With extended `thinking` on, each `thinking` block streams as `reasoning_delta`s and closes as
+ * a `reasoning` piece of provider `"anthropic"` (its `signature` in `data`); a
+ * `redacted_thinking` block is a piece with no text and its `data`. The assistant message keeps
+ * them, and the next request sends them back first in the turn, as the API requires on a turn
+ * that used tools.
  *
  * @example
  * import Anthropic from "@anthropic-ai/sdk";
@@ -111,6 +114,8 @@ interface PartialToolUse {
 
 class MessageEventReader implements StreamReader<MessageStreamEventLike> {
   private readonly toolUses = new Map<number, PartialToolUse>();
+  /** Thinking blocks open, by index: their text and signature so far. */
+  private readonly thinking = new Map<number, { text: string; signature: string }>();
   private stopReason: string | null = null;
   private called = false;
   private stopped = false;
@@ -126,12 +131,29 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
           return [{ type: "tool_input_started", id, name }];
         } else if (block.type === "text" && block.text) {
           return [{ type: "text_delta", text: block.text }];
+        } else if (block.type === "thinking") {
+          const { thinking = "", signature = "" } = block as { thinking?: string; signature?: string };
+          this.thinking.set(index, { text: thinking, signature });
+          return thinking === "" ? [] : [{ type: "reasoning_delta", text: thinking }];
+        } else if (block.type === "redacted_thinking") {
+          const { data } = block as { data?: unknown };
+          return [{ type: "reasoning", part: { text: "", provider: ANTHROPIC, data: { type: "redacted_thinking", data } } }];
         }
         return [];
       }
       case "content_block_delta": {
-        const { index, delta } = event as { index: number; delta: { type: string; text?: string; partial_json?: string } };
+        const { index, delta } = event as {
+          index: number;
+          delta: { type: string; text?: string; partial_json?: string; thinking?: string; signature?: string };
+        };
         if (delta.type === "text_delta" && delta.text) return [{ type: "text_delta", text: delta.text }];
+        const thinking = this.thinking.get(index);
+        if (thinking !== undefined) {
+          if (delta.type === "signature_delta") thinking.signature += delta.signature ?? "";
+          if (delta.type !== "thinking_delta" || !delta.thinking) return [];
+          thinking.text += delta.thinking;
+          return [{ type: "reasoning_delta", text: delta.thinking }];
+        }
         const toolUse = this.toolUses.get(index);
         if (delta.type === "input_json_delta" && toolUse !== undefined && delta.partial_json) {
           toolUse.json += delta.partial_json;
@@ -141,6 +163,11 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
       }
       case "content_block_stop": {
         const { index } = event as { index: number };
+        const thinking = this.thinking.get(index);
+        if (thinking !== undefined) {
+          this.thinking.delete(index);
+          return [{ type: "reasoning", part: { text: thinking.text, provider: ANTHROPIC, data: { type: "thinking", signature: thinking.signature } } }];
+        }
         const toolUse = this.toolUses.get(index);
         if (toolUse === undefined) return [];
         this.toolUses.delete(index);

@@ -1,6 +1,7 @@
 import { messageList } from "../messages.js";
 import { anthropicBlocks, type AnthropicContentBlock } from "../parts.js";
 import { isRecord } from "../shape.js";
+import { thinkingBlocks, type ThinkingBlock } from "./thinking.js";
 import type { AssistantMessage, Message, RunResult, ToolCall, ToolMessage } from "../../index.js";
 
 /** A `tool_result` block answering one `tool_use`. */
@@ -13,7 +14,7 @@ export interface ToolResultBlock {
 }
 
 /** An assistant content block as {@link toMessages} writes them. */
-export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> } | ThinkingBlock;
 
 /** A Messages API request message, as {@link toMessages} writes them. */
 export type MessageParam = { role: "user"; content: string | UserBlock[] } | { role: "assistant"; content: string | AssistantBlock[] };
@@ -32,7 +33,10 @@ export type UserBlock = ToolResultBlock | AnthropicContentBlock;
  * turn that said nothing (an empty `end_turn`) leaves the tool results and the user's next
  * words in one user message. The loop's ask-user question is ordinary assistant text and
  * approval messages are left out. Content parts become `image` and `document` blocks, in user
- * messages and tool results alike.
+ * messages and tool results alike. An assistant turn's reasoning of provider `"anthropic"` goes
+ * first in its content, as the `thinking` (with its `signature`) or `redacted_thinking` block it
+ * came as; reasoning of another provider, or text alone, is dropped: the API checks a thinking
+ * block's signature and refuses one it did not sign.
  *
  * A call whose arguments were not a JSON object keeps the model's text as `input:
  * { rawArguments }` (the API takes only an object there), so the model still sees what it sent
@@ -77,7 +81,7 @@ function textBlocks(text: string): { type: "text"; text: string }[] {
 
 function assistantBlocks(message: AssistantMessage): AssistantBlock[] {
   const calls = (message.toolCalls ?? []).map((call): AssistantBlock => ({ type: "tool_use", id: call.id, name: call.name, input: inputOf(call) }));
-  return [...textBlocks(message.content), ...calls];
+  return [...thinkingBlocks(message), ...textBlocks(message.content), ...calls];
 }
 
 /** A call's `input`: its arguments, or the model's own text when that text was not a JSON object. */

@@ -12,7 +12,8 @@ interface ToolUses {
  * parameter), alternating; no empty content, except the final assistant message; `tool_use`
  * blocks only from the assistant, each answered by a `tool_result` block in the very next
  * message, a user message whose `tool_result` blocks come before any other block; a
- * `tool_result` answers a `tool_use` of the message just before it, once.
+ * `tool_result` answers a `tool_use` of the message just before it, once; `thinking` and
+ * `redacted_thinking` blocks only in assistant messages, with their `signature` or `data`.
  */
 export function checkAnthropic(messages: readonly unknown[], options: CheckConversationOptions, issues: IssueList): void {
   let previousRole: unknown;
@@ -126,6 +127,18 @@ function content(
       if (id === undefined) return;
       if (uses.some((use) => use.id === id)) issues.add("duplicate_tool_call", [...path, "id"], `tool_use block ${j} of message ${i} reuses the id "${id}"`);
       else if (role === "assistant") uses.push({ id, name: name ?? "?", index: j });
+    } else if (block.type === "thinking" || block.type === "redacted_thinking") {
+      // The model's own reasoning, sent back: only in its own turn, with the state the API signed.
+      if (role !== "assistant")
+        issues.add(
+          "misplaced_block",
+          path,
+          `${block.type} block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant's turn has its thinking`,
+        );
+      if (block.type === "thinking") {
+        stringAt(block, "thinking", path, issues);
+        stringAt(block, "signature", path, issues, true);
+      } else stringAt(block, "data", path, issues, true);
     } else if (typeof block.type !== "string") {
       issues.add("invalid_type", [...path, "type"], `Expected \`type\` of content block ${j} of message ${i} to be a string, got ${kindOf(block.type)}`);
     }

@@ -14,8 +14,8 @@ interface Call {
  * OpenAI Responses' rules, for an `input` sent without `previous_response_id`: every
  * `function_call` has exactly one `function_call_output` with its `call_id`, after it; an
  * output answers a call made earlier in the input; two calls never share a `call_id` (outputs
- * are paired by id across the whole input). Item types other than messages, function calls and
- * their outputs (reasoning, built-in tools) are not checked.
+ * are paired by id across the whole input); a `reasoning` item has its `id`. Item types other
+ * than messages, reasoning, function calls and their outputs (built-in tools) are not checked.
  */
 export function checkResponses(items: readonly unknown[], options: CheckConversationOptions, issues: IssueList): void {
   const calls = new Map<string, Call>();
@@ -49,6 +49,9 @@ export function checkResponses(items: readonly unknown[], options: CheckConversa
         issues.add("orphan_tool_result", [i, "call_id"], `Function call output ${i} answers "${id}", but no function call before it has that call_id`);
       else if (call.answered) issues.add("duplicate_tool_result", [i, "call_id"], `Function call output ${i} answers "${id}" a second time`);
       else call.answered = true;
+    } else if (type === "reasoning") {
+      // A reasoning item sent back is the API's own: it finds it again by its id.
+      stringAt(item, "id", [i], issues, true);
     } else if (type === undefined || type === "message") {
       lastMessage = i;
       const role = item.role;

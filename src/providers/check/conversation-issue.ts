@@ -4,7 +4,7 @@
  * - `invalid_role`: a role the provider does not have in that place (Anthropic has no `system` message);
  * - `empty_content`: text the provider refuses because it is empty (Anthropic);
  * - `roles_not_alternating`: two messages of one role in a row (Anthropic);
- * - `misplaced_block`: a `tool_use` outside an assistant message, a `tool_result` outside a user
+ * - `misplaced_block`: a `tool_use` or thinking block outside an assistant message, a `tool_result` outside a user
  *   message or after its text (Anthropic);
  * - `duplicate_tool_call`: two tool calls with one id;
  * - `missing_tool_result`: a tool call not answered where the provider wants its answer;

@@ -24,6 +24,8 @@ export type ChatMessageParam =
  * call, the loop's ask-user question is an ordinary assistant message, and approval messages
  * (host bookkeeping) are left out. A user message's content parts become `image_url` and
  * `file` parts; a tool message takes text only here, so its parts become text markers.
+ * Chat Completions has no place for reasoning in a request: an assistant turn's reasoning, of
+ * any provider, is left out.
  *
  * @example
  * openai.toChatMessages([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);

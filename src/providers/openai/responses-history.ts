@@ -1,7 +1,8 @@
 import { calledName, historyContent, partFromUrl, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { functionCall } from "./responses-output.js";
-import type { Message, ToolCall, ToolMessage } from "../../index.js";
+import type { Message, ReasoningPart, ToolCall, ToolMessage } from "../../index.js";
+import { reasoningOfItem } from "./reasoning-items.js";
 
 const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
 
@@ -10,8 +11,9 @@ const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
  * output items of earlier responses included) as toolrx's conversation, its inverse: message
  * items by role (`developer` as system), an assistant text item and the `function_call` items
  * after it as one assistant turn, each `function_call_output` as a tool message with its call's
- * name. Reasoning items are left out, as the model functions leave them out. Responses has no
- * error flag on an output, so `isError` is `false`.
+ * name. Reasoning items are the reasoning of the assistant turn they lead, kept whole (ids and
+ * encrypted content) as the model function keeps them. Responses has no error flag on an
+ * output, so `isError` is `false`.
  *
  * @throws {TypeError} for what toolrx's conversation cannot hold, naming the item: an item type
  * other than a message, reasoning, a function call or its output (built-in tool calls, item
@@ -40,24 +42,30 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
   const out: Message[] = [];
   const names = new Map<string, string>();
   /** The assistant turn still taking function calls: its text, and its calls so far. */
-  let turn: { content: string; calls: ToolCall[] } | undefined;
+  let turn: { content: string; calls: ToolCall[]; reasoning: ReasoningPart[] } | undefined;
   const close = () => {
     if (turn === undefined) return;
-    out.push(turn.calls.length > 0 ? { role: "assistant", content: turn.content, toolCalls: turn.calls } : { role: "assistant", content: turn.content });
+    const said: Message =
+      turn.reasoning.length > 0 ? { role: "assistant", content: turn.content, reasoning: turn.reasoning } : { role: "assistant", content: turn.content };
+    out.push(turn.calls.length > 0 ? { ...said, toolCalls: turn.calls } : said);
     turn = undefined;
   };
   items.forEach((item: unknown, i) => {
     const where = `item ${i} of \`${fn}\``;
     if (!isRecord(item)) throw new TypeError(`Expected ${where} to be an object, got ${kindOf(item)}`);
     const type = item.type ?? "message";
-    if (type === "reasoning") return;
+    if (type === "reasoning") {
+      turn ??= { content: "", calls: [], reasoning: [] };
+      turn.reasoning.push(reasoningOfItem(item));
+      return;
+    }
     if (type === "function_call") {
       if (typeof item.call_id !== "string" || item.call_id === "" || typeof item.name !== "string" || typeof item.arguments !== "string") {
         throw new TypeError(`Expected ${where} to be a function call with a \`call_id\`, a \`name\` and \`arguments\` text`);
       }
       const call = functionCall(item as { call_id: string; name: string; arguments: string; id?: string });
       names.set(call.id, call.name);
-      turn ??= { content: "", calls: [] };
+      turn ??= { content: "", calls: [], reasoning: [] };
       turn.calls.push(call);
       return;
     }
@@ -80,12 +88,15 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
         `Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`,
       );
     const { content, parts } = historyContent(item.content, INPUT_TEXT, responsesPart, where);
+    // The reasoning that led to this text is its turn's; anything else before it is a turn of its own.
+    const led = item.role === "assistant" && turn !== undefined && turn.content === "" && turn.calls.length === 0 ? turn.reasoning : [];
+    if (led.length > 0) turn = undefined;
     close();
     if (parts !== undefined && item.role !== "user")
       throw new TypeError(`Expected ${where} to hold text only: a ${JSON.stringify(item.role)} message has no images or files`);
     switch (item.role) {
       case "assistant":
-        turn = { content, calls: [] };
+        turn = { content, calls: [], reasoning: led };
         return;
       case "system":
       case "developer":

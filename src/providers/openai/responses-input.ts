@@ -1,13 +1,15 @@
 import { argumentsText, messageList } from "../messages.js";
 import { responsesParts, type ResponsesContentPart } from "../parts.js";
 import type { Message } from "../../index.js";
+import { reasoningItems, type ReasoningItem } from "./reasoning-items.js";
 
 /** A Responses API input item, as {@link toResponsesInput} writes them. */
 export type ResponsesInputItem =
   | { role: "system" | "assistant"; content: string }
   | { role: "user"; content: string | ResponsesContentPart[] }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
-  | { type: "function_call_output"; call_id: string; output: string | ResponsesContentPart[] };
+  | { type: "function_call_output"; call_id: string; output: string | ResponsesContentPart[] }
+  | ReasoningItem;
 
 /**
  * Responses API: a toolrx conversation as the request's `input`, for stateless use (no
@@ -15,6 +17,9 @@ export type ResponsesInputItem =
  * `function_call` item per call, each tool message a `function_call_output`; the loop's
  * ask-user question is ordinary assistant text and approval messages are left out. Content
  * parts become `input_image` and `input_file` parts, in user messages and tool outputs alike.
+ * An assistant turn's reasoning of provider `"openai-responses"` goes first, as the `reasoning`
+ * items the API sent (their `id` and `encrypted_content` unchanged); reasoning of another
+ * provider, or text alone, is dropped, since the API takes back only its own items.
  *
  * @example
  * openai.toResponsesInput([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);
@@ -33,6 +38,7 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
         items.push({ role: "user", content: message.parts?.length ? responsesParts(message.content, message.parts) : message.content });
         break;
       case "assistant":
+        items.push(...reasoningItems(message));
         if (message.content !== "" || !message.toolCalls?.length) items.push({ role: "assistant", content: message.content });
         for (const call of message.toolCalls ?? []) {
           items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call) });

@@ -1,6 +1,7 @@
 import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
 import { isRecord } from "../shape.js";
+import { reasoningOfItem, SUMMARY_BREAK } from "./reasoning-items.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { count, tokenUsage, usageEvent } from "../usage-event.js";
 import { functionCall } from "./responses-output.js";
@@ -68,8 +69,11 @@ export interface ResponsesModelOptions {
  * Unsubscribing, or aborting the request's `signal`, aborts the HTTP stream. A provider error
  * (an error status, an `error` event, a `failed` response) errors the Observable (the SDK's
  * error, or an `Error` with the response's `code` and `message`); the loop ends with `error`.
- * Reasoning items are not sent back (the conversation has no place for them); function calls
- * are sent without their item ids, which the API accepts without the reasoning items.
+ * A `reasoning` item streams its summary as `reasoning_delta`s (summaries apart by a blank
+ * line) and ends as a `reasoning` piece of provider `"openai-responses"` holding the whole item:
+ * the next request sends it back unchanged, before the turn's text and calls. To keep a
+ * reasoning model's state across stateless turns, ask for it: `include:
+ * ["reasoning.encrypted_content"]` and `store: false`.
  *
  * @example
  * const model = openai.responsesModel({ client: new OpenAI(), model: "gpt-4.1", instructions: "Be brief." });
@@ -105,6 +109,15 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
         const { delta } = event as { delta: string };
         return delta === "" ? [] : [{ type: "text_delta", text: delta }];
       }
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta": {
+        const { delta } = event as unknown as { delta: string };
+        return delta === "" ? [] : [{ type: "reasoning_delta", text: delta }];
+      }
+      case "response.reasoning_summary_part.added": {
+        const { summary_index } = event as unknown as { summary_index?: number };
+        return typeof summary_index === "number" && summary_index > 0 ? [{ type: "reasoning_delta", text: SUMMARY_BREAK }] : [];
+      }
       case "response.output_item.added": {
         const { output_index, item } = event as { output_index: number; item: { type: string; arguments?: string; call_id?: string; name?: string } };
         if (item.type !== "function_call") return [];
@@ -123,6 +136,7 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
       }
       case "response.output_item.done": {
         const { output_index, item } = event as { output_index: number; item: { type: string } };
+        if (item.type === "reasoning") return [{ type: "reasoning", part: reasoningOfItem(item as Record<string, unknown>) }];
         if (item.type !== "function_call") return [];
         const done = item as FunctionCallItem;
         const streamed = this.pending.get(output_index) ?? "";

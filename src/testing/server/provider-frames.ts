@@ -6,6 +6,11 @@
 
 /** A reply the provider server plays, in provider-neutral words. */
 export interface ScriptedReply {
+  /**
+   * The model's reasoning, before its text: a Responses `reasoning` item (its summary, with an id
+   * and encrypted content) and an Anthropic `thinking` block (signed). Chat Completions streams none.
+   */
+  readonly reasoning?: string;
   /** Text the model streams, before its calls. */
   readonly text?: string;
   readonly calls?: readonly { readonly id?: string; readonly name: string; readonly arguments: Record<string, unknown> }[];
@@ -106,13 +111,26 @@ function responsesFrames(reply: ScriptedReply, n: number): Frame[] {
   });
   const frames: Frame[] = [frame({ type: "response.created", response: response("in_progress") })];
   const output: unknown[] = [];
+  const thought = reply.reasoning ?? "";
+  if (thought !== "") {
+    const id = `rs_${n}`;
+    const item = { type: "reasoning", id, summary: [{ type: "summary_text", text: thought }], encrypted_content: `enc_${n}` };
+    frames.push(frame({ type: "response.output_item.added", output_index: 0, item: { type: "reasoning", id, summary: [] } }));
+    const part = { type: "summary_text", text: "" };
+    frames.push(frame({ type: "response.reasoning_summary_part.added", item_id: id, output_index: 0, summary_index: 0, part }));
+    for (const delta of cut(thought, pieces))
+      frames.push(frame({ type: "response.reasoning_summary_text.delta", item_id: id, output_index: 0, summary_index: 0, delta }));
+    frames.push(frame({ type: "response.output_item.done", output_index: 0, item }));
+    output.push(item);
+  }
   const text = reply.text ?? "";
   if (text !== "") {
+    const output_index = output.length;
     const item = { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
-    frames.push(frame({ type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", content: [] } }));
+    frames.push(frame({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress", content: [] } }));
     for (const delta of cut(text, pieces))
-      frames.push(frame({ type: "response.output_text.delta", item_id: `msg_${n}`, output_index: 0, content_index: 0, delta, logprobs: [] }));
-    frames.push(frame({ type: "response.output_item.done", output_index: 0, item }));
+      frames.push(frame({ type: "response.output_text.delta", item_id: `msg_${n}`, output_index, content_index: 0, delta, logprobs: [] }));
+    frames.push(frame({ type: "response.output_item.done", output_index, item }));
     output.push(item);
   }
   for (const c of callsOf(reply, n)) {
@@ -172,6 +190,13 @@ function anthropicFrames(reply: ScriptedReply, n: number): Frame[] {
     }),
   ];
   let index = 0;
+  const thought = reply.reasoning ?? "";
+  if (thought !== "") {
+    frames.push(frame({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }));
+    for (const thinking of cut(thought, pieces)) frames.push(frame({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking } }));
+    frames.push(frame({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: `sig_${n}` } }));
+    frames.push(frame({ type: "content_block_stop", index: index++ }));
+  }
   const text = reply.text ?? "";
   if (text !== "") {
     frames.push(frame({ type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } }));
