@@ -124,5 +124,5 @@ export type {
   ToolInputEvent,
   TurnResult,
 } from "./agent/types.js";
-export type { ApprovalMessage, AssistantMessage, Message, TextMessage } from "./tool/message.js";
+export type { ApprovalMessage, AssistantMessage, Message, ProviderItem, TextMessage } from "./tool/message.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";

@@ -4,6 +4,7 @@ import type { Message } from "../tool/message.js";
 import { assertStructure } from "./check-structure.js";
 import { isPlainRecord } from "../util/safe.js";
 import { checkParts } from "../tool/content-part.js";
+import { assertProviderItems } from "../tool/provider-item.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced
@@ -45,6 +46,7 @@ function assertMessage(message: unknown, i: number): void {
           throw new TypeError(`In \`${at}.toolCalls\`: ${(e as Error).message}`);
         }
       });
+      assertProviderItems(message.providerItems, message.content as string, at);
       return;
     }
     case "tool":

@@ -4,7 +4,8 @@ import type { CallBatch } from "./call-batch.js";
 import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
-import type { AssistantMessage } from "../tool/message.js";
+import type { AssistantMessage, ProviderItem } from "../tool/message.js";
+import { providerItemIssue } from "../tool/provider-item.js";
 import { isTokenUsage } from "./usage.js";
 import { isPlainRecord } from "../util/safe.js";
 
@@ -32,6 +33,9 @@ export class ModelReply {
   readonly #batch: CallBatch;
   readonly #sink: ReplySink;
   readonly #text: string[] = [];
+  #textLength = 0;
+  /** What the provider ran itself, where the text so far puts it. */
+  #items: ProviderItem[] | undefined;
   /** The ids of this reply's calls, once there are too many to compare one by one. */
   #ids: Set<string> | undefined;
   #live: LiveInput | undefined;
@@ -85,11 +89,22 @@ export class ModelReply {
           return;
         }
         this.#text.push(event.text);
+        this.#textLength += event.text.length;
         if (!this.#quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
         return;
       case "tool_call":
         this.#call(event.call, event);
         return;
+      case "provider_item": {
+        // Kept, never run: the provider already ran it, and a call toolrx made up would run twice.
+        const issue = providerItemIssue(event);
+        if (issue !== undefined) {
+          this.#fail(event, `a provider_item without ${issue.replace(/^an? /, "")}`);
+          return;
+        }
+        (this.#items ??= []).push({ provider: event.provider, item: event.item, textOffset: this.#textLength });
+        return;
+      }
       case "tool_input_started":
       case "tool_input_delta": {
         if (this.#quiet) return;
@@ -168,7 +183,8 @@ export class ModelReply {
     this.#over = true;
     const calls = this.#batch.calls;
     const content = this.text;
-    const message: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
+    const base: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
+    const message: AssistantMessage = this.#items === undefined ? base : { ...base, providerItems: this.#items };
     this.#sink.replied(message, this.#finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
     this.#batch.close();
   }

@@ -1,7 +1,8 @@
 import { calledName, historyContent, partFromUrl, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { functionCall } from "./responses-output.js";
-import type { Message, ToolCall, ToolMessage } from "../../index.js";
+import type { AssistantMessage, Message, ProviderItem, ToolCall, ToolMessage } from "../../index.js";
+import { isHostedItem } from "./hosted-items.js";
 
 const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
 
@@ -10,12 +11,13 @@ const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
  * output items of earlier responses included) as toolrx's conversation, its inverse: message
  * items by role (`developer` as system), an assistant text item and the `function_call` items
  * after it as one assistant turn, each `function_call_output` as a tool message with its call's
- * name. Reasoning items are left out, as the model functions leave them out. Responses has no
+ * name. Items OpenAI ran itself (`web_search_call`, `tool_search_call`, `tool_search_output`,
+ * `code_interpreter_call`…) are the `providerItems` of the assistant turn they came in, in place. Reasoning items are left out, as the model functions leave them out. Responses has no
  * error flag on an output, so `isError` is `false`.
  *
  * @throws {TypeError} for what toolrx's conversation cannot hold, naming the item: an item type
- * other than a message, reasoning, a function call or its output (built-in tool calls, item
- * references), a part that is not text, an output for a call no earlier item made.
+ * other than a message, reasoning, a function call or its output and a hosted item (a call the
+ * client was to answer, such as `computer_call`; item references), a part that is not text, an output for a call no earlier item made.
  *
  * @example
  * openai.fromResponsesInput([
@@ -40,10 +42,12 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
   const out: Message[] = [];
   const names = new Map<string, string>();
   /** The assistant turn still taking function calls: its text, and its calls so far. */
-  let turn: { content: string; calls: ToolCall[] } | undefined;
+  let turn: { content: string; calls: ToolCall[]; items: ProviderItem[] } | undefined;
   const close = () => {
     if (turn === undefined) return;
-    out.push(turn.calls.length > 0 ? { role: "assistant", content: turn.content, toolCalls: turn.calls } : { role: "assistant", content: turn.content });
+    const message: AssistantMessage =
+      turn.calls.length > 0 ? { role: "assistant", content: turn.content, toolCalls: turn.calls } : { role: "assistant", content: turn.content };
+    out.push(turn.items.length > 0 ? { ...message, providerItems: turn.items } : message);
     turn = undefined;
   };
   items.forEach((item: unknown, i) => {
@@ -57,8 +61,15 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
       }
       const call = functionCall(item as { call_id: string; name: string; arguments: string; id?: string });
       names.set(call.id, call.name);
-      turn ??= { content: "", calls: [] };
+      turn ??= { content: "", calls: [], items: [] };
       turn.calls.push(call);
+      return;
+    }
+    if (typeof type === "string" && isHostedItem(item as { type: string })) {
+      // What OpenAI ran itself belongs to the assistant turn it came in; a call after it closes nothing.
+      if (turn !== undefined && turn.calls.length > 0) close();
+      turn ??= { content: "", calls: [], items: [] };
+      turn.items.push({ provider: "openai-responses", item, textOffset: turn.content.length });
       return;
     }
     if (type === "function_call_output") {
@@ -80,12 +91,18 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
         `Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`,
       );
     const { content, parts } = historyContent(item.content, INPUT_TEXT, responsesPart, where);
-    close();
+    if (item.role !== "assistant") close();
     if (parts !== undefined && item.role !== "user")
       throw new TypeError(`Expected ${where} to hold text only: a ${JSON.stringify(item.role)} message has no images or files`);
     switch (item.role) {
       case "assistant":
-        turn = { content, calls: [] };
+        // Text after the hosted items of its turn (a web search, then the answer) is that turn's.
+        if (turn !== undefined && turn.calls.length === 0 && turn.items.length > 0) {
+          turn.content += content;
+          return;
+        }
+        close();
+        turn = { content, calls: [], items: [] };
         return;
       case "system":
       case "developer":
