@@ -55,6 +55,11 @@ export class ModelReply {
     return this.#text.join("");
   }
 
+  /** What the provider ran itself, in order; undefined when it ran nothing. */
+  get providerItems(): readonly ProviderItem[] | undefined {
+    return this.#items;
+  }
+
   /** The reason the model gave in its `finish` event, if it sent one. */
   get finishReason(): FinishReason | undefined {
     return this.#finishReason;

@@ -214,7 +214,9 @@ export class Turn {
   #modelTurnDone(batch: CallBatch, reply: ModelReply): void {
     const calls = batch.calls;
     const content = reply.text;
-    const assistant: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
+    const said: AssistantMessage = calls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls: calls };
+    const providerItems = reply.providerItems;
+    const assistant: AssistantMessage = providerItems === undefined ? said : { ...said, providerItems };
     const messages = batch.messages();
     this.#added.push(assistant, ...messages);
     this.#toolMessages.push(...messages);

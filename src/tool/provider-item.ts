@@ -33,7 +33,9 @@ export function assertProviderItems(items: unknown, content: string, at: string)
     if (issue !== undefined) throw new TypeError(`Expected \`${where}\` to have ${issue}`);
     const offsetOf = item.textOffset;
     if (typeof offsetOf !== "number" || !Number.isInteger(offsetOf) || offsetOf < offset || offsetOf > content.length)
-      throw new TypeError(`Expected \`${where}.textOffset\` to be an integer from ${offset} to ${content.length} (the message's text length), got ${describe(offsetOf)}`);
+      throw new TypeError(
+        `Expected \`${where}.textOffset\` to be an integer from ${offset} to ${content.length} (the message's text length), got ${describe(offsetOf)}`,
+      );
     offset = offsetOf;
   });
 }

@@ -88,7 +88,9 @@ describe("openai.fromResponsesInput", () => {
         'Expected item 0 of `openai.fromResponsesInput` to be a message, a function call or its output, got a "computer_call" item: toolrx\'s conversation has no place for it',
       ),
     );
-    expect(() => openai.fromResponsesInput([{ type: "tool_search_call", execution: "client", call_id: "ts_1", arguments: {} }])).toThrow(/"tool_search_call" item/);
+    expect(() => openai.fromResponsesInput([{ type: "tool_search_call", execution: "client", call_id: "ts_1", arguments: {} }])).toThrow(
+      /"tool_search_call" item/,
+    );
   });
 });
 

@@ -36,7 +36,8 @@ interface Frame {
 
 /** `reply` as the SSE text `api` streams. `n` numbers the reply, for ids the script left out. */
 export function sseOf(api: ProviderApi, reply: ScriptedReply, n: number): string {
-  if (api === "chat" && (reply.hosted?.length ?? 0) > 0) throw new Error("Chat Completions has no hosted tool items: script `hosted` for Responses or Anthropic");
+  if (api === "chat" && (reply.hosted?.length ?? 0) > 0)
+    throw new Error("Chat Completions has no hosted tool items: script `hosted` for Responses or Anthropic");
   const frames = api === "chat" ? chatFrames(reply, n) : api === "responses" ? responsesFrames(reply, n) : anthropicFrames(reply, n);
   return frames
     .map((f) => `${f.event === undefined ? "" : `event: ${f.event}\n`}data: ${typeof f.data === "string" ? f.data : JSON.stringify(f.data)}\n\n`)
