@@ -95,6 +95,28 @@ describe("hosted tool items through the converters", () => {
   });
 });
 
+describe("checkConversation, anthropic, with blocks the provider ran", () => {
+  const user = { role: "user", content: "Weather in Oslo?" };
+  it("wants each server_tool_use answered in its own message, by the assistant, once", () => {
+    const unanswered = [user, { role: "assistant", content: [searchUse, { type: "text", text: "Hm." }] }, { role: "user", content: "And?" }];
+    expect(checkConversation(unanswered, "anthropic")).toEqual([
+      {
+        code: "missing_tool_result",
+        path: [1, "content", 0],
+        message: 'server_tool_use "srvtoolu_1" of message 1 has no result block after it in the same message',
+      },
+    ]);
+    const orphan = [user, { role: "assistant", content: [searchResult, searchUse] }, { role: "user", content: "And?" }];
+    expect(checkConversation(orphan, "anthropic").map((i) => i.code)).toEqual(["orphan_tool_result", "missing_tool_result"]);
+    const misplaced = [{ role: "user", content: [searchUse, searchResult] }];
+    expect(checkConversation(misplaced, "anthropic").map((i) => i.code)).toEqual(["misplaced_block", "misplaced_block"]);
+  });
+
+  it("lets the final assistant message stop between a server tool's call and its result (pause_turn)", () => {
+    expect(checkConversation([user, { role: "assistant", content: [searchUse] }], "anthropic")).toEqual([]);
+  });
+});
+
 let server: ProviderServer;
 beforeAll(async () => {
   server = await startProviderServer();
