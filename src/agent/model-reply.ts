@@ -107,7 +107,8 @@ export class ModelReply {
           this.#fail(event, `a provider_item without ${issue.replace(/^an? /, "")}`);
           return;
         }
-        (this.#items ??= []).push({ provider: event.provider, item: event.item, textOffset: this.#textLength });
+        this.#items ??= [];
+        this.#items.push({ provider: event.provider, item: event.item, textOffset: this.#textLength });
         return;
       }
       case "tool_input_started":

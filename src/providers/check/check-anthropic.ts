@@ -151,7 +151,11 @@ function content(
 function hostedBlock(block: Record<string, unknown>, path: (string | number)[], role: unknown, serverUses: Map<string, number>, issues: IssueList): void {
   const [i, , j] = path as [number, string, number];
   if (role !== "assistant") {
-    issues.add("misplaced_block", path, `${block.type} block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant's turn holds what Anthropic ran`);
+    issues.add(
+      "misplaced_block",
+      path,
+      `${block.type} block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant's turn holds what Anthropic ran`,
+    );
     return;
   }
   if (block.type === "server_tool_use") {
@@ -163,7 +167,11 @@ function hostedBlock(block: Record<string, unknown>, path: (string | number)[], 
   const id = stringAt(block, "tool_use_id", path, issues, true);
   if (id === undefined) return;
   if (serverUses.delete(id)) return;
-  issues.add("orphan_tool_result", [...path, "tool_use_id"], `${block.type} block ${j} of message ${i} answers "${id}", which no server_tool_use before it in the message made`);
+  issues.add(
+    "orphan_tool_result",
+    [...path, "tool_use_id"],
+    `${block.type} block ${j} of message ${i} answers "${id}", which no server_tool_use before it in the message made`,
+  );
 }
 
 function pair(id: string, path: (string | number)[], i: number, asked: ToolUses | undefined, answered: Set<string>, issues: IssueList): void {
