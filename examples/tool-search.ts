@@ -17,7 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
-import { defineTool, ok, runAgent, toolSearch, type ModelEvent, type Tool } from "../src/index.js";
+import { defineTool, ok, runAgent, toolSearch, type ModelEvent, type Tool, type ToolMessage } from "../src/index.js";
 import { mcpTools, serveTools } from "../src/mcp/index.js";
 import { openai } from "../src/providers/index.js";
 import { scriptedModel } from "../src/testing/index.js";
@@ -117,9 +117,10 @@ for (const request of model.requests) {
     `turn ${request.turn}: ${String(request.tools.length).padStart(3)} tools, ${String(sent).padStart(6)} characters (${((100 * sent) / full).toFixed(1)}% of ${full}): ${request.tools.map((t) => t.name).join(", ")}`,
   );
 }
-const answers = result.messages.filter((m) => m.role === "tool");
+const answers = result.messages.filter((m): m is ToolMessage => m.role === "tool");
 for (const m of answers) console.log(`  ${m.name}: ${m.isError ? "error" : "ok"} ${m.content.slice(0, 90)}`);
-console.log(`ended: ${result.haltedReason}; ${result.messages.at(-1)?.content}`);
+const last = result.messages.at(-1);
+console.log(`ended: ${result.haltedReason}; ${last?.role === "assistant" ? last.content : ""}`);
 await client.close();
 if (result.haltedReason !== "completed" || worst > 0.1 || answers.some((m) => m.isError)) {
   console.error(
