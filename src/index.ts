@@ -125,5 +125,5 @@ export type {
   ReasoningEvent,
   TurnResult,
 } from "./agent/types.js";
-export type { ApprovalMessage, AssistantMessage, Message, ReasoningPart, TextMessage } from "./tool/message.js";
+export type { ApprovalMessage, AssistantMessage, Message, ProviderItem, ReasoningPart, TextMessage } from "./tool/message.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";

@@ -5,6 +5,7 @@ import { assertStructure } from "./check-structure.js";
 import { isPlainRecord } from "../util/safe.js";
 import { checkParts } from "../tool/content-part.js";
 import { isReasoningPart } from "../tool/reasoning-part.js";
+import { assertProviderItems } from "../tool/provider-item.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced
@@ -47,6 +48,7 @@ function assertMessage(message: unknown, i: number): void {
           throw new TypeError(`In \`${at}.toolCalls\`: ${(e as Error).message}`);
         }
       });
+      assertProviderItems(message.providerItems, message.content as string, at);
       return;
     }
     case "tool":

@@ -4,7 +4,8 @@ import type { CallBatch } from "./call-batch.js";
 import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
-import type { AssistantMessage, ReasoningPart } from "../tool/message.js";
+import type { AssistantMessage, ProviderItem, ReasoningPart } from "../tool/message.js";
+import { providerItemIssue } from "../tool/provider-item.js";
 import { isTokenUsage } from "./usage.js";
 import { isPlainRecord } from "../util/safe.js";
 import { isReasoningPart } from "../tool/reasoning-part.js";
@@ -36,6 +37,9 @@ export class ModelReply {
   #reasoning: ReasoningPart[] | undefined;
   /** Reasoning text streamed since the last complete piece. */
   #thinking: string | undefined;
+  #textLength = 0;
+  /** What the provider ran itself, where the text so far puts it. */
+  #items: ProviderItem[] | undefined;
   /** The ids of this reply's calls, once there are too many to compare one by one. */
   #ids: Set<string> | undefined;
   #live: LiveInput | undefined;
@@ -58,6 +62,11 @@ export class ModelReply {
   /** The reply's reasoning pieces, once the model is done; `undefined` when it gave none. */
   get reasoning(): readonly ReasoningPart[] | undefined {
     return this.#reasoning;
+  }
+
+  /** What the provider ran itself, in order; undefined when it ran nothing. */
+  get providerItems(): readonly ProviderItem[] | undefined {
+    return this.#items;
   }
 
   /** The reason the model gave in its `finish` event, if it sent one. */
@@ -112,11 +121,23 @@ export class ModelReply {
           return;
         }
         this.#text.push(event.text);
+        this.#textLength += event.text.length;
         if (!this.#quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
         return;
       case "tool_call":
         this.#call(event.call, event);
         return;
+      case "provider_item": {
+        // Kept, never run: the provider already ran it, and a call toolrx made up would run twice.
+        const issue = providerItemIssue(event);
+        if (issue !== undefined) {
+          this.#fail(event, `a provider_item without ${issue.replace(/^an? /, "")}`);
+          return;
+        }
+        this.#items ??= [];
+        this.#items.push({ provider: event.provider, item: event.item, textOffset: this.#textLength });
+        return;
+      }
       case "tool_input_started":
       case "tool_input_delta": {
         if (this.#quiet) return;
@@ -202,16 +223,22 @@ export class ModelReply {
   #done(): void {
     this.#over = true;
     if (this.#thinking !== undefined) this.#reasoned({ text: this.#thinking });
-    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning);
+    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning, this.#items);
     this.#sink.replied(message, this.#finishReason ?? (message.toolCalls !== undefined ? "tool_calls" : "stop"));
     this.#batch.close();
   }
 }
 
 /** The assistant message of a reply: `toolCalls` and `reasoning` only when there are some. */
-export function assistantMessage(content: string, calls: readonly ToolCall[], reasoning: readonly ReasoningPart[] | undefined): AssistantMessage {
+export function assistantMessage(
+  content: string,
+  calls: readonly ToolCall[],
+  reasoning: readonly ReasoningPart[] | undefined,
+  providerItems: readonly ProviderItem[] | undefined,
+): AssistantMessage {
   const message: { -readonly [K in keyof AssistantMessage]: AssistantMessage[K] } = { role: "assistant", content };
   if (calls.length > 0) message.toolCalls = calls;
   if (reasoning !== undefined) message.reasoning = reasoning;
+  if (providerItems !== undefined) message.providerItems = providerItems;
   return message;
 }

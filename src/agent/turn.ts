@@ -215,7 +215,7 @@ export class Turn {
   #modelTurnDone(batch: CallBatch, reply: ModelReply): void {
     const calls = batch.calls;
     const content = reply.text;
-    const assistant = assistantMessage(content, calls, reply.reasoning);
+    const assistant = assistantMessage(content, calls, reply.reasoning, reply.providerItems);
     const messages = batch.messages();
     this.#added.push(assistant, ...messages);
     this.#toolMessages.push(...messages);

@@ -5,7 +5,7 @@ import type { PrepareTurn } from "./prepare-turn.js";
 import type { JournalOptions } from "./journal.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
-import type { AssistantMessage, Message, ReasoningPart, ToolMessage } from "../tool/message.js";
+import type { AssistantMessage, Message, ProviderItem, ReasoningPart, ToolMessage } from "../tool/message.js";
 
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
@@ -87,7 +87,12 @@ export type ModelEvent =
   /** A tool call began to stream (optional: a model that sends only whole calls never says so). */
   | { readonly type: "tool_input_started"; readonly id: string; readonly name: string }
   /** More of a streaming call's argument text; `id` is the one `tool_input_started` gave. */
-  | { readonly type: "tool_input_delta"; readonly id: string; readonly delta: string };
+  | { readonly type: "tool_input_delta"; readonly id: string; readonly delta: string }
+  /**
+   * Something the provider ran itself (a `server_tool_use` block, a `web_search_call` item): kept
+   * in the assistant message's `providerItems`, where the text so far puts it, and never run.
+   */
+  | { readonly type: "provider_item"; readonly provider: ProviderItem["provider"]; readonly item: ProviderItem["item"] };
 
 /**
  * A model: called once per turn, it streams {@link ModelEvent}s. Any `ObservableInput` works (an

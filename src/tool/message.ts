@@ -53,7 +53,28 @@ export interface AssistantMessage {
   /** The model's reasoning before its text and calls, in the order it came; absent when there was none. */
   readonly reasoning?: readonly ReasoningPart[];
   readonly toolCalls?: readonly ToolCall[];
+  /**
+   * What the provider ran itself this turn (web search, code execution, its own tool search),
+   * kept as the provider sent it, in order, so it goes back on the next request. toolrx never
+   * runs these; docs/providers.md has which converters take which.
+   */
+  readonly providerItems?: readonly ProviderItem[];
   readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * A provider-executed tool call or result, opaque to toolrx: Anthropic's `server_tool_use` and
+ * `*_tool_result` blocks, an OpenAI Responses `web_search_call` or `tool_search_output` item.
+ * Only the provider that wrote it can take it back; another provider's converter refuses it,
+ * naming it, rather than drop what the model saw.
+ */
+export interface ProviderItem {
+  /** Whose wire format `item` is in. */
+  readonly provider: "anthropic" | "openai-responses";
+  /** The block or item as the provider sent it (JSON), with a string `type`. */
+  readonly item: Readonly<Record<string, unknown>>;
+  /** Characters of the message's `content` that came before it, so text and items keep their order. */
+  readonly textOffset: number;
 }
 
 /**

@@ -1,7 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { chainTurns, clearToolResults, defineTool, ok, runAgent, toolSearch, type ModelEvent, type ModelRequest, type Tool } from "../../src/index.js";
+import {
+  chainTurns,
+  clearToolResults,
+  defineTool,
+  ok,
+  runAgent,
+  toolSearch,
+  type Message,
+  type ModelEvent,
+  type ModelRequest,
+  type Tool,
+} from "../../src/index.js";
+import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { issuesOf, NONE } from "../support/conversation-issues.js";
 
@@ -34,8 +46,12 @@ const callArb = fc.record({
   args: argumentsArb,
   query: fc.constantFrom("report", "invoice", "weather flight", "ticket", "zzz"),
 });
+/** A turn: the model's calls, and whether the provider ran a tool of its own first (named like one of ours, or not). */
+const turnArb = fc.record({ calls: fc.array(callArb, { maxLength: 5 }), hosted: fc.option(fc.constantFrom("web_search", ...NAMES), { nil: undefined }) });
 const scenarioArb = fc.record({
-  turns: fc.array(fc.array(callArb, { maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+  turns: fc.array(turnArb, { minLength: 1, maxLength: 4 }),
+  /** Whose hosted items the model's turns carry, when it runs tools of its own. */
+  host: fc.constantFrom("anthropic", "openai-responses"),
   cap: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
   kept: fc.subarray(NAMES, { maxLength: 2 }),
   clear: fc.boolean(),
@@ -44,15 +60,16 @@ const scenarioArb = fc.record({
 describe("tool sets, together (property)", () => {
   it("no invalid, unrepaired or not-offered call reaches a handler; every call is answered once; every provider takes the conversation", async () => {
     await fc.assert(
-      fc.asyncProperty(scenarioArb, async ({ turns, cap, kept, clear }) => {
+      fc.asyncProperty(scenarioArb, async ({ turns, host, cap, kept, clear }) => {
         runs.length = 0;
         const found = toolSearch({ tools: NAMES.map(toolNamed), alwaysLoaded: kept });
         const offered: Set<string>[] = [];
         let id = 0;
         const model = scriptedModel([
-          ...turns.map((calls) => (r: ModelRequest): ModelEvent[] => {
+          ...turns.map(({ calls, hosted }) => (r: ModelRequest): ModelEvent[] => {
             offered.push(new Set(r.tools.map((t) => t.name)));
             return [
+              ...(hosted === undefined ? [] : hostedEvents(host, hosted, id++)),
               ...calls.map(
                 (c): ModelEvent => ({
                   type: "tool_call",
@@ -86,7 +103,17 @@ describe("tool sets, together (property)", () => {
         const calls = result.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
         const answers = result.messages.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : []));
         expect(answers.sort()).toEqual(calls.map((c) => c.id).sort());
-        expect(issuesOf(result.messages)).toEqual(NONE);
+        // The client calls of the conversation: a handler ran for no other (a hosted call named like a tool of ours included).
+        const called = new Map<string, number>();
+        for (const c of calls) called.set(c.name, (called.get(c.name) ?? 0) + 1);
+        for (const [name, count] of ranPerTurn) expect(count).toBeLessThanOrEqual(called.get(name) ?? 0);
+        // A turn without calls ends the run: the turns after it are never played.
+        const played = turns.slice(0, turns.findIndex((t) => t.calls.length === 0) + 1 || turns.length);
+        const hostedTurns = played.filter((t) => t.hosted !== undefined).length;
+        const items = result.messages.flatMap((m) => (m.role === "assistant" ? (m.providerItems ?? []) : []));
+        expect(items.length).toBe(hostedTurns * (host === "anthropic" ? 2 : 1));
+        if (hostedTurns === 0) expect(issuesOf(result.messages)).toEqual(NONE);
+        else expect(hostIssues(result.messages, host)).toEqual([]);
         // Calls past the cap were answered as such, never run.
         if (cap !== undefined) {
           const byId = new Map(result.messages.flatMap((m) => (m.role === "tool" ? [[m.toolCallId, m.content] as const] : [])));
@@ -103,3 +130,34 @@ describe("tool sets, together (property)", () => {
     );
   });
 });
+
+/** What the provider ran itself before the model's calls: text, its call and result (or item), more text. */
+function hostedEvents(host: "anthropic" | "openai-responses", name: string, k: number): ModelEvent[] {
+  const items: Record<string, unknown>[] =
+    host === "anthropic"
+      ? [
+          { type: "server_tool_use", id: `srvtoolu_${k}`, name, input: { query: "q" } },
+          { type: "web_search_tool_result", tool_use_id: `srvtoolu_${k}`, content: [] },
+        ]
+      : [{ type: "web_search_call", id: `ws_${k}`, status: "completed", action: { type: "search", query: "q" } }];
+  return [
+    { type: "text_delta", text: "Looking. " },
+    ...items.map((item): ModelEvent => ({ type: "provider_item", provider: host, item })),
+    { type: "text_delta", text: "Found. " },
+  ];
+}
+
+/** The conversation as `host` gets it, checked against its rules; the other providers refuse it, naming the item. */
+function hostIssues(messages: readonly Message[], host: "anthropic" | "openai-responses") {
+  expect(() => openai.toChatMessages(messages)).toThrow(/to carry no .* provider items/);
+  if (host === "anthropic") {
+    expect(() => openai.toResponsesInput(messages)).toThrow(/to carry no anthropic provider items/);
+    const { messages: sent } = anthropic.toMessages(messages);
+    // Each turn with hosted items reads back as it was written.
+    const withItems = (list: readonly Message[]) => list.filter((m) => m.role === "assistant" && m.providerItems !== undefined);
+    expect(withItems(anthropic.fromMessages(sent))).toEqual(withItems(messages));
+    return checkConversation(sent, "anthropic");
+  }
+  expect(() => anthropic.toMessages(messages)).toThrow(/to carry no openai-responses provider items/);
+  return checkConversation(openai.toResponsesInput(messages), "openai-responses");
+}

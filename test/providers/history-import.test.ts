@@ -83,11 +83,14 @@ describe("openai.fromResponsesInput", () => {
     ]);
   });
 
-  it("refuses an item it has no place for", () => {
-    expect(() => openai.fromResponsesInput([{ type: "web_search_call", id: "ws_1", status: "completed" }])).toThrow(
+  it("refuses an item the client was to answer, which it has no place for", () => {
+    expect(() => openai.fromResponsesInput([{ type: "computer_call", id: "cu_1", call_id: "c1", status: "completed" }])).toThrow(
       new TypeError(
-        'Expected item 0 of `openai.fromResponsesInput` to be a message, a function call or its output, got a "web_search_call" item: toolrx\'s conversation has no place for it',
+        'Expected item 0 of `openai.fromResponsesInput` to be a message, a function call or its output, got a "computer_call" item: toolrx\'s conversation has no place for it',
       ),
+    );
+    expect(() => openai.fromResponsesInput([{ type: "tool_search_call", execution: "client", call_id: "ts_1", arguments: {} }])).toThrow(
+      /"tool_search_call" item/,
     );
   });
 });

@@ -91,3 +91,17 @@ test("a usage event narrows on its type", () => {
   const event = {} as ModelEvent;
   if (event.type === "usage") expectTypeOf(event.usage).toEqualTypeOf<TokenUsage>();
 });
+
+test("hosted items: what the converters write, provider items included, is what the SDKs take", () => {
+  expectTypeOf(anthropic.toMessages(conversation).messages).toExtend<Anthropic.Messages.MessageParam[]>();
+  expectTypeOf<anthropic.HostedBlock>().toExtend<Anthropic.Messages.ContentBlockParam>();
+  expectTypeOf<anthropic.AnthropicToolSearchTool>().toExtend<Anthropic.Messages.ToolUnion>();
+  expectTypeOf(openai.toResponsesInput(conversation)).toExtend<OpenAI.Responses.ResponseInput>();
+  expectTypeOf<openai.ResponsesHostedItem>().toExtend<OpenAI.Responses.ResponseInputItem>();
+  expectTypeOf<openai.ResponsesToolSearchTool>().toExtend<OpenAI.Responses.Tool>();
+  // The SDK's own blocks and items read back into the conversation.
+  anthropic.fromMessage({} as Anthropic.Messages.Message);
+  openai.fromResponseOutput({} as OpenAI.Responses.Response);
+  expectTypeOf<AssistantMessage["providerItems"]>().toEqualTypeOf<readonly import("../../src/index.js").ProviderItem[] | undefined>();
+  expectTypeOf<Extract<ModelEvent, { type: "provider_item" }>["provider"]>().toEqualTypeOf<"anthropic" | "openai-responses">();
+});

@@ -1,7 +1,8 @@
 import { calledName, historyContent, historyText, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { toolUseCall } from "./parse-tool-calls.js";
-import type { AssistantMessage, Message, ReasoningPart, ToolCall, ToolMessage } from "../../index.js";
+import { isHostedBlock } from "./hosted-blocks.js";
+import type { AssistantMessage, Message, ProviderItem, ReasoningPart, ToolCall, ToolMessage } from "../../index.js";
 import { reasoningOfBlock } from "./thinking.js";
 
 const TEXT = new Set(["text"]);
@@ -12,12 +13,14 @@ const TEXT = new Set(["text"]);
  * system message, each `tool_result` block as a tool message (`isError` from `is_error`, the
  * name from its `tool_use`) before the text of its user message, assistant text and `tool_use`
  * blocks as one assistant turn. An `input` of `{ rawArguments }` (how `toMessages` keeps a call
- * whose arguments were not a JSON object) is the call's `rawArguments` again. Thinking and
- * redacted thinking blocks are the turn's reasoning, as the model function keeps them.
+ * whose arguments were not a JSON object) is the call's `rawArguments` again. Blocks Anthropic
+ * ran itself (`server_tool_use`, `web_search_tool_result`, `tool_search_tool_result`…) are the
+ * turn's `providerItems`, in place. Thinking and redacted thinking blocks are the turn's
+ * reasoning, as the model function keeps them.
  *
  * @throws {TypeError} for what toolrx's conversation cannot hold, naming the message: a role
  * other than `user` and `assistant`, a block that is not text or a tool call or result (an
- * image, a document, a server tool), a `tool_result` for a call no earlier message made.
+ * image or a document in an assistant message), a `tool_result` for a call no earlier message made.
  *
  * @example
  * anthropic.fromMessages({ system: "Be brief.", messages: [{ role: "user", content: "Hi" }] });
@@ -85,10 +88,13 @@ function assistantMessage(content: unknown, where: string, names: Map<string, st
   let text = "";
   const calls: ToolCall[] = [];
   const reasoning: ReasoningPart[] = [];
+  const items: ProviderItem[] = [];
   for (const [j, block] of content.entries()) {
     const type = isRecord(block) ? block.type : undefined;
     const thought = reasoningOfBlock(block);
     if (thought !== undefined) reasoning.push(thought);
+    else if (typeof type === "string" && isHostedBlock(type))
+      items.push({ provider: "anthropic", item: block as Record<string, unknown>, textOffset: text.length });
     else if (type === "tool_use") {
       const { id, name, input } = block as Record<string, unknown>;
       if (typeof id !== "string" || id === "" || typeof name !== "string")
@@ -99,7 +105,8 @@ function assistantMessage(content: unknown, where: string, names: Map<string, st
     } else text += historyText([block], TEXT, where);
   }
   const said: AssistantMessage = reasoning.length > 0 ? { role: "assistant", content: text, reasoning } : { role: "assistant", content: text };
-  return calls.length > 0 ? { ...said, toolCalls: calls } : said;
+  const message: AssistantMessage = calls.length > 0 ? { ...said, toolCalls: calls } : said;
+  return items.length > 0 ? { ...message, providerItems: items } : message;
 }
 
 /** `{ rawArguments }` alone, with text that is not a JSON object: what `toMessages` wrote for such a call. */

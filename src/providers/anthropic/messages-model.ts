@@ -6,7 +6,9 @@ import { ANTHROPIC } from "./thinking.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { AnthropicUsage } from "./anthropic-usage.js";
 import { toolUseCall } from "./parse-tool-calls.js";
-import { toTools, type AnthropicTool } from "./tools.js";
+import { isHostedBlock } from "./hosted-blocks.js";
+import { anthropicSearchTool, toTools, type AnthropicTool, type AnthropicToolSearchTool } from "./tools.js";
+import { alwaysLoadedOf, type NativeToolSearch } from "../native-tool-search.js";
 import type { FinishReason, Model, ModelEvent } from "../../index.js";
 
 /** One Messages API stream event, the fields the model reads. */
@@ -23,7 +25,7 @@ export interface MessagesStreamRequest {
   max_tokens: number;
   messages: MessageParam[];
   system?: string;
-  tools?: AnthropicTool[];
+  tools?: (AnthropicTool | AnthropicToolSearchTool)[];
   stream: true;
   [param: string]: unknown;
 }
@@ -43,6 +45,13 @@ export interface MessagesModelOptions {
   max_tokens?: number;
   /** A system prompt before the conversation's own system messages. */
   system?: string;
+  /**
+   * Anthropic's own tool search: every tool but `alwaysLoaded` goes with `defer_loading: true`,
+   * next to the `tool_search_tool_bm25` tool (or `_regex`, with `variant: "regex"`); the model
+   * searches, Anthropic loads what it finds, and its `server_tool_use` and
+   * `tool_search_tool_result` blocks stay in the conversation as `providerItems`. Default off.
+   */
+  toolSearch?: NativeToolSearch & { readonly variant?: "bm25" | "regex" };
   /** `temperature`, `tool_choice`, `thinking`…: sent with every request. */
   [param: string]: unknown;
 }
@@ -83,7 +92,11 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
  */
 export function messagesModel(options: MessagesModelOptions): Model {
   assertClient(options, "anthropic.messagesModel", "an Anthropic client", ["messages", "create"]);
-  const { client, model, max_tokens = 4096, system: prompt, ...params } = options;
+  const { client, model, max_tokens = 4096, system: prompt, toolSearch, ...params } = options;
+  const alwaysLoaded = alwaysLoadedOf(toolSearch, "anthropic.messagesModel", ["alwaysLoaded", "variant"]);
+  const variant = toolSearch?.variant ?? "bm25";
+  if (variant !== "bm25" && variant !== "regex")
+    throw new TypeError(`Expected \`toolSearch.variant\` of \`anthropic.messagesModel\` to be "bm25" or "regex", got ${JSON.stringify(variant)}`);
   if (typeof max_tokens !== "number" || !Number.isInteger(max_tokens) || max_tokens < 1) {
     throw new TypeError(`Expected \`max_tokens\` of \`anthropic.messagesModel\` to be a positive integer, got ${String(max_tokens)}`);
   }
@@ -98,7 +111,13 @@ export function messagesModel(options: MessagesModelOptions): Model {
         const body: MessagesStreamRequest = { ...params, max_tokens, ...request.options, model, messages, stream: true };
         const joined = [prompt, system].filter((s) => s !== undefined && s !== "").join("\n\n");
         if (joined !== "") body.system = joined;
-        if (request.tools.length > 0) body.tools = toTools(request.tools);
+        if (request.tools.length > 0) {
+          const tools = toTools(request.tools);
+          body.tools =
+            alwaysLoaded === undefined
+              ? tools
+              : [anthropicSearchTool(variant), ...tools.map((tool) => (alwaysLoaded.has(tool.name) ? tool : { ...tool, defer_loading: true }))];
+        }
         return client.messages.create(body, { signal });
       },
       () => new MessageEventReader(),
@@ -112,10 +131,17 @@ interface PartialToolUse {
   json: string;
 }
 
+/** A block the provider runs itself, as it started, with the input JSON streamed into it so far. */
+interface PartialHosted {
+  block: Record<string, unknown>;
+  json: string;
+}
+
 class MessageEventReader implements StreamReader<MessageStreamEventLike> {
   private readonly toolUses = new Map<number, PartialToolUse>();
   /** Thinking blocks open, by index: their text and signature so far. */
   private readonly thinking = new Map<number, { text: string; signature: string }>();
+  private readonly hosted = new Map<number, PartialHosted>();
   private stopReason: string | null = null;
   private called = false;
   private stopped = false;
@@ -129,8 +155,8 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
           const { id, name, input } = block as { type: "tool_use"; id: string; name: string; input: unknown };
           this.toolUses.set(index, { id, name, input, json: "" });
           return [{ type: "tool_input_started", id, name }];
-        } else if (block.type === "text" && block.text) {
-          return [{ type: "text_delta", text: block.text }];
+        } else if (block.type === "text") {
+          return block.text ? [{ type: "text_delta", text: block.text }] : [];
         } else if (block.type === "thinking") {
           const { thinking = "", signature = "" } = block as { thinking?: string; signature?: string };
           this.thinking.set(index, { text: thinking, signature });
@@ -138,8 +164,12 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
         } else if (block.type === "redacted_thinking") {
           const { data } = block as { data?: unknown };
           return [{ type: "reasoning", part: { text: "", provider: ANTHROPIC, data: { type: "redacted_thinking", data } } }];
+        } else if (isHostedBlock(block.type)) {
+          this.hosted.set(index, { block: { ...block }, json: "" });
+          return [];
         }
-        return [];
+        // A block toolrx cannot keep may be one the model waits on: fail rather than drop it.
+        throw new TypeError(`Anthropic sent a ${JSON.stringify(block.type)} content block, which toolrx has no place for`);
       }
       case "content_block_delta": {
         const { index, delta } = event as {
@@ -154,6 +184,8 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
           thinking.text += delta.thinking;
           return [{ type: "reasoning_delta", text: delta.thinking }];
         }
+        const hosted = this.hosted.get(index);
+        if (delta.type === "input_json_delta" && hosted !== undefined) hosted.json += delta.partial_json ?? "";
         const toolUse = this.toolUses.get(index);
         if (delta.type === "input_json_delta" && toolUse !== undefined && delta.partial_json) {
           toolUse.json += delta.partial_json;
@@ -167,6 +199,11 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
         if (thinking !== undefined) {
           this.thinking.delete(index);
           return [{ type: "reasoning", part: { text: thinking.text, provider: ANTHROPIC, data: { type: "thinking", signature: thinking.signature } } }];
+        }
+        const hosted = this.hosted.get(index);
+        if (hosted !== undefined) {
+          this.hosted.delete(index);
+          return [{ type: "provider_item", provider: "anthropic", item: hostedBlock(hosted) }];
         }
         const toolUse = this.toolUses.get(index);
         if (toolUse === undefined) return [];
@@ -200,5 +237,16 @@ class MessageEventReader implements StreamReader<MessageStreamEventLike> {
   private finishReason(): FinishReason {
     const mapped = this.stopReason === null ? undefined : FINISH[this.stopReason];
     return mapped ?? (this.called ? "tool_calls" : "stop");
+  }
+}
+
+/** The block as the provider will take it back: with its streamed input, when it streamed one. */
+function hostedBlock({ block, json }: PartialHosted): Record<string, unknown> {
+  if (json.trim() === "") return block;
+  try {
+    return { ...block, input: JSON.parse(json) as unknown };
+  } catch {
+    // The provider's own JSON, cut or malformed: it judges it when it gets it back.
+    return { ...block, input: json };
   }
 }

@@ -2,6 +2,7 @@ import { messageList } from "../messages.js";
 import { anthropicBlocks, type AnthropicContentBlock } from "../parts.js";
 import { isRecord } from "../shape.js";
 import { thinkingBlocks, type ThinkingBlock } from "./thinking.js";
+import { interleaved } from "../provider-items.js";
 import type { AssistantMessage, Message, RunResult, ToolCall, ToolMessage } from "../../index.js";
 
 /** A `tool_result` block answering one `tool_use`. */
@@ -13,8 +14,33 @@ export interface ToolResultBlock {
   is_error: boolean;
 }
 
-/** An assistant content block as {@link toMessages} writes them. */
-export type AssistantBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> } | ThinkingBlock;
+/** An assistant content block as {@link toMessages} writes them: text, a call, the model's thinking, or a block the provider ran itself, as it sent it. */
+export type AssistantBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | ThinkingBlock
+  | HostedBlock;
+
+/**
+ * A block Anthropic ran itself (web search, web fetch, code execution, tool search), sent back
+ * exactly as the provider wrote it. toolrx never reads inside one: the fields it does not read
+ * are typed `never`, which keeps the request assignable to the SDK's own types; cast to the SDK's
+ * block type to read them.
+ */
+export type HostedBlock =
+  | { type: "server_tool_use"; id: string; name: never; input: unknown }
+  | {
+      type:
+        | "web_search_tool_result"
+        | "web_fetch_tool_result"
+        | "code_execution_tool_result"
+        | "bash_code_execution_tool_result"
+        | "text_editor_code_execution_tool_result"
+        | "tool_search_tool_result";
+      tool_use_id: string;
+      content: never;
+    }
+  | { type: "container_upload"; file_id: string };
 
 /** A Messages API request message, as {@link toMessages} writes them. */
 export type MessageParam = { role: "user"; content: string | UserBlock[] } | { role: "assistant"; content: string | AssistantBlock[] };
@@ -63,12 +89,12 @@ export function toMessages(conversation: readonly Message[]): { system?: string;
     if (message.role === "system") system.push(message.content);
     else if (message.role === "tool") add("user", [toolResultBlock(message)]);
     else if (message.role === "user") add("user", message.parts?.length ? anthropicBlocks(message.content, message.parts) : textBlocks(message.content));
-    else add("assistant", assistantBlocks(message as AssistantMessage));
+    else add("assistant", assistantBlocks(message as AssistantMessage, conversation));
   }
   const messages = turns.map(({ role, blocks }): MessageParam => {
     // One text block is sent as the plain string, as a hand-written request would.
     const only = blocks.length === 1 ? blocks[0] : undefined;
-    const content = only?.type === "text" ? only.text : blocks;
+    const content = only?.type === "text" ? (only as { text: string }).text : blocks;
     return { role, content } as MessageParam;
   });
   return system.length > 0 ? { system: system.join("\n\n"), messages } : { messages };
@@ -79,9 +105,10 @@ function textBlocks(text: string): { type: "text"; text: string }[] {
   return text.trim() === "" ? [] : [{ type: "text", text }];
 }
 
-function assistantBlocks(message: AssistantMessage): AssistantBlock[] {
+function assistantBlocks(message: AssistantMessage, conversation: readonly Message[]): AssistantBlock[] {
   const calls = (message.toolCalls ?? []).map((call): AssistantBlock => ({ type: "tool_use", id: call.id, name: call.name, input: inputOf(call) }));
-  return [...thinkingBlocks(message), ...textBlocks(message.content), ...calls];
+  const said = interleaved<AssistantBlock>(message, "anthropic", conversation, "anthropic.toMessages", textBlocks, (item) => ({ ...item }) as HostedBlock);
+  return [...thinkingBlocks(message), ...said, ...calls];
 }
 
 /** A call's `input`: its arguments, or the model's own text when that text was not a JSON object. */

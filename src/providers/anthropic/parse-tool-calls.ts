@@ -1,5 +1,6 @@
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
-import type { AssistantMessage, ToolCall } from "../../index.js";
+import type { AssistantMessage, ProviderItem, ToolCall } from "../../index.js";
+import { isHostedBlock } from "./hosted-blocks.js";
 
 /** A Messages API content block; `tool_use` blocks are tool calls, `text` blocks the turn's text. */
 export type ContentBlock = { type: "tool_use"; id: string; name: string; input: unknown } | { type: "text"; text: string } | { type: string };
@@ -36,8 +37,9 @@ export function toolUseCall({ id, name, input }: { id: string; name: string; inp
 }
 
 /**
- * Messages API: a reply as a toolrx {@link AssistantMessage}: its text blocks joined, and its
- * `tool_use` blocks as calls. For a whole stored conversation, use `anthropic.fromMessages`.
+ * Messages API: a reply as a toolrx {@link AssistantMessage}: its text blocks joined, its
+ * `tool_use` blocks as calls, and the blocks Anthropic ran itself (`server_tool_use` and its
+ * results) as `providerItems`, in place. For a whole stored conversation, use `anthropic.fromMessages`.
  *
  * @throws {TypeError} for a user message (or content with `tool_result` blocks): this parser
  * never changes who speaks.
@@ -59,9 +61,15 @@ export function fromMessage(reply: MessageLike | readonly ContentBlock[]): Assis
       "Expected `anthropic.fromMessage` to get an assistant message, got content with `tool_result` blocks (a user message): use `anthropic.fromMessages(history)` for a whole conversation",
     );
   }
-  const text = content.flatMap((block) => (block.type === "text" ? [(block as { text: string }).text] : [])).join("");
+  let text = "";
+  const providerItems: ProviderItem[] = [];
+  for (const block of content) {
+    if (block.type === "text") text += (block as { text: string }).text;
+    else if (isHostedBlock(block.type)) providerItems.push({ provider: "anthropic", item: { ...block }, textOffset: text.length });
+  }
   const toolCalls = parseToolCalls(content);
-  return toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text };
+  const message: AssistantMessage = toolCalls.length > 0 ? { role: "assistant", content: text, toolCalls } : { role: "assistant", content: text };
+  return providerItems.length > 0 ? { ...message, providerItems } : message;
 }
 
 function contentOf(reply: unknown, fn: string): readonly ContentBlock[] {

@@ -1,6 +1,7 @@
 import { isRecord, kindOf } from "../shape.js";
 import type { CheckConversationOptions, IssueList } from "./conversation-issue.js";
 import { recordAt, stringAt } from "./fields.js";
+import { isHostedBlock } from "../anthropic/hosted-blocks.js";
 
 interface ToolUses {
   readonly at: number;
@@ -12,8 +13,10 @@ interface ToolUses {
  * parameter), alternating; no empty content, except the final assistant message; `tool_use`
  * blocks only from the assistant, each answered by a `tool_result` block in the very next
  * message, a user message whose `tool_result` blocks come before any other block; a
- * `tool_result` answers a `tool_use` of the message just before it, once; `thinking` and
- * `redacted_thinking` blocks only in assistant messages, with their `signature` or `data`.
+ * `tool_result` answers a `tool_use` of the message just before it, once; a block Anthropic ran
+ * itself is the assistant's, and its result (`web_search_tool_result`…) answers a
+ * `server_tool_use` before it in the same message; `thinking` and `redacted_thinking` blocks
+ * only in assistant messages, with their `signature` or `data`.
  */
 export function checkAnthropic(messages: readonly unknown[], options: CheckConversationOptions, issues: IssueList): void {
   let previousRole: unknown;
@@ -87,6 +90,8 @@ function content(
   if (body.length === 0 && !mayBeEmpty)
     issues.add("empty_content", [i, "content"], `Message ${i} (${roleName(role)}) has no content blocks, which the Messages API refuses`);
   const uses: { id: string; name: string; index: number }[] = [];
+  /** The message's server tool calls not answered yet by their result, which Anthropic puts in the same message. */
+  const serverUses = new Map<string, number>();
   let other = false;
   body.forEach((value, j) => {
     const path = [i, "content", j];
@@ -139,11 +144,47 @@ function content(
         stringAt(block, "thinking", path, issues);
         stringAt(block, "signature", path, issues, true);
       } else stringAt(block, "data", path, issues, true);
+    } else if (typeof block.type === "string" && isHostedBlock(block.type)) {
+      hostedBlock(block, path, role, serverUses, issues);
     } else if (typeof block.type !== "string") {
       issues.add("invalid_type", [...path, "type"], `Expected \`type\` of content block ${j} of message ${i} to be a string, got ${kindOf(block.type)}`);
     }
   });
+  // The final assistant message may stop between a server tool's call and its result (`pause_turn`): the reply continues there.
+  if (!mayBeEmpty)
+    for (const [id, j] of serverUses)
+      issues.add("missing_tool_result", [i, "content", j], `server_tool_use "${id}" of message ${i} has no result block after it in the same message`);
   return uses.length > 0 ? { at: i, uses } : undefined;
+}
+
+/**
+ * A block Anthropic ran itself: only the assistant's, and a result answers a `server_tool_use`
+ * earlier in the same message, once.
+ */
+function hostedBlock(block: Record<string, unknown>, path: (string | number)[], role: unknown, serverUses: Map<string, number>, issues: IssueList): void {
+  const [i, , j] = path as [number, string, number];
+  if (role !== "assistant") {
+    issues.add(
+      "misplaced_block",
+      path,
+      `${block.type} block ${j} of message ${i} is in a ${roleName(role)} message: only the assistant's turn holds what Anthropic ran`,
+    );
+    return;
+  }
+  if (block.type === "server_tool_use") {
+    const id = stringAt(block, "id", path, issues, true);
+    if (id !== undefined) serverUses.set(id, j);
+    return;
+  }
+  if (block.type === "container_upload") return;
+  const id = stringAt(block, "tool_use_id", path, issues, true);
+  if (id === undefined) return;
+  if (serverUses.delete(id)) return;
+  issues.add(
+    "orphan_tool_result",
+    [...path, "tool_use_id"],
+    `${block.type} block ${j} of message ${i} answers "${id}", which no server_tool_use before it in the message made`,
+  );
 }
 
 function pair(id: string, path: (string | number)[], i: number, asked: ToolUses | undefined, answered: Set<string>, issues: IssueList): void {

@@ -26,7 +26,8 @@ const CHECKS: Readonly<Record<ConversationProvider, typeof checkChat>> = {
  *   calls with one `call_id`.
  * - `"anthropic"`: `user` and `assistant` alternate; no empty content (the final assistant
  *   message aside); each `tool_use` answered by a `tool_result` in the very next message,
- *   `tool_result` blocks first.
+ *   `tool_result` blocks first; each `server_tool_use` answered by its result block in the same
+ *   assistant message (the final message aside).
  *
  * @param messages The conversation as the provider takes it.
  * @param provider Whose rules: `"openai-chat"`, `"openai-responses"` or `"anthropic"`.

@@ -1,6 +1,7 @@
 import { argumentsText, messageList } from "../messages.js";
 import { chatUserParts, type ChatContentPart } from "../parts.js";
 import { withMarkers } from "../../internal.js";
+import { foreignItem } from "../provider-items.js";
 import { chatMessageOf, parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
 import type { AssistantMessage, Message, RunResult, ToolMessage } from "../../index.js";
 
@@ -43,9 +44,12 @@ export function toChatMessages(messages: readonly Message[]): ChatMessageParam[]
       case "user":
         out.push({ role: "user", content: message.parts?.length ? chatUserParts(message.content, message.parts) : message.content });
         break;
-      case "assistant":
+      case "assistant": {
+        const hosted = message.providerItems?.[0];
+        if (hosted !== undefined) throw foreignItem(message, hosted, "openai-chat", messages, "openai.toChatMessages");
         out.push(assistantParam(message));
         break;
+      }
       case "tool":
         out.push(chatToolMessage(message));
         break;

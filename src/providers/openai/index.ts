@@ -10,6 +10,7 @@ export { fromChatMessage, toChatMessages, toToolMessages, type ChatMessageParam,
 export { parseToolCalls, type ChatAssistantMessage, type ChatCompletionLike, type ChatToolCall } from "./chat-tool-calls.js";
 export { fromResponsesInput } from "./responses-history.js";
 export { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
+export type { ResponsesHostedItem } from "./hosted-items.js";
 export {
   responsesModel,
   type ResponsesClient,
@@ -18,5 +19,6 @@ export {
   type ResponseStreamEventLike,
 } from "./responses-model.js";
 export { fromResponseOutput, parseResponseOutput, toFunctionCallOutputs, type ResponseLike, type ResponseOutputItem } from "./responses-output.js";
-export { toResponsesTools, toTools, type ChatFunctionTool, type ResponsesFunctionTool } from "./tools.js";
+export { toResponsesTools, toTools, type ChatFunctionTool, type ResponsesFunctionTool, type ResponsesToolSearchTool } from "./tools.js";
+export type { NativeToolSearch } from "../native-tool-search.js";
 export { TruncatedStreamError } from "../truncated-stream-error.js";

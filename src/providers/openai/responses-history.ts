@@ -1,8 +1,9 @@
 import { calledName, historyContent, partFromUrl, type PartReader } from "../history-text.js";
 import { isRecord, kindOf } from "../shape.js";
 import { functionCall } from "./responses-output.js";
-import type { Message, ReasoningPart, ToolCall, ToolMessage } from "../../index.js";
+import type { AssistantMessage, Message, ProviderItem, ReasoningPart, ToolCall, ToolMessage } from "../../index.js";
 import { reasoningOfItem } from "./reasoning-items.js";
+import { isHostedItem } from "./hosted-items.js";
 
 const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
 
@@ -12,12 +13,14 @@ const INPUT_TEXT = new Set(["input_text", "output_text", "text", "refusal"]);
  * items by role (`developer` as system), an assistant text item and the `function_call` items
  * after it as one assistant turn, each `function_call_output` as a tool message with its call's
  * name. Reasoning items are the reasoning of the assistant turn they lead, kept whole (ids and
- * encrypted content) as the model function keeps them. Responses has no error flag on an
- * output, so `isError` is `false`.
+ * encrypted content) as the model function keeps them. Items OpenAI ran itself
+ * (`web_search_call`, `tool_search_call`, `tool_search_output`, `code_interpreter_call`…) are the
+ * `providerItems` of the assistant turn they came in, in place. Responses has no error flag on
+ * an output, so `isError` is `false`.
  *
  * @throws {TypeError} for what toolrx's conversation cannot hold, naming the item: an item type
- * other than a message, reasoning, a function call or its output (built-in tool calls, item
- * references), a part that is not text, an output for a call no earlier item made.
+ * other than a message, reasoning, a function call or its output and a hosted item (a call the
+ * client was to answer, such as `computer_call`; item references), a part that is not text, an output for a call no earlier item made.
  *
  * @example
  * openai.fromResponsesInput([
@@ -42,12 +45,13 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
   const out: Message[] = [];
   const names = new Map<string, string>();
   /** The assistant turn still taking function calls: its text, and its calls so far. */
-  let turn: { content: string; calls: ToolCall[]; reasoning: ReasoningPart[] } | undefined;
+  let turn: { content: string; calls: ToolCall[]; reasoning: ReasoningPart[]; items: ProviderItem[] } | undefined;
   const close = () => {
     if (turn === undefined) return;
-    const said: Message =
-      turn.reasoning.length > 0 ? { role: "assistant", content: turn.content, reasoning: turn.reasoning } : { role: "assistant", content: turn.content };
-    out.push(turn.calls.length > 0 ? { ...said, toolCalls: turn.calls } : said);
+    let message: AssistantMessage = { role: "assistant", content: turn.content };
+    if (turn.reasoning.length > 0) message = { ...message, reasoning: turn.reasoning };
+    if (turn.calls.length > 0) message = { ...message, toolCalls: turn.calls };
+    out.push(turn.items.length > 0 ? { ...message, providerItems: turn.items } : message);
     turn = undefined;
   };
   items.forEach((item: unknown, i) => {
@@ -55,7 +59,7 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
     if (!isRecord(item)) throw new TypeError(`Expected ${where} to be an object, got ${kindOf(item)}`);
     const type = item.type ?? "message";
     if (type === "reasoning") {
-      turn ??= { content: "", calls: [], reasoning: [] };
+      turn ??= { content: "", calls: [], reasoning: [], items: [] };
       turn.reasoning.push(reasoningOfItem(item));
       return;
     }
@@ -65,8 +69,15 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
       }
       const call = functionCall(item as { call_id: string; name: string; arguments: string; id?: string });
       names.set(call.id, call.name);
-      turn ??= { content: "", calls: [], reasoning: [] };
+      turn ??= { content: "", calls: [], reasoning: [], items: [] };
       turn.calls.push(call);
+      return;
+    }
+    if (typeof type === "string" && isHostedItem(item as { type: string })) {
+      // What OpenAI ran itself belongs to the assistant turn it came in; a call after it closes nothing.
+      if (turn !== undefined && turn.calls.length > 0) close();
+      turn ??= { content: "", calls: [], reasoning: [], items: [] };
+      turn.items.push({ provider: "openai-responses", item, textOffset: turn.content.length });
       return;
     }
     if (type === "function_call_output") {
@@ -88,15 +99,18 @@ export function fromResponsesInput(items: readonly unknown[]): Message[] {
         `Expected ${where} to be a message, a function call or its output, got a ${JSON.stringify(type)} item: toolrx's conversation has no place for it`,
       );
     const { content, parts } = historyContent(item.content, INPUT_TEXT, responsesPart, where);
-    // The reasoning that led to this text is its turn's; anything else before it is a turn of its own.
-    const led = item.role === "assistant" && turn !== undefined && turn.content === "" && turn.calls.length === 0 ? turn.reasoning : [];
-    if (led.length > 0) turn = undefined;
-    close();
+    if (item.role !== "assistant") close();
     if (parts !== undefined && item.role !== "user")
       throw new TypeError(`Expected ${where} to hold text only: a ${JSON.stringify(item.role)} message has no images or files`);
     switch (item.role) {
       case "assistant":
-        turn = { content, calls: [], reasoning: led };
+        // Text after the reasoning or the hosted items of its turn (a web search, then the answer) is that turn's.
+        if (turn !== undefined && turn.calls.length === 0 && (turn.items.length > 0 || turn.content === "")) {
+          turn.content += content;
+          return;
+        }
+        close();
+        turn = { content, calls: [], reasoning: [], items: [] };
         return;
       case "system":
       case "developer":

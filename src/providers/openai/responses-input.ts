@@ -2,6 +2,8 @@ import { argumentsText, messageList } from "../messages.js";
 import { responsesParts, type ResponsesContentPart } from "../parts.js";
 import type { Message } from "../../index.js";
 import { reasoningItems, type ReasoningItem } from "./reasoning-items.js";
+import { interleaved } from "../provider-items.js";
+import type { ResponsesHostedItem } from "./hosted-items.js";
 
 /** A Responses API input item, as {@link toResponsesInput} writes them. */
 export type ResponsesInputItem =
@@ -9,12 +11,15 @@ export type ResponsesInputItem =
   | { role: "user"; content: string | ResponsesContentPart[] }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | { type: "function_call_output"; call_id: string; output: string | ResponsesContentPart[] }
-  | ReasoningItem;
+  | ReasoningItem
+  | ResponsesHostedItem;
 
 /**
  * Responses API: a toolrx conversation as the request's `input`, for stateless use (no
  * `previous_response_id`). An assistant turn becomes its text (when it has any) followed by a
- * `function_call` item per call, each tool message a `function_call_output`; the loop's
+ * `function_call` item per call, each tool message a `function_call_output`; the items OpenAI
+ * ran itself (`providerItems`: web search, tool search…) go back as they came, where they were
+ * in the text; the loop's
  * ask-user question is ordinary assistant text and approval messages are left out. Content
  * parts become `input_image` and `input_file` parts, in user messages and tool outputs alike.
  * An assistant turn's reasoning of provider `"openai-responses"` goes first, as the `reasoning`
@@ -39,7 +44,18 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
         break;
       case "assistant":
         items.push(...reasoningItems(message));
-        if (message.content !== "" || !message.toolCalls?.length) items.push({ role: "assistant", content: message.content });
+        if (message.providerItems?.length)
+          items.push(
+            ...interleaved<ResponsesInputItem>(
+              message,
+              "openai-responses",
+              messages,
+              "openai.toResponsesInput",
+              (text) => (text === "" ? [] : [{ role: "assistant", content: text }]),
+              (item) => ({ ...item }) as ResponsesHostedItem,
+            ),
+          );
+        else if (message.content !== "" || !message.toolCalls?.length) items.push({ role: "assistant", content: message.content });
         for (const call of message.toolCalls ?? []) {
           items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call) });
         }

@@ -5,8 +5,10 @@ import { reasoningOfItem, SUMMARY_BREAK } from "./reasoning-items.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { count, tokenUsage, usageEvent } from "../usage-event.js";
 import { functionCall } from "./responses-output.js";
+import { isHostedItem } from "./hosted-items.js";
 import { toResponsesInput, type ResponsesInputItem } from "./responses-input.js";
-import { toResponsesTools, type ResponsesFunctionTool } from "./tools.js";
+import { toResponsesTools, type ResponsesFunctionTool, type ResponsesToolSearchTool } from "./tools.js";
+import { alwaysLoadedOf, type NativeToolSearch } from "../native-tool-search.js";
 import type { Model, ModelEvent } from "../../index.js";
 
 /** One Responses API stream event, the fields the model reads. */
@@ -37,7 +39,7 @@ type FunctionCallItem = { type: "function_call"; call_id: string; name: string; 
 export interface ResponsesStreamRequest {
   model: string;
   input: ResponsesInputItem[];
-  tools?: ResponsesFunctionTool[];
+  tools?: (ResponsesFunctionTool | ResponsesToolSearchTool)[];
   stream: true;
   [param: string]: unknown;
 }
@@ -53,6 +55,12 @@ export interface ResponsesClient {
 export interface ResponsesModelOptions {
   client: ResponsesClient;
   model: string;
+  /**
+   * OpenAI's own tool search: every tool but `alwaysLoaded` goes with `defer_loading: true`, next
+   * to a `tool_search` tool run on OpenAI's side; its `tool_search_call` and `tool_search_output`
+   * items stay in the conversation as `providerItems`. Default off.
+   */
+  toolSearch?: NativeToolSearch;
   /** `instructions`, `temperature`, `reasoning`…: sent with every request. */
   [param: string]: unknown;
 }
@@ -80,13 +88,20 @@ export interface ResponsesModelOptions {
  */
 export function responsesModel(options: ResponsesModelOptions): Model {
   assertClient(options, "openai.responsesModel", "an OpenAI client", ["responses", "create"]);
-  const { client, model, ...params } = options;
+  const { client, model, toolSearch, ...params } = options;
+  const alwaysLoaded = alwaysLoadedOf(toolSearch, "openai.responsesModel");
   return (request) =>
     streamModel(
       request,
       (signal) => {
         const body: ResponsesStreamRequest = { ...params, ...request.options, model, input: toResponsesInput(request.messages), stream: true };
-        if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
+        if (request.tools.length > 0) {
+          const tools = toResponsesTools(request.tools);
+          body.tools =
+            alwaysLoaded === undefined
+              ? tools
+              : [{ type: "tool_search" }, ...tools.map((tool) => (alwaysLoaded.has(tool.name) ? tool : { ...tool, defer_loading: true }))];
+        }
         return client.responses.create(body, { signal });
       },
       () => new ResponseEventReader(),
@@ -137,7 +152,10 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
       case "response.output_item.done": {
         const { output_index, item } = event as { output_index: number; item: { type: string } };
         if (item.type === "reasoning") return [{ type: "reasoning", part: reasoningOfItem(item as Record<string, unknown>) }];
-        if (item.type !== "function_call") return [];
+        if (isHostedItem(item)) return [{ type: "provider_item", provider: "openai-responses", item }];
+        if (item.type === "message") return [];
+        // An item toolrx cannot keep may be one the model waits on (a computer or shell call): fail rather than drop it.
+        if (item.type !== "function_call") throw new TypeError(`OpenAI sent a ${JSON.stringify(item.type)} output item, which toolrx has no place for`);
         const done = item as FunctionCallItem;
         const streamed = this.pending.get(output_index) ?? "";
         this.pending.delete(output_index);

@@ -1,6 +1,7 @@
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
-import type { AssistantMessage, RunResult, ToolCall, ToolMessage } from "../../index.js";
+import type { AssistantMessage, ProviderItem, RunResult, ToolCall, ToolMessage } from "../../index.js";
+import { isHostedItem } from "./hosted-items.js";
 import { responsesParts, type ResponsesContentPart } from "../parts.js";
 
 /** A Responses API output item; `function_call` items are tool calls, `message` items carry text. */
@@ -42,7 +43,8 @@ export function functionCall(item: { call_id: string; name: string; arguments: s
 
 /**
  * Responses API: a response's turn as a toolrx {@link AssistantMessage}: the text of its
- * `message` items, and its function calls.
+ * `message` items, its function calls, and the items OpenAI ran itself (web search, tool
+ * search…) as `providerItems`, in place.
  *
  * @example
  * openai.fromResponseOutput(response);
@@ -51,14 +53,17 @@ export function functionCall(item: { call_id: string; name: string; arguments: s
 export function fromResponseOutput(response: ResponseLike | readonly ResponseOutputItem[]): AssistantMessage {
   const output = outputOf(response, "openai.fromResponseOutput");
   let content = "";
+  const providerItems: ProviderItem[] = [];
   for (const item of output) {
+    if (isHostedItem(item)) providerItems.push({ provider: "openai-responses", item: { ...item }, textOffset: content.length });
     if (item.type !== "message") continue;
     for (const part of (item as Extract<ResponseOutputItem, { type: "message" }>).content) {
       if (part.type === "output_text") content += (part as { text: string }).text;
     }
   }
   const toolCalls = parseResponseOutput(output);
-  return toolCalls.length > 0 ? { role: "assistant", content, toolCalls } : { role: "assistant", content };
+  const message: AssistantMessage = toolCalls.length > 0 ? { role: "assistant", content, toolCalls } : { role: "assistant", content };
+  return providerItems.length > 0 ? { ...message, providerItems } : message;
 }
 
 /**

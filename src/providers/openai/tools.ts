@@ -14,6 +14,13 @@ export interface ResponsesFunctionTool {
   description: string;
   parameters: Record<string, unknown>;
   strict: false;
+  /** Left out of the model's context until the provider's tool search finds it (see `responsesModel`'s `toolSearch`). */
+  defer_loading?: boolean;
+}
+
+/** OpenAI's own tool search tool, run on OpenAI's side: it searches the function tools sent with `defer_loading: true`. */
+export interface ResponsesToolSearchTool {
+  type: "tool_search";
 }
 
 /**

@@ -11,6 +11,14 @@ export interface ScriptedReply {
    * and encrypted content) and an Anthropic `thinking` block (signed). Chat Completions streams none.
    */
   readonly reasoning?: string;
+  /**
+   * What the provider runs itself, streamed before the text: Anthropic content blocks
+   * (`server_tool_use`, whose `input` streams as JSON deltas, then `web_search_tool_result`,
+   * `tool_search_tool_result`…) or Responses output items (`web_search_call`,
+   * `tool_search_call`, `tool_search_output`…), as the provider sends them. Chat Completions
+   * has none: a reply with any is answered 500.
+   */
+  readonly hosted?: readonly Readonly<Record<string, unknown>>[];
   /** Text the model streams, before its calls. */
   readonly text?: string;
   readonly calls?: readonly { readonly id?: string; readonly name: string; readonly arguments: Record<string, unknown> }[];
@@ -33,6 +41,8 @@ interface Frame {
 
 /** `reply` as the SSE text `api` streams. `n` numbers the reply, for ids the script left out. */
 export function sseOf(api: ProviderApi, reply: ScriptedReply, n: number): string {
+  if (api === "chat" && (reply.hosted?.length ?? 0) > 0)
+    throw new Error("Chat Completions has no hosted tool items: script `hosted` for Responses or Anthropic");
   const frames = api === "chat" ? chatFrames(reply, n) : api === "responses" ? responsesFrames(reply, n) : anthropicFrames(reply, n);
   return frames
     .map((f) => `${f.event === undefined ? "" : `event: ${f.event}\n`}data: ${typeof f.data === "string" ? f.data : JSON.stringify(f.data)}\n\n`)
@@ -123,6 +133,12 @@ function responsesFrames(reply: ScriptedReply, n: number): Frame[] {
     frames.push(frame({ type: "response.output_item.done", output_index: 0, item }));
     output.push(item);
   }
+  for (const item of reply.hosted ?? []) {
+    const output_index = output.length;
+    frames.push(frame({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress" } }));
+    frames.push(frame({ type: "response.output_item.done", output_index, item }));
+    output.push(item);
+  }
   const text = reply.text ?? "";
   if (text !== "") {
     const output_index = output.length;
@@ -195,6 +211,15 @@ function anthropicFrames(reply: ScriptedReply, n: number): Frame[] {
     frames.push(frame({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }));
     for (const thinking of cut(thought, pieces)) frames.push(frame({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking } }));
     frames.push(frame({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: `sig_${n}` } }));
+    frames.push(frame({ type: "content_block_stop", index: index++ }));
+  }
+  for (const block of reply.hosted ?? []) {
+    // A server tool's input streams as a tool_use's does; a result block comes whole.
+    const streamed = block.type === "server_tool_use";
+    frames.push(frame({ type: "content_block_start", index, content_block: streamed ? { ...block, input: {} } : block }));
+    if (streamed)
+      for (const partial_json of cut(JSON.stringify(block.input ?? {}), pieces))
+        frames.push(frame({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }));
     frames.push(frame({ type: "content_block_stop", index: index++ }));
   }
   const text = reply.text ?? "";

@@ -63,8 +63,14 @@ export async function startProviderServer(): Promise<ProviderServer> {
       requests.push({ api, body });
       const reply = queue.shift();
       if (reply === undefined) return fail(res, 500, api, "the provider server has no scripted reply left for this request");
+      let sse: string;
+      try {
+        sse = sseOf(api, reply, played++);
+      } catch (e) {
+        return fail(res, 500, api, (e as Error).message);
+      }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(sseOf(api, reply, played++));
+      res.end(sse);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
