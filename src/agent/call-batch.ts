@@ -19,7 +19,8 @@ import type { Verdict } from "../tool/approval/approval-decision.js";
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
 import { reportsTo } from "./report-events.js";
 import type { RunJournal } from "./run-journal.js";
-import { resendsInFlight, unknownFateMessage, type BatchJournal } from "./journal-calls.js";
+import type { JournalReattach } from "./journal-reattach.js";
+import { recordingHandles, resendsInFlight, unknownFateMessage, type BatchJournal } from "./journal-calls.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {
@@ -107,7 +108,15 @@ export class CallBatch {
       return;
     }
     const tool = this.#env.lookup(call.name);
-    if (this.#journal?.journal.replaying === true && this.#answeredFromJournal(call, position, tool, this.#journal)) return;
+    if (this.#journal?.journal.replaying === true) {
+      const answered = this.#answeredFromJournal(call, position, tool, this.#journal);
+      if (answered === true) return;
+      if (answered !== false) {
+        // It was started (and approved) before: it follows its work again, asking no one.
+        this.#run(answered, position);
+        return;
+      }
+    }
     if (this.#env.agent.manualMode || tool?.manual === true) {
       this.manual.push(call);
       return;
@@ -174,9 +183,10 @@ export class CallBatch {
 
   /**
    * A call the journal knows: answered from its recorded outcome, or, when it was running as the
-   * process stopped, sent again if that is safe, else answered with its fate unknown.
+   * process stopped, re-attached to the work it named (the call to send instead), sent again if
+   * that is safe, else answered with its fate unknown.
    */
-  #answeredFromJournal(call: ToolCall, position: number, tool: Tool | undefined, j: BatchJournal): boolean {
+  #answeredFromJournal(call: ToolCall, position: number, tool: Tool | undefined, j: BatchJournal): boolean | ToolCall {
     const recorded = j.journal.outcomeOf(j.phase, j.turn, call.id);
     if (recorded !== undefined) {
       this.#messages[position] = recorded.message;
@@ -184,7 +194,17 @@ export class CallBatch {
       if (recorded.halt !== undefined) this.#halted(position, recorded.halt);
       return true;
     }
-    if (!j.journal.wasStarted(j.phase, j.turn, call.id) || resendsInFlight(tool, this.#env.agent.runOptions)) return false;
+    if (!j.journal.wasStarted(j.phase, j.turn, call.id)) return false;
+    const handle = j.journal.reattach === undefined ? undefined : j.journal.handleOf(j.phase, j.turn, call.id);
+    if (handle !== undefined) {
+      try {
+        return (j.journal.reattach as JournalReattach).callOf(call, handle);
+      } catch (e) {
+        this.#fail(e);
+        return true;
+      }
+    }
+    if (resendsInFlight(tool, this.#env.agent.runOptions)) return false;
     const message = unknownFateMessage(call, this.#env.agent.encoder);
     this.#messages[position] = message;
     j.journal.recordOutcome(j.phase, j.turn, message);
@@ -224,6 +244,9 @@ export class CallBatch {
       } as typeof runOptions;
       // One stream drives a UI: what happens inside calls comes as agent events too.
       if (!this.#env.quiet) options.onCallReport = reportsTo(runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
+      const j = this.#journal;
+      // The journal hears each handle a call names (an MCP task id), whether or not the host listens.
+      if (j?.journal.reattach !== undefined) options.onCallReport = recordingHandles(options.onCallReport, j, j.journal.reattach);
       const events = streamToolCalls(this.#input, tools, options);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),

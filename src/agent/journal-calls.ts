@@ -1,3 +1,4 @@
+import { deliver, type CallReport } from "../run/call-report.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import { jsonEncoder } from "../tool/encoder.js";
@@ -7,6 +8,7 @@ import type { ToolCall } from "../tool/tool-call.js";
 import { controlOf } from "../tool/tool-control.js";
 import { ToolError } from "../tool/tool-error.js";
 import type { JournalPhase } from "./journal.js";
+import type { JournalReattach } from "./journal-reattach.js";
 import type { RunJournal } from "./run-journal.js";
 
 /** What a batch needs to record its calls and answer them from the record. */
@@ -50,4 +52,18 @@ export function unknownFateMessage(call: ToolCall, encoder: ToolResultEncoder): 
     content = undefined;
   }
   return { role: "tool", toolCallId: call.id, name: call.name, content: typeof content === "string" ? content : jsonEncoder.encodeError(error), isError: true };
+}
+
+/**
+ * The `onCallReport` of a batch whose journal re-attaches (`journal.reattach`): each handle a
+ * call names is recorded before the report goes on, so a restart finds it; then `own`, as it was.
+ */
+export function recordingHandles(own: ((report: CallReport) => void) | undefined, j: BatchJournal, reattach: JournalReattach): (report: CallReport) => void {
+  return (report) => {
+    deliver((r) => {
+      const handle = reattach.handleOf(r);
+      if (typeof handle === "string" && handle !== "") j.journal.recordHandle(j.phase, j.turn, r.toolCallId, handle);
+    }, report);
+    if (own !== undefined) own(report);
+  };
 }
