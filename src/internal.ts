@@ -10,3 +10,4 @@ export { REMOTE_ATTEMPT, resolveOptions } from "./run/options.js";
 export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner } from "./agent/subagent-runner.js";
+export { resendsInFlight } from "./agent/journal-calls.js";
