@@ -91,6 +91,7 @@ export { memoryResultStore, type ResultStore } from "./tool/result-store.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
 export type { JournalEntry, JournalOptions, JournalPhase, JournalStore } from "./agent/journal.js";
+export type { JournalReattach } from "./agent/journal-reattach.js";
 export { JournalLeaseError } from "./agent/journal-lease-error.js";
 export { MemoryJournalStore, type MemoryJournalStoreOptions } from "./agent/memory-journal-store.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/approval/needs-approval.js";

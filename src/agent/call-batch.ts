@@ -13,7 +13,7 @@ import type { AgentEvent } from "./types.js";
 import type { Verdict } from "../tool/approval/approval-decision.js";
 import { assertToolCall } from "../tool/tool-call.js";
 import { reportsTo } from "./report-events.js";
-import { journalAnswer, type BatchJournal, type JournalAnswer } from "./journal-calls.js";
+import { journalAnswer, recordingHandles, type BatchJournal, type JournalAnswer } from "./journal-calls.js";
 import { batchAnswerOf } from "./batch-answer.js";
 import type { BatchEnv, BatchSink } from "./batch-env.js";
 
@@ -81,9 +81,17 @@ export class CallBatch {
     }
     const tool = this.#env.lookup(call.name);
     if (this.#journal?.journal.replaying === true) {
-      const answer = journalAnswer(call, tool, this.#journal, this.#env.agent.runOptions, this.#env.agent.encoder);
+      let answer: ReturnType<typeof journalAnswer>;
+      try {
+        answer = journalAnswer(call, tool, this.#journal, this.#env.agent.runOptions, this.#env.agent.encoder);
+      } catch (e) {
+        this.#fail(e);
+        return;
+      }
       if (answer !== undefined) {
-        this.#answer(position, answer);
+        // A call that was started (and approved) before follows its work again, asking no one.
+        if ("reattach" in answer) this.#run(answer.reattach, position);
+        else this.#answer(position, answer);
         return;
       }
     }
@@ -185,7 +193,10 @@ export class CallBatch {
       this.#runnerDone = false;
       const { agent, quiet, runners } = this.#env;
       // One stream drives a UI: what happens inside calls comes as agent events too.
-      const onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
+      let onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
+      const j = this.#journal;
+      // The journal hears each handle a call names (an MCP task id), whether or not the host listens.
+      if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport, j, j.journal.reattach);
       const events = runners.stream(agent, this.#input, (report) => this.#nested(report), onReport);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),

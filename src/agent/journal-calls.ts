@@ -1,4 +1,5 @@
 import type { HaltMetadata } from "../run/run-result.js";
+import { deliver, type CallReport } from "../run/call-report.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolResultEncoder } from "../tool/encoder.js";
@@ -9,6 +10,7 @@ import type { ToolCall } from "../tool/tool-call.js";
 import { controlOf } from "../tool/tool-control.js";
 import { ToolError } from "../tool/tool-error.js";
 import type { JournalPhase } from "./journal.js";
+import type { JournalReattach } from "./journal-reattach.js";
 import type { RunJournal } from "./run-journal.js";
 
 /** What a batch needs to record its calls and answer them from the record. */
@@ -63,8 +65,10 @@ export interface JournalAnswer {
 
 /**
  * A call the journal knows: answered from its recorded outcome, or, when it was running as the
- * process stopped, sent again if that is safe (`undefined`: run it), else answered with its fate
- * unknown (that answer recorded as its outcome). `undefined` too for a call the journal does not know.
+ * process stopped, re-attached to the work it named (`reattach`: the call to send instead, asking
+ * no one, since it was started and approved before), sent again if that is safe (`undefined`: run
+ * it), else answered with its fate unknown (that answer recorded as its outcome). `undefined` too
+ * for a call the journal does not know. Throws what `journal.reattach.callOf` throws.
  */
 export function journalAnswer(
   call: ToolCall,
@@ -72,11 +76,29 @@ export function journalAnswer(
   j: BatchJournal,
   runOptions: RunOptions,
   encoder: ToolResultEncoder,
-): JournalAnswer | undefined {
+): JournalAnswer | { readonly reattach: ToolCall } | undefined {
   const recorded = j.journal.outcomeOf(j.phase, j.turn, call.id);
   if (recorded !== undefined) return recorded;
-  if (!j.journal.wasStarted(j.phase, j.turn, call.id) || resendsInFlight(tool, runOptions)) return undefined;
+  if (!j.journal.wasStarted(j.phase, j.turn, call.id)) return undefined;
+  const reattach = j.journal.reattach;
+  const handle = reattach === undefined ? undefined : j.journal.handleOf(j.phase, j.turn, call.id);
+  if (reattach !== undefined && handle !== undefined) return { reattach: reattach.callOf(call, handle) };
+  if (resendsInFlight(tool, runOptions)) return undefined;
   const message = unknownFateMessage(call, encoder);
   j.journal.recordOutcome(j.phase, j.turn, message);
   return { message };
+}
+
+/**
+ * The `onCallReport` of a batch whose journal re-attaches (`journal.reattach`): each handle a
+ * call names is recorded before the report goes on, so a restart finds it; then `own`, as it was.
+ */
+export function recordingHandles(own: ((report: CallReport) => void) | undefined, j: BatchJournal, reattach: JournalReattach): (report: CallReport) => void {
+  return (report) => {
+    deliver((r) => {
+      const handle = reattach.handleOf(r);
+      if (typeof handle === "string" && handle !== "") j.journal.recordHandle(j.phase, j.turn, r.toolCallId, handle);
+    }, report);
+    if (own !== undefined) own(report);
+  };
 }

@@ -3,6 +3,7 @@ import type { AssistantMessage, ToolMessage } from "../tool/message.js";
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
+import type { JournalReattach } from "./journal-reattach.js";
 
 /**
  * One record of a conversation's journal, appended in the order things happened. Plain JSON, so
@@ -30,6 +31,11 @@ export type JournalEntry =
       readonly halt?: HaltMetadata;
       readonly question?: PendingQuestion;
     }
+  /**
+   * A running call named the remote work it started (`journal.reattach` read the handle off its
+   * report): a restart follows that work instead of answering the call with its fate unknown.
+   */
+  | { readonly type: "handle"; readonly turn: number; readonly phase: JournalPhase; readonly toolCallId: string; readonly handle: string }
   /** The run ended. */
   | { readonly type: "halt"; readonly haltedReason: string };
 
@@ -84,6 +90,11 @@ export interface JournalOptions {
   readonly leaseMs?: number;
   /** How long the journal is kept after a run ends, in ms; default 24 hours; `0` deletes it at once, `Infinity` keeps it. */
   readonly retainMs?: number;
+  /**
+   * How calls whose work outlives the process are picked up again (`mcpJournalReattach` from
+   * `toolrx/mcp`, for MCP tasks); default none: such a call is answered with its fate unknown.
+   */
+  readonly reattach?: JournalReattach;
 }
 
 /** {@link JournalOptions} checked, defaults filled in. */
@@ -93,6 +104,7 @@ export interface JournalEnv {
   readonly owner: string | undefined;
   readonly leaseMs: number;
   readonly retainMs: number;
+  readonly reattach: JournalReattach | undefined;
 }
 
 /**
@@ -103,7 +115,7 @@ export interface JournalEnv {
 export function checkJournalOptions(journal: unknown): JournalEnv | undefined {
   if (journal === undefined) return undefined;
   if (typeof journal !== "object" || journal === null) throw new TypeError(`Expected \`journal\` to be { store, conversationKey }, got ${describe(journal)}`);
-  const { store, conversationKey, owner, leaseMs = 30_000, retainMs = 86_400_000 } = journal as JournalOptions;
+  const { store, conversationKey, owner, leaseMs = 30_000, retainMs = 86_400_000, reattach } = journal as JournalOptions;
   for (const method of ["acquire", "append", "renew", "release"] as const) {
     if (typeof (store as Partial<JournalStore> | undefined)?.[method] !== "function") {
       throw new TypeError(`Expected \`journal.store\` to be a JournalStore with \`${method}\`, got ${describe(store)}`);
@@ -121,5 +133,8 @@ export function checkJournalOptions(journal: unknown): JournalEnv | undefined {
   if (!(typeof retainMs === "number" && retainMs >= 0 && !Number.isNaN(retainMs))) {
     throw new TypeError(`Expected \`journal.retainMs\` to be a non-negative number of milliseconds or Infinity, got ${describe(retainMs)}`);
   }
-  return { store, key: conversationKey, owner, leaseMs, retainMs };
+  if (reattach !== undefined && (typeof reattach?.handleOf !== "function" || typeof reattach.callOf !== "function")) {
+    throw new TypeError(`Expected \`journal.reattach\` to be { handleOf, callOf }, got ${describe(reattach)}`);
+  }
+  return { store, key: conversationKey, owner, leaseMs, retainMs, reattach };
 }

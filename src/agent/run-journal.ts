@@ -4,6 +4,7 @@ import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { isThenable } from "../tool/results.js";
 import type { JournalEntry, JournalEnv, JournalPhase } from "./journal.js";
+import type { JournalReattach } from "./journal-reattach.js";
 import { JournalLeaseError } from "./journal-lease-error.js";
 import type { FinishReason } from "./types.js";
 
@@ -30,6 +31,8 @@ export class RunJournal {
   /** Calls recorded as started, by phase and turn, in the order they started. */
   readonly #started = new Map<string, { call: ToolCall; text: string }[]>();
   readonly #outcomes = new Map<string, RecordedOutcome>();
+  /** The latest handle each call named (`journal.reattach`), by phase, turn and call id. */
+  readonly #handles = new Map<string, string>();
   #tail: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -101,6 +104,25 @@ export class RunJournal {
     return this.#started.get(`${phase}:${turn}`)?.some((s) => s.call.id === id) === true;
   }
 
+  /** How calls whose work outlives the process are picked up again, when the host said. */
+  get reattach(): JournalReattach | undefined {
+    return this.#env.reattach;
+  }
+
+  /** The handle a call that was running when the process stopped last named, if any. */
+  handleOf(phase: JournalPhase, turn: number, id: string): string | undefined {
+    if (!this.#replaying) return undefined;
+    return this.#handles.get(`${phase}:${turn}:${id}`);
+  }
+
+  /** Record the handle a running call named; the same handle again is not written twice. */
+  recordHandle(phase: JournalPhase, turn: number, toolCallId: string, handle: string): void {
+    const at = `${phase}:${turn}:${toolCallId}`;
+    if (this.#handles.get(at) === handle || this.#outcomes.has(at)) return;
+    this.#handles.set(at, handle);
+    this.#write({ type: "handle", turn, phase, toolCallId, handle })?.catch(noop);
+  }
+
   /** Record that `call` starts; resolves once that is durable (undefined: it already is). */
   recordCall(phase: JournalPhase, turn: number, call: ToolCall, text: string): Promise<void> | undefined {
     if (this.wasStarted(phase, turn, call.id)) return undefined;
@@ -169,6 +191,9 @@ export class RunJournal {
         return;
       case "outcome":
         this.#outcomes.set(`${entry.phase}:${entry.turn}:${entry.message.toolCallId}`, entry);
+        return;
+      case "handle":
+        this.#handles.set(`${entry.phase}:${entry.turn}:${entry.toolCallId}`, entry.handle);
         return;
       default:
         return;

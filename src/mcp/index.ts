@@ -12,3 +12,5 @@ export { mcpReattachCall } from "./reattach-call.js";
 export type { McpTaskReport, McpTaskStatus } from "./task-state.js";
 export { McpTaskStore } from "./task-store.js";
 export type { ServeTaskOptions } from "./serve-tasks.js";
+export { mcpJournalReattach } from "./journal-reattach.js";
+export type { McpTaskRecords } from "./task-records.js";

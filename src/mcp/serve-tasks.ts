@@ -1,5 +1,6 @@
 import { setRequestHandler, type McpServerLike } from "./server-like.js";
 import { isEnded, McpTaskStore, type ServedTask } from "./task-store.js";
+import { loadTask, type McpTaskRecords, saveLater, saveTask, type TaskCall, type TaskRun } from "./task-records.js";
 import type { Tool } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 
@@ -15,6 +16,12 @@ export interface ServeTaskOptions {
   pollInterval?: number;
   /** Where tasks are kept; default a store of this `serveTools` call. Share one between server instances. */
   store?: McpTaskStore;
+  /**
+   * Where each task is also written down, so a server process started again serves it by its id:
+   * its status, its result within `retention`, and, when the tools run on `toolrx/bullmq`, the
+   * same job followed to its end. Default none: a process that ends loses its tasks.
+   */
+  records?: McpTaskRecords;
 }
 
 /** The checked task options, or `undefined` when tasks are not served. */
@@ -24,13 +31,14 @@ export interface TaskServing {
   readonly retention: number;
   readonly pollInterval: number;
   readonly store: McpTaskStore;
+  readonly records: McpTaskRecords | undefined;
 }
 
 /** `options.tasks`, checked. @throws {TypeError} naming the option. */
 export function taskServing(options: unknown): TaskServing | undefined {
   if (options === undefined) return undefined;
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`tasks\` to be an object, got ${describe(options)}`);
-  const { all = false, required = false, retention = 3_600_000, pollInterval = 1_000, store = new McpTaskStore() } = options as ServeTaskOptions;
+  const { all = false, required = false, retention = 3_600_000, pollInterval = 1_000, store = new McpTaskStore(), records } = options as ServeTaskOptions;
   if (typeof all !== "boolean") throw new TypeError(`Expected \`tasks.all\` to be a boolean, got ${describe(all)}`);
   if (typeof required !== "boolean") throw new TypeError(`Expected \`tasks.required\` to be a boolean, got ${describe(required)}`);
   for (const [name, value] of [
@@ -42,7 +50,10 @@ export function taskServing(options: unknown): TaskServing | undefined {
     }
   }
   if (!(store instanceof McpTaskStore)) throw new TypeError(`Expected \`tasks.store\` to be an McpTaskStore, got ${describe(store)}`);
-  return { all, support: required ? "required" : "optional", retention, pollInterval, store };
+  if (records !== undefined && (typeof records?.save !== "function" || typeof records.load !== "function")) {
+    throw new TypeError(`Expected \`tasks.records\` to be { save, load }, got ${describe(records)}`);
+  }
+  return { all, support: required ? "required" : "optional", retention, pollInterval, store, records };
 }
 
 /** Whether `tool` is served as a task. A tool that needs approval is not: its question belongs to a request. */
@@ -52,35 +63,78 @@ export function servedAsTask(tool: Tool, serving: TaskServing | undefined): bool
 }
 
 /**
- * Start a task for one `tools/call`: `run` gets the task's signal (aborted by `tasks/cancel`) and
- * a function that sets its status message, and its result is kept as the task's. Answers the
+ * Start a task for one `tools/call`: `run` gets the task id (its call's id), the task's signal
+ * (aborted by `tasks/cancel`) and a function that sets its status message, and its result is
+ * kept as the task's. With `records`, the task is written down before it is answered. Answers the
  * `CreateTaskResult`; an empty `content` rides along because a 2.x server refuses a `tools/call`
  * answer without it (a 2025-11-25 client reads `task`).
  */
-export function startTask(
-  serving: TaskServing,
-  run: (signal: AbortSignal, status: (message: string) => void) => Promise<Record<string, unknown>>,
-): Record<string, unknown> {
-  const { store } = serving;
+export async function startTask(serving: TaskServing, call: TaskCall, run: TaskRun): Promise<Record<string, unknown>> {
+  const { store, records } = serving;
   const served = store.create(serving.retention, serving.pollInterval);
-  run(served.controller.signal, (message) => store.update(served, message)).then(
-    (result) => store.end(served, result.isError === true ? "failed" : "completed", result),
-    (e: unknown) => store.end(served, "failed", { content: [{ type: "text", text: String(e) }], isError: true }),
-  );
+  if (records !== undefined) {
+    try {
+      await saveTask(records, served, call);
+    } catch (e) {
+      // Not written down, not started: the client hears the error and no task runs unseen.
+      store.end(served, "failed", { content: [{ type: "text", text: String(e) }], isError: true });
+      throw e;
+    }
+  }
+  begin(serving, served, call, run);
   return { task: { ...served.task }, content: [] };
 }
 
+/** Run the task's call, its status and ending kept (and written down, with `records`). */
+function begin(serving: TaskServing, served: ServedTask, call: TaskCall, run: TaskRun): void {
+  const { store, records } = serving;
+  const end = (status: "completed" | "failed", result: Record<string, unknown>) => {
+    store.end(served, status, result);
+    if (records !== undefined) saveLater(records, served);
+  };
+  const status = (message: string) => {
+    store.update(served, message);
+    if (records !== undefined && !isEnded(served)) saveLater(records, served);
+  };
+  run(served.task.taskId, call, served.controller.signal, status).then(
+    (result) => end(result.isError === true ? "failed" : "completed", result),
+    (e: unknown) => end("failed", { content: [{ type: "text", text: String(e) }], isError: true }),
+  );
+}
+
 /** Answer `tasks/get`, `tasks/result` and `tasks/cancel` from `serving.store`. */
-export function serveTaskRequests(server: McpServerLike, serving: TaskServing): void {
-  const { store } = serving;
-  const found = (taskId: unknown): ServedTask => {
-    const served = store.get(taskId);
+export function serveTaskRequests(server: McpServerLike, serving: TaskServing, run: TaskRun, resumes: (call: TaskCall) => boolean): void {
+  const { store, records } = serving;
+  /** Tasks being read back from `records`, so two requests for one do not start its call twice. */
+  const loading = new Map<string, Promise<ServedTask | undefined>>();
+  const load = (taskId: string): Promise<ServedTask | undefined> => {
+    let pending = loading.get(taskId);
+    if (pending === undefined) {
+      pending = (async () => {
+        const loaded = await loadTask(records as McpTaskRecords, store, taskId);
+        if (loaded === undefined || isEnded(loaded.served)) return loaded?.served;
+        // A task that was running when its process ended is followed again, by the same call id,
+        // where that re-attaches to its work (toolrx/bullmq) or the tool is idempotent; else its fate is unknown.
+        if (resumes(loaded.call)) begin(serving, loaded.served, loaded.call, run);
+        else {
+          const text = `The server process running this task stopped before it ended; whether the call to ${loaded.call.name} took effect is unknown, and it was not run again`;
+          store.end(loaded.served, "failed", { content: [{ type: "text", text }], isError: true }, "Fate unknown: the server process stopped");
+          await saveTask(records as McpTaskRecords, loaded.served);
+        }
+        return loaded.served;
+      })().finally(() => loading.delete(taskId));
+      loading.set(taskId, pending);
+    }
+    return pending;
+  };
+  const found = async (taskId: unknown): Promise<ServedTask> => {
+    const served = store.get(taskId) ?? (records !== undefined && typeof taskId === "string" && taskId !== "" ? await load(taskId) : undefined);
     if (served === undefined) throw invalidParams(`Task not found: ${String(taskId)}`);
     return served;
   };
-  setRequestHandler(server, "tasks/get", async (request) => ({ ...found(request.params?.taskId).task }));
+  setRequestHandler(server, "tasks/get", async (request) => ({ ...(await found(request.params?.taskId)).task }));
   setRequestHandler(server, "tasks/result", async (request, rctx) => {
-    const served = found(request.params?.taskId);
+    const served = await found(request.params?.taskId);
     // The spec has tasks/result block until the task ends.
     if (!isEnded(served)) {
       await new Promise<void>((resolve, reject) => {
@@ -100,10 +154,11 @@ export function serveTaskRequests(server: McpServerLike, serving: TaskServing): 
     return { ...served.result, _meta: related };
   });
   setRequestHandler(server, "tasks/cancel", async (request) => {
-    const served = found(request.params?.taskId);
+    const served = await found(request.params?.taskId);
     if (isEnded(served)) throw invalidParams(`Cannot cancel task in terminal status: ${served.task.status}`);
     served.controller.abort(new Error("the client cancelled the task"));
     store.end(served, "cancelled", { content: [{ type: "text", text: "The task was cancelled" }], isError: true }, "Cancelled by the client");
+    if (records !== undefined) await saveTask(records, served);
     return { ...served.task };
   });
 }

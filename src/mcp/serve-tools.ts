@@ -4,6 +4,7 @@ import { SDK_TIMEOUT_OFF } from "./client-like.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { askApproval } from "./serve-approval.js";
 import { type ServeTaskOptions, servedAsTask, serveTaskRequests, startTask, taskServing } from "./serve-tasks.js";
+import type { TaskRun } from "./task-records.js";
 import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
 import {
   type ApprovalMessage,
@@ -14,11 +15,12 @@ import {
   type RunOptions,
   streamToolCalls,
   type Tool,
+  type ToolCall,
   type ToolEvent,
   toolJsonSchema,
   type ToolResolver,
 } from "../index.js";
-import { resolveOptions } from "../internal.js";
+import { resendsInFlight, resolveOptions } from "../internal.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 import { blockOfPart, type McpContentBlock } from "./content-parts.js";
 
@@ -89,10 +91,33 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
   const idPrefix = `mcp-${Math.random().toString(36).slice(2, 10)}`;
   let ids = 0;
 
+  /** One call through the runner, under `signal`, its reports to `onCallReport`, with the approvals given. */
+  const streamedCall =
+    (call: ToolCall) =>
+    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"]) =>
+    async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
+      const release = await gate.acquire(signal);
+      try {
+        const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1 };
+        return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
+      } finally {
+        release();
+      }
+    };
+  // A task's call has the task's id: on toolrx/bullmq its job id derives from it, so a server
+  // started again (tasks.records) follows the same job.
+  const runTask: TaskRun = async (taskId, call, signal, status) =>
+    resultOf(await streamedCall({ id: taskId, ...call })(signal, statusTo(status, runOptions.onCallReport))(undefined));
+
   if (serving === undefined) server.registerCapabilities?.({ tools: {} });
   else {
     server.registerCapabilities?.({ tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } });
-    serveTaskRequests(server, serving);
+    serveTaskRequests(server, serving, runTask, (call) =>
+      resendsInFlight(
+        list().find((t) => t.name === call.name),
+        runOptions,
+      ),
+    );
   }
   setRequestHandler(server, "tools/list", async () => ({
     tools: list().map((tool) => {
@@ -111,22 +136,11 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       return textResult(`Unknown tool: ${String(name)}. Tools: ${names}`, true);
     }
     if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${tool.name} to be an object`, true);
-    const call = { id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args };
-    const streamed =
-      (signal: AbortSignal, onCallReport: RunOptions["onCallReport"]) =>
-      async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
-        const release = await gate.acquire(signal);
-        try {
-          const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1 };
-          return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
-        } finally {
-          release();
-        }
-      };
     if (serving !== undefined && request.params?.task !== undefined && servedAsTask(tool, serving)) {
       // A task answers at once; its call runs under the task's signal, its progress as the task's status.
-      return startTask(serving, async (signal, status) => resultOf(await streamed(signal, statusTo(status, runOptions.onCallReport))(undefined)));
+      return startTask(serving, { name: tool.name, arguments: args }, runTask);
     }
+    const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
     const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport));
     // The runner holds a call that needs approval (a function rule asked first, with the
     // validated arguments); the user is asked with no slot held, and an approved call runs again.

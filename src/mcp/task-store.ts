@@ -23,7 +23,8 @@ export interface ServedTask {
  * Where `serveTools` keeps the tasks it serves, in this process's memory, each for its retention
  * once it ended. Pass one store to every server instance that should see the same tasks (a
  * server per Streamable HTTP session, say): a client that connects again, or from a new process,
- * then finds its task by id. A process that ends loses its tasks.
+ * then finds its task by id. A process that ends loses its tasks, unless they are written down
+ * too (`tasks.records`, an `McpTaskRecords`).
  */
 export class McpTaskStore {
   readonly #tasks = new Map<string, ServedTask>();
@@ -38,6 +39,17 @@ export class McpTaskStore {
       waiting: new Set(),
     };
     this.#tasks.set(taskId, served);
+    return served;
+  }
+
+  /** @internal A task another process started (from `tasks.records`), kept here again as it was saved. */
+  restore(task: ServedTask["task"], result: Record<string, unknown> | undefined): ServedTask {
+    const served: ServedTask = { task: { ...task }, controller: new AbortController(), waiting: new Set() };
+    this.#tasks.set(task.taskId, served);
+    if (result !== undefined) {
+      served.result = result;
+      this.#expire(task.taskId, task.ttl);
+    }
     return served;
   }
 
@@ -63,7 +75,11 @@ export class McpTaskStore {
     served.result = result;
     for (const wake of served.waiting) wake();
     served.waiting.clear();
-    const timer = setTimeout(() => this.#tasks.delete(task.taskId), task.ttl);
+    this.#expire(task.taskId, task.ttl);
+  }
+
+  #expire(taskId: string, after: number): void {
+    const timer = setTimeout(() => this.#tasks.delete(taskId), after);
     // Retention must not keep a process alive on its own.
     (timer as { unref?: () => void }).unref?.();
   }
