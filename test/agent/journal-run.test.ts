@@ -10,7 +10,15 @@ const input: Message[] = [{ role: "user", content: "pay Ana" }];
 const call = (id: string): ToolCall => ({ id, name: "pay", arguments: { id } });
 const answer = (id: string): ToolMessage => ({ role: "tool", toolCallId: id, name: "pay", content: `done ${id}`, isError: false });
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-const env = (store: JournalStore, more: Partial<JournalEnv> = {}): JournalEnv => ({ store, key: "k", owner: "w", leaseMs: 60_000, retainMs: 1_000, reattach: undefined, ...more });
+const env = (store: JournalStore, more: Partial<JournalEnv> = {}): JournalEnv => ({
+  store,
+  key: "k",
+  owner: "w",
+  leaseMs: 60_000,
+  retainMs: 1_000,
+  reattach: undefined,
+  ...more,
+});
 
 /** A store whose appends (after the run's first) settle when told, recording what arrived in order. */
 function slowStore() {
