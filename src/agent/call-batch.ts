@@ -195,8 +195,9 @@ export class CallBatch {
       // One stream drives a UI: what happens inside calls comes as agent events too.
       let onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
       const j = this.#journal;
-      // The journal hears each handle a call names (an MCP task id), whether or not the host listens.
-      if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport, j, j.journal.reattach);
+      // The journal hears each handle a call names (an MCP task id), whether or not the host listens;
+      // a quiet run's host still hears its own reports after it.
+      if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport ?? agent.runOptions.onCallReport, j, j.journal.reattach);
       const events = runners.stream(agent, this.#input, (report) => this.#nested(report), onReport);
       this.#subscription = events.subscribe({
         next: (event) => this.#onEvent(event),

@@ -100,6 +100,28 @@ describe("journal.reattach", () => {
     expect(answer?.content).toContain("followed h-2");
   });
 
+  it("a quiet run (runAgent) records the handles and its host still hears every report", async () => {
+    const store = new MemoryJournalStore();
+    const remote = remoteTool(["h-1"]);
+    const heard: unknown[] = [];
+    const journal = { store, conversationKey: "conv", owner: "p1", reattach };
+    const controller = new AbortController();
+    const run = runAgent({
+      model,
+      tools: [remote.tool],
+      messages: input,
+      journal,
+      signal: controller.signal,
+      onCallReport: (report) => {
+        if (report.type === "progress") heard.push(report.data);
+        queueMicrotask(() => controller.abort());
+      },
+    });
+    await run.catch(() => undefined);
+    expect(heard).toEqual([{ handle: "h-1" }]);
+    expect(entriesOf(store).filter((e) => e.type === "handle")).toEqual([{ type: "handle", turn: 0, phase: "model", toolCallId: "c1", handle: "h-1" }]);
+  });
+
   it("a cut-off call that named no handle keeps its fate unknown, and the handle entry is not written without reattach", async () => {
     const quiet = remoteTool([]);
     const store = new MemoryJournalStore();

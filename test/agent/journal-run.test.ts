@@ -58,7 +58,6 @@ describe("RunJournal", () => {
     expect(journal.recordCall("model", 1, call("a"), "thinking")).toBeUndefined(); // durable at once: a synchronous store
     journal.recordReply(1, { role: "assistant", content: "x", toolCalls: [call("a")] }, "tool_calls");
     journal.recordOutcome("model", 1, answer("a"), { reason: "r" } as never);
-    journal.recordOutcome("model", 1, answer("a")); // once per call
     expect(journal.replyOf(1)).toBeUndefined();
     expect(journal.outcomeOf("model", 1, "a")).toBeUndefined();
     expect(journal.wasStarted("model", 1, "a")).toBe(false);
