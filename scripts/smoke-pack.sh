@@ -349,6 +349,29 @@ tsconfig commonjs node10 true node.ts > tsconfig.node-subpath-node10.json
 "$tsc" -p tsconfig.node-subpath-node10.json
 echo "tsc: toolrx/node, node16 (ESM and CJS types) and node10 resolution: ok"
 
+# (i) toolrx/code-mode (QuickJS is an optional peer): the sandbox thread's program ships inside the
+# built subpath; a script's nested call runs through the runner from ESM and CommonJS.
+for flavour in mjs cjs; do
+  if [ "$flavour" = mjs ]; then
+    header='import { defineTool, ok, runToolCalls } from "toolrx"; import { codeMode } from "toolrx/code-mode"; import { z } from "zod";'
+  else
+    header='const { defineTool, ok, runToolCalls } = require("toolrx"); const { codeMode } = require("toolrx/code-mode"); const { z } = require("zod");'
+  fi
+  cat > "code-mode.$flavour" <<JS
+$header
+const price = defineTool({ name: "price", description: "", schema: z.object({ sku: z.string() }), handler: ({ sku }) => ok(sku.length * 10) });
+const code = codeMode({ tools: [price] });
+const script = 'const a = await tools.price({ sku: "ab" }); return { total: a + (await tools.price({ sku: "abc" })) };';
+runToolCalls([{ id: "c1", name: "run_script", arguments: { script } }], [code.tool]).then(async ({ messages }) => {
+  const content = messages[0].content;
+  console.log("code-mode ($flavour): " + content);
+  if (content !== '{"total":50}') throw new Error("code-mode ($flavour): unexpected content " + content);
+  await code.close();
+});
+JS
+  node "code-mode.$flavour"
+done
+
 # (h) toolrx/bullmq (bullmq and ioredis are optional peers): it loads from ESM and CommonJS, and
 # checks its options before touching Redis.
 cat > bullmq.mjs <<'JS'

@@ -8,5 +8,11 @@ export { toMessages, toToolResultMessage, type AssistantBlock, type HostedBlock,
 export { fromMessages } from "./history.js";
 export { fromMessage, parseToolCalls, type ContentBlock, type MessageLike } from "./parse-tool-calls.js";
 export { toTools, type AnthropicTool, type AnthropicToolSearchTool } from "./tools.js";
-export type { NativeToolSearch } from "../native-tool-search.js";
+import type { NativeToolSearch as SharedNativeToolSearch } from "../native-tool-search.js";
+/**
+ * The provider's own tool search (`toolSearch` of the model function): every tool but
+ * `alwaysLoaded` goes with `defer_loading: true`, next to the provider's search tool. Declared
+ * here rather than re-exported, so the namespace's declarations keep it a type.
+ */
+export type NativeToolSearch = SharedNativeToolSearch;
 export { TruncatedStreamError } from "../truncated-stream-error.js";

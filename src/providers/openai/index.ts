@@ -20,5 +20,11 @@ export {
 } from "./responses-model.js";
 export { fromResponseOutput, parseResponseOutput, toFunctionCallOutputs, type ResponseLike, type ResponseOutputItem } from "./responses-output.js";
 export { toResponsesTools, toTools, type ChatFunctionTool, type ResponsesFunctionTool, type ResponsesToolSearchTool } from "./tools.js";
-export type { NativeToolSearch } from "../native-tool-search.js";
+import type { NativeToolSearch as SharedNativeToolSearch } from "../native-tool-search.js";
+/**
+ * The provider's own tool search (`toolSearch` of the model function): every tool but
+ * `alwaysLoaded` goes with `defer_loading: true`, next to the provider's search tool. Declared
+ * here rather than re-exported, so the namespace's declarations keep it a type.
+ */
+export type NativeToolSearch = SharedNativeToolSearch;
 export { TruncatedStreamError } from "../truncated-stream-error.js";
