@@ -2,7 +2,8 @@
  * The page: the AI SDK's own `useChat` (from @ai-sdk/react), unchanged, talking to a toolrx
  * server. No JSX, so the example needs no build setup beyond esbuild's bundle. Each call is a
  * row with its state, its progress bar, and what the page can do about it: answer a question
- * (`addToolOutput`), approve or deny (`addToolApprovalResponse`). The answers resend the
+ * (`addToolOutput`), approve or deny (`addToolApprovalResponse`), stop a running call alone (a
+ * POST the server turns into toolrx's `cancel`; the rest of the turn goes on). The answers resend the
  * conversation by themselves (`sendAutomaticallyWhen`), and the run resumes on the server.
  */
 import { useChat } from "@ai-sdk/react";
@@ -29,7 +30,7 @@ function isToolPart(p: Part): boolean {
 
 function App(): ReactNode {
   const [text, setText] = useState("Plan a long weekend in Lisbon.");
-  const { messages, sendMessage, addToolOutput, addToolApprovalResponse, status, stop } = useChat<ChatMessage>({
+  const { id, messages, sendMessage, addToolOutput, addToolApprovalResponse, status, stop } = useChat<ChatMessage>({
     transport: new DefaultChatTransport({ api: "/api/chat" }),
     sendAutomaticallyWhen: (o) => lastAssistantMessageIsCompleteWithApprovalResponses(o) || lastAssistantMessageIsCompleteWithToolCalls(o),
   });
@@ -38,7 +39,7 @@ function App(): ReactNode {
     "main",
     null,
     h("h1", null, "toolrx × useChat"),
-    ...messages.map((m) => h(Message, { key: m.id, message: m, addToolOutput, addToolApprovalResponse })),
+    ...messages.map((m) => h(Message, { key: m.id, chatId: id, message: m, addToolOutput, addToolApprovalResponse })),
     h(
       "form",
       {
@@ -57,6 +58,7 @@ function App(): ReactNode {
 }
 
 function Message(props: {
+  chatId: string;
   message: ChatMessage;
   addToolOutput: ReturnType<typeof useChat<ChatMessage>>["addToolOutput"];
   addToolApprovalResponse: ReturnType<typeof useChat<ChatMessage>>["addToolApprovalResponse"];
@@ -81,6 +83,7 @@ function Message(props: {
 }
 
 function ToolRow(props: {
+  chatId: string;
   part: ToolPartView;
   progress: ToolrxDataTypes["tool-progress"] | undefined;
   question: ToolrxDataTypes["ask-user"] | undefined;
@@ -92,6 +95,7 @@ function ToolRow(props: {
   const [answer, setAnswer] = useState("");
   const fraction = progress === undefined ? undefined : Number(progress.progress) / Number(progress.total ?? 1);
   const open = part.state === "input-available" && question !== undefined;
+  const running = part.state === "input-available" && question === undefined;
   return h(
     "div",
     { className: "call", "data-call-id": part.toolCallId, "data-tool": name, "data-state": part.state },
@@ -101,6 +105,22 @@ function ToolRow(props: {
     fraction === undefined ? null : h("progress", { value: fraction, max: 1, "data-progress": String(progress?.message ?? "") }),
     part.state === "output-available" ? h("code", { className: "output" }, JSON.stringify(part.output)) : null,
     part.state === "output-error" ? h("code", { className: "error" }, part.errorText) : null,
+    running
+      ? h(
+          "button",
+          {
+            type: "button",
+            className: "stop-call",
+            onClick: () =>
+              void fetch("/api/cancel", {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ chatId: props.chatId, toolCallId: part.toolCallId }),
+              }),
+          },
+          "Stop",
+        )
+      : null,
     open
       ? h(
           "form",

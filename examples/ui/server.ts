@@ -4,8 +4,9 @@
  * (page.ts, React and `useChat` from npm) is bundled by esbuild when the server starts; no CDN.
  * The model is scripted (no key, no network): it plans a trip, asks which hotel (answered in the
  * page), and books it once the page approves. Each request is the whole conversation, as
- * `useChat` posts it; the answers resume the run. Stopping in the page, or closing the tab,
- * cancels the response, which aborts the running handlers.
+ * `useChat` posts it; the answers resume the run. A call's own Stop button cancels that call
+ * alone (`cancel`, toolrx's call control) while the rest of the turn goes on; stopping the chat,
+ * or closing the tab, cancels the response, which aborts every running handler.
  *
  * Run: npm run example:ui   (then open the printed address)
  */
@@ -14,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { UIMessage } from "ai";
 import { build } from "esbuild";
+import { Subject } from "rxjs";
 import { fromUIMessages, toUIMessageChunks, uiMessageStreamResponse } from "../../src/ai-sdk/index.js";
 import { streamAgent } from "../../src/index.js";
 import { tools, tripModel } from "./agent.js";
@@ -55,13 +57,24 @@ async function bundlePage(): Promise<string> {
   return result.outputFiles[0]?.text ?? "";
 }
 
-/** Answer `useChat`'s POST: its messages as the conversation, the run streamed back as UI message chunks. */
-async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The Stop buttons' channel into each run streaming now, by `useChat`'s chat id. */
+const cancels = new Map<string, Subject<string>>();
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
   let body = "";
   for await (const chunk of req) body += String(chunk);
-  const { messages } = JSON.parse(body) as { messages: UIMessage[] };
+  return body;
+}
+
+/** Answer `useChat`'s POST: its messages as the conversation, the run streamed back as UI message chunks. */
+async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { id, messages } = JSON.parse(await bodyOf(req)) as { id?: unknown; messages: UIMessage[] };
+  const cancel = new Subject<string>();
+  const chatId = typeof id === "string" ? id : undefined;
+  if (chatId !== undefined) cancels.set(chatId, cancel);
+  res.on("close", () => cancels.get(chatId ?? "") === cancel && cancels.delete(chatId ?? ""));
   // The secret stays here: a decision the page forges or edits fails closed before anything runs.
-  const options = { model: tripModel, tools, messages: fromUIMessages(messages), approvalSecret: "keep me on the server" };
+  const options = { model: tripModel, tools, messages: fromUIMessages(messages), approvalSecret: "keep me on the server", cancel };
   const response = uiMessageStreamResponse(streamAgent(options).pipe(toUIMessageChunks({ originalMessages: messages })));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -79,6 +92,16 @@ async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.end();
 }
 
+/** A call's Stop button: `{ chatId, toolCallId }`; that call alone is cancelled, the run goes on. */
+async function stopCall(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { chatId, toolCallId } = JSON.parse(await bodyOf(req)) as { chatId?: unknown; toolCallId?: unknown };
+  if (typeof chatId !== "string" || typeof toolCallId !== "string") return void res.writeHead(400).end("expected { chatId, toolCallId }");
+  const channel = cancels.get(chatId);
+  if (channel === undefined) return void res.writeHead(404).end("no run of that chat is streaming");
+  channel.next(toolCallId);
+  res.writeHead(202).end();
+}
+
 /** Start the example server on `port` (0: any free port). */
 export async function startServer(port = 0): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const script = await bundlePage();
@@ -88,6 +111,10 @@ export async function startServer(port = 0): Promise<{ url: string; server: Serv
     if (req.method === "GET" && url.pathname === "/page.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
     if (req.method === "POST" && url.pathname === "/api/chat") {
       chat(req, res).catch(() => res.headersSent || res.writeHead(400).end());
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/api/cancel") {
+      stopCall(req, res).catch(() => res.headersSent || res.writeHead(400).end());
       return;
     }
     res.writeHead(404).end();

@@ -59,6 +59,27 @@ describe("the useChat example in a real browser", () => {
     await page.close();
   }, 90_000);
 
+  it("stops one call from its row: that call alone is answered cancelled, and the rest of the turn goes on", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(server.url);
+    await page.click("#send");
+    await page.waitForSelector(".call[data-tool='export_report'] progress[data-progress]", { timeout: 30_000 });
+    await page.click(".call[data-tool='export_report'] button.stop-call");
+    await page.waitForSelector(".call[data-tool='export_report'][data-state='output-error']", { timeout: 30_000 });
+    // The run was not stopped: the turn ends as it would, halted on the hotel question.
+    await page.waitForSelector(".call[data-tool='choose_hotel'] form.ask", { timeout: 30_000 });
+    await page.waitForSelector("#status[data-status='ready']", { timeout: 30_000 });
+    expect(await rows(page)).toEqual({ weather: "output-available", export_report: "output-error", choose_hotel: "input-available" });
+    expect(await page.textContent(".call[data-tool='export_report'] .error")).toMatch(/cancelled/);
+    await page.close();
+  }, 60_000);
+
+  it("refuses a stop it cannot place: malformed (400), or a chat with no run streaming (404)", async () => {
+    const post = (body: string) => fetch(new URL("/api/cancel", server.url), { method: "POST", body });
+    expect((await post(JSON.stringify({ chatId: "c" }))).status).toBe(400);
+    expect((await post(JSON.stringify({ chatId: "nobody", toolCallId: "call_report" }))).status).toBe(404);
+  });
+
   it("stops the run from the page: the handler's signal is aborted and the page is ready again", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(server.url);
