@@ -15,6 +15,12 @@ export interface KnownUntilFixed {
   readonly remoteRetry: boolean;
   /** A BullMQ worker runs the tool's own hooks again inside the job: each `before` and `after` runs twice. */
   readonly remoteHooks: boolean;
+  /**
+   * A retried tool's halt with a reserved reason is judged `invalid_return` on the BullMQ worker, so
+   * the producer's retry plan adds `metadata.attempts: 1`, which in-process and thread runs do not
+   * (found by this property: `{ retried: hostile halt-reserved }`).
+   */
+  readonly remoteReservedHalt: boolean;
 }
 
 export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
@@ -22,11 +28,12 @@ export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
   badProgress: false,
   remoteRetry: false,
   remoteHooks: false,
+  remoteReservedHalt: true,
 };
 
 /** What a file's executors exclude: the flags of a BullMQ worker only where one runs. */
 export function excluded(remote: boolean): KnownUntilFixed {
-  return remote ? KNOWN_UNTIL_FIXED : { ...KNOWN_UNTIL_FIXED, remoteRetry: false, remoteHooks: false };
+  return remote ? KNOWN_UNTIL_FIXED : { ...KNOWN_UNTIL_FIXED, remoteRetry: false, remoteHooks: false, remoteReservedHalt: false };
 }
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -67,9 +74,11 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
   );
   const halt = fc.record({ do: fc.constant("halt"), reason: fc.constantFrom("stop_here", "budget_exhausted", "compliance_hold"), result: json });
   const thrown = fc.record({ do: fc.constant("throw"), kind: fc.constantFrom("error", "type", "string", "object", "undefined"), message: text });
+  const reservedHalt = tool === "retried" && exclude.remoteReservedHalt ? [] : ["halt-reserved"];
   const hostile = fc.record({
     do: fc.constant("hostile"),
     kind: fc.constantFrom(
+      ...reservedHalt,
       "undefined",
       "function",
       "bare",
@@ -83,7 +92,6 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
       "error-bigint",
       "error-undefined",
       "error-cycle",
-      "halt-reserved",
       "ask-bad",
     ),
   });
