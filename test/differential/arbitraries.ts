@@ -15,12 +15,6 @@ export interface KnownUntilFixed {
   readonly remoteRetry: boolean;
   /** A BullMQ worker runs the tool's own hooks again inside the job: each `before` and `after` runs twice. */
   readonly remoteHooks: boolean;
-  /**
-   * A retried tool's halt with a reserved reason is judged `invalid_return` on the BullMQ worker, so
-   * the producer's retry plan adds `metadata.attempts: 1`, which in-process and thread runs do not
-   * (found by this property: `{ retried: hostile halt-reserved }`).
-   */
-  readonly remoteReservedHalt: boolean;
 }
 
 export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
@@ -28,12 +22,11 @@ export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
   badProgress: false,
   remoteRetry: false,
   remoteHooks: false,
-  remoteReservedHalt: true,
 };
 
 /** What a file's executors exclude: the flags of a BullMQ worker only where one runs. */
 export function excluded(remote: boolean): KnownUntilFixed {
-  return remote ? KNOWN_UNTIL_FIXED : { ...KNOWN_UNTIL_FIXED, remoteRetry: false, remoteHooks: false, remoteReservedHalt: false };
+  return remote ? KNOWN_UNTIL_FIXED : { ...KNOWN_UNTIL_FIXED, remoteRetry: false, remoteHooks: false };
 }
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -74,16 +67,18 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
   );
   const halt = fc.record({ do: fc.constant("halt"), reason: fc.constantFrom("stop_here", "budget_exhausted", "compliance_hold"), result: json });
   const thrown = fc.record({ do: fc.constant("throw"), kind: fc.constantFrom("error", "type", "string", "object", "undefined"), message: text });
-  const reservedHalt = tool === "retried" && exclude.remoteReservedHalt ? [] : ["halt-reserved"];
+  // A hook's `after` wraps an ok value into one JSON can hold: in-process the wrapped `undefined`
+  // or function is then encoded, while across a boundary it never left the handler's side.
+  const unwrappable = tool === "hooked" ? [] : ["ok-undefined", "ok-function"];
   const hostile = fc.record({
     do: fc.constant("hostile"),
     kind: fc.constantFrom(
-      ...reservedHalt,
+      "halt-reserved",
       "undefined",
       "function",
       "bare",
-      "ok-undefined",
-      "ok-function",
+      ...unwrappable,
+      "ok-bad-parts",
       "ok-bigint",
       "ok-cycle",
       "ok-nested-undefined",
@@ -96,8 +91,6 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
     ),
   });
   const retriedRemotely = tool === "retried" && exclude.remoteRetry;
-  // The hook wraps an ok value: a hostile one would be judged after the hook, not by the executor.
-  if (tool === "hooked") return fc.oneof(ok, failure, ask, halt, thrown) as fc.Arbitrary<Step>;
   if (retriedRemotely) return fc.oneof(ok, failure, ask, halt) as fc.Arbitrary<Step>;
   return fc.oneof(ok, failure, ask, halt, thrown, hostile) as fc.Arbitrary<Step>;
 };
