@@ -31,7 +31,7 @@ export function excluded(remote: boolean): KnownUntilFixed {
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-type Step = Record<string, unknown> & { do: string };
+export type Step = Record<string, unknown> & { do: string };
 
 const text = fc.string({ maxLength: 12 });
 const json = fc.jsonValue({ maxDepth: 2 });
@@ -107,21 +107,25 @@ export function script(tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<S
 
 /** One generated call: its tool and its arguments (rarely invalid ones, which the runner refuses before any executor). */
 const call = (exclude: KnownUntilFixed): fc.Arbitrary<{ name: ToolName; arguments: Record<string, unknown> }> =>
-  fc
-    .constantFrom(...TOOL_NAMES.filter((name) => name !== "hooked" || !exclude.remoteHooks))
-    .chain((name) =>
-      fc.oneof(
-        { weight: 12, arbitrary: script(name, exclude).map((steps) => ({ name, arguments: name === "hooked" ? { steps, refuse: false } : { steps } })) },
-        { weight: 1, arbitrary: fc.constant({ name, arguments: { steps: "not a list" } }) },
-        { weight: name === "hooked" ? 2 : 0, arbitrary: fc.constant({ name, arguments: { steps: [], refuse: true } }) },
-      ),
-    );
+  fc.constantFrom(...TOOL_NAMES.filter((name) => name !== "hooked" || !exclude.remoteHooks)).chain((name) =>
+    fc.oneof(
+      { weight: 12, arbitrary: script(name, exclude).map((steps) => ({ name, arguments: name === "hooked" ? { steps, refuse: false } : { steps } })) },
+      { weight: 1, arbitrary: fc.constant({ name, arguments: { steps: "not a list" } }) },
+      { weight: name === "hooked" ? 2 : 0, arbitrary: fc.constant({ name, arguments: { steps: [], refuse: true } }) },
+      // The hook's `before` rewrites the arguments: the handler runs the rewrite's steps.
+      { weight: name === "hooked" ? 3 : 0, arbitrary: script(name, exclude).map((rewrite) => ({ name, arguments: { steps: [], rewrite } })) },
+    ),
+  );
 
-/** A batch of 1 to 4 calls, the run's policy (`recover`: a function answering `{ continue }`) and its output budget. */
+/**
+ * A batch of 1 to 4 calls, the run's policy (`recover`: a function answering `{ continue }`), its
+ * output budget, and the steps a `repairToolCall` answers a call's invalid arguments with.
+ */
 export interface Batch {
   readonly calls: ToolCall[];
   readonly onToolError: "continue" | "halt" | "recover";
   readonly outputBudget?: number;
+  readonly repair?: Step[];
 }
 
 export function batch(exclude: KnownUntilFixed): fc.Arbitrary<Batch> {
@@ -131,12 +135,14 @@ export function batch(exclude: KnownUntilFixed): fc.Arbitrary<Batch> {
         calls: fc.array(call(exclude), { minLength: 1, maxLength: 4 }),
         onToolError: fc.constantFrom("continue" as const, "halt" as const, "recover" as const),
         outputBudget: fc.integer({ min: 64, max: 400 }),
+        repair: script("plain", exclude),
       },
       { requiredKeys: ["calls", "onToolError"] },
     )
     .map((b) => ({
       onToolError: b.onToolError,
       ...(b.outputBudget === undefined ? {} : { outputBudget: b.outputBudget }),
+      ...(b.repair === undefined ? {} : { repair: b.repair }),
       calls: b.calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: c.arguments })),
     }));
 }
