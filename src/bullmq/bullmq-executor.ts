@@ -161,12 +161,8 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       const input = argumentsInputOf(ctx) ?? call.arguments;
       const data: CallJobData = {
         v: 1,
-        call: {
-          id: call.id,
-          name: call.name,
-          arguments: input,
-          ...(input !== call.arguments || call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }),
-        },
+        call: { id: call.id, name: call.name, arguments: call.arguments, ...(call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }) },
+        ...(input === call.arguments ? {} : { arguments: input }),
         idempotencyKey: idempotencyKeyOf(callKey, call.id),
         attempt,
         ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),

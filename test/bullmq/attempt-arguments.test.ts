@@ -8,13 +8,13 @@ import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 /**
  * A job carries the arguments the attempt runs with, as the schema took them: a repair's, or a
  * `before` hook's rewrite (the hooks run on the producer), and the worker, validating them again,
- * runs its handler with what an in-process one gets. The model's arguments in the job had the
- * repaired call answered with its issues, and the rewrite lost.
+ * runs its handler with what an in-process one gets; `ctx.toolCall` stays the model's call. The
+ * model's arguments in the job had the repaired call answered with its issues, and the rewrite lost.
  */
 const city = z.object({ city: z.string().transform((s) => s.toUpperCase()) });
 let runs = 0;
 const tools: Tool[] = [
-  defineTool({ name: "weather", description: "", schema: city, handler: ({ city }) => ok({ city }) }),
+  defineTool({ name: "weather", description: "", schema: city, handler: ({ city }, ctx) => ok({ city, asked: ctx.toolCall.arguments }) }),
   defineTool({
     name: "rewritten",
     description: "",
@@ -60,7 +60,12 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: the arguments a
 
   it("are a repair's or a hook's, as in-process, and the schema's parse runs once on them", async () => {
     const local = await runToolCalls(calls, tools, options);
-    expect(local.messages.map((m) => m.content)).toEqual(['{"city":"BERGEN"}', '{"city":"ROME"}', '{"city":"BERGEN"}', '{"city":"PARIS"}']);
+    expect(local.messages.map((m) => m.content)).toEqual([
+      '{"city":"BERGEN","asked":{"town":"bergen"}}',
+      '{"city":"ROME"}',
+      '{"city":"BERGEN"}',
+      '{"city":"PARIS","asked":{"city":"paris"}}',
+    ]);
     const remote = await runToolCalls(calls, tools, { ...options, toolExecutor: executor });
     expect(remote).toEqual(local);
   });
