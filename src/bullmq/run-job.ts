@@ -47,7 +47,7 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
     toolTimeout: Math.min(remaining, 2_147_483_647),
     maxConcurrency: 1,
     onUnknownTool: "answer",
-    // One attempt, numbered by the producer, which owns retries and ran the hooks.
+    // One attempt, numbered by the producer, which owns retries and the tool's deadlines and ran the hooks.
     [REMOTE_ATTEMPT]: true,
     ...(data.sessionId === undefined ? {} : { sessionId: data.sessionId }),
     ...(data.requestId === undefined ? {} : { requestId: data.requestId }),

@@ -80,7 +80,8 @@ export class CallRun implements CallState {
       const control = controlOf(tool);
       // A remote job is one attempt: its producer retries.
       retry = env.remoteAttempt ? undefined : retryPlanOf(control, env.retry);
-      if (control?.timeout !== undefined || control?.idleTimeout !== undefined) {
+      // Nor are its deadlines its own: the producer's would race a second `timeout` answered here.
+      if (!env.remoteAttempt && (control?.timeout !== undefined || control?.idleTimeout !== undefined)) {
         limits = { timeout: control.timeout ?? env.timeout, idleTimeout: control.idleTimeout ?? env.idleTimeout };
       }
     }

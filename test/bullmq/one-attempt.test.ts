@@ -61,6 +61,24 @@ describe("runCallJob (what a worker runs a job with)", () => {
     }
   });
 
+  it("leaves the tool's own deadlines to the producer: no second `timeout` answered on the worker", async () => {
+    let aborted = false;
+    const slow = defineTool({
+      name: "flaky",
+      description: "",
+      schema: z.object({}),
+      control: { timeout: 20, idleTimeout: 20 },
+      handler: async (_args, ctx) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        aborted = ctx.signal.aborted;
+        return ok("done");
+      },
+    });
+    const answer = await runCallJob(job(1), env([slow]), new AbortController().signal, () => {});
+    expect(decodeJobResult((answer as { result: unknown }).result)).toEqual(ok("done"));
+    expect(aborted).toBe(false);
+  });
+
   it("runs a resolver's call once as well", async () => {
     const runs: number[] = [];
     const listed = flaky([], []);
