@@ -11,6 +11,6 @@ export { watchAbort, type CtxAbort } from "./run/call-context.js";
 export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner } from "./agent/subagent-runner.js";
-export { nestedReporterOf } from "./run/call-context.js";
+export { argumentsInputOf, nestedReporterOf } from "./run/call-context.js";
 export { SUBAGENT_RESUME } from "./agent/subagent-resume.js";
 export { resendsInFlight } from "./agent/journal-calls.js";

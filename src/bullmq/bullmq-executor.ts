@@ -9,6 +9,7 @@ import { boundedClose } from "./bounded-close.js";
 import { PendingCalls, type Waiter } from "./pending-calls.js";
 import { CALL_JOB, keysOf, type CallJobData } from "./protocol.js";
 import { remoteExit } from "./remote-fate.js";
+import { argumentsInputOf } from "../internal.js";
 
 /** Options of {@link bullmqExecutor}. */
 export interface BullmqExecutorOptions {
@@ -155,9 +156,13 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       const same = calls.get(jobId);
       if (same !== undefined) return same.promise;
       const lanes = lanesOf(tool, globalConcurrency);
+      // What the attempt runs with (a repair's or a hook's rewrite), as the schema took it: the
+      // worker validates it again, so its handler gets what an in-process one would.
+      const input = argumentsInputOf(ctx) ?? call.arguments;
       const data: CallJobData = {
         v: 1,
         call: { id: call.id, name: call.name, arguments: call.arguments, ...(call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }) },
+        ...(input === call.arguments ? {} : { arguments: input }),
         idempotencyKey: idempotencyKeyOf(callKey, call.id),
         attempt,
         ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),

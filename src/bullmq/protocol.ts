@@ -6,6 +6,12 @@ export interface CallJobData {
   readonly v: 1;
   /** The call as the model made it: the worker validates its arguments against its own tools. */
   readonly call: ToolCall;
+  /**
+   * The arguments the attempt runs with when they are not the call's own (a `repairToolCall`
+   * repair's, a `before` hook's rewrite), as the schema took them: the worker validates these
+   * instead, and its handler's `ctx.toolCall` is still the model's call.
+   */
+  readonly arguments?: Record<string, unknown>;
   readonly idempotencyKey: string;
   readonly attempt: number;
   readonly sessionId?: string;

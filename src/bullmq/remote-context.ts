@@ -1,4 +1,4 @@
-import type { HandlerContext, ProgressUpdate, ToolExecutor } from "../index.js";
+import type { HandlerContext, ProgressUpdate, ToolCall, ToolExecutor } from "../index.js";
 
 /** What a handler run by a {@link bullmqWorker} gets besides the usual context. */
 export interface RemoteHandlerContext extends HandlerContext {
@@ -24,14 +24,16 @@ export function remoteIdempotencyKey(ctx: HandlerContext): string | undefined {
 }
 
 /**
- * An executor that hands the inner one a context with `idempotencyKey` and `attempt`, and keeps
- * the handler's own settlement: the job must not end (and free its slot and leases) while the
- * handler still runs, even after the runner answered for it.
+ * An executor that hands the inner one a context with `idempotencyKey`, `attempt` and the model's
+ * `toolCall` (the worker's runner may run it with a repair's arguments), and keeps the handler's
+ * own settlement: the job must not end (and free its slot and leases) while the handler still
+ * runs, even after the runner answered for it.
  */
 export function remoteContextExecutor(
   inner: ToolExecutor,
   idempotencyKey: string,
   attempt: number,
+  toolCall: ToolCall,
 ): { executor: ToolExecutor; started(): boolean; settled(): Promise<unknown> } {
   let running: Promise<unknown> | undefined;
   const executor: ToolExecutor = {
@@ -43,7 +45,7 @@ export function remoteContextExecutor(
         },
         sessionId: ctx.sessionId,
         requestId: ctx.requestId,
-        toolCall: ctx.toolCall,
+        toolCall,
         engine: ctx.engine,
         get signal() {
           return ctx.signal;

@@ -35,7 +35,7 @@ const NO_ENCODING: ToolResultEncoder = { encode: () => "", encodeError: () => ""
  * when the handler has settled, or `settleGrace` after it was aborted.
  */
 export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSignal, onProgress: (update: unknown) => void): Promise<CallJobReturn> {
-  const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt);
+  const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt, data.call);
   const remaining = data.deadline === undefined ? Infinity : data.deadline - Date.now();
   if (remaining <= 0) return { v: 1, cancelled: "the job's deadline passed before it started", started: false };
   const options = {
@@ -47,7 +47,7 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
     toolTimeout: Math.min(remaining, 2_147_483_647),
     maxConcurrency: 1,
     onUnknownTool: "answer",
-    // One attempt, numbered by the producer, which owns retries and ran the hooks.
+    // One attempt, numbered by the producer, which owns retries and the tool's deadlines and ran the hooks.
     [REMOTE_ATTEMPT]: true,
     ...(data.sessionId === undefined ? {} : { sessionId: data.sessionId }),
     ...(data.requestId === undefined ? {} : { requestId: data.requestId }),
@@ -58,7 +58,9 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
       }
     },
   };
-  const events: Observable<ToolEvent> = streamToolCalls([data.call], env.tools, options as RunOptions);
+  // A repair's or a hook's arguments are validated as the model's would be (no provider text to parse).
+  const call = data.arguments === undefined ? data.call : { id: data.call.id, name: data.call.name, arguments: data.arguments };
+  const events: Observable<ToolEvent> = streamToolCalls([call], env.tools, options as RunOptions);
   const run = completionOf(events);
   try {
     let completed: ToolExecutionCompleted;

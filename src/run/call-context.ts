@@ -46,6 +46,8 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   /** 1 for the first attempt. */
   readonly attempt: number;
   readonly #target: ReportTarget;
+  /** See {@link argumentsInputOf}. */
+  #input: Record<string, unknown>;
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
@@ -58,6 +60,17 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     this.engine = env.engine;
     this.#target = target;
     this.attempt = attempt;
+    this.#input = toolCall.arguments;
+  }
+
+  /** The attempt runs with arguments parsed from `input`: a repair's, or a `before` hook's rewrite. */
+  static rewrite(ctx: CallContext, input: Record<string, unknown>): void {
+    ctx.#input = input;
+  }
+
+  /** See {@link argumentsInputOf}. */
+  static input(ctx: CallContext): Record<string, unknown> {
+    return ctx.#input;
   }
 
   get signal(): AbortSignal {
@@ -123,6 +136,16 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   [REPORT_FATE](fate: ExecutorFate): void {
     this.#target.fated(this, fate);
   }
+}
+
+/**
+ * The arguments an attempt runs with, as the tool's schema took them (before its parse): the
+ * model's, a repair's, or a `before` hook's rewrite; `undefined` for a context the runner did not
+ * make. What an executor that sends a call elsewhere to be validated again sends: the handler
+ * there then runs with what the attempt runs with here, a schema's transforms applied once.
+ */
+export function argumentsInputOf(ctx: HandlerContext): Record<string, unknown> | undefined {
+  return ctx instanceof CallContext ? CallContext.input(ctx) : undefined;
 }
 
 /** Where a watched `ctx` stands: aborted already (with its reason, and nothing watched), or watched until `stop`. */

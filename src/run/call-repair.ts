@@ -11,7 +11,7 @@ import { dueAt } from "./deadlines.js";
 import { exitResult } from "./run-errors.js";
 
 /** What runs the repaired call: call-start.ts's `startAttempt`, passed in so the two files do not import each other. */
-export type StartAttempt = (run: CallState, tool: Tool, args: Record<string, unknown>) => void;
+export type StartAttempt = (run: CallState, tool: Tool, args: Record<string, unknown>, input: Record<string, unknown>) => void;
 
 /**
  * A call whose arguments failed validation, offered to the run's `repairToolCall` hook. Whatever
@@ -71,19 +71,26 @@ function recheck(run: CallState, tool: Tool, failed: InvalidArgumentsError, repa
   }
   if (run.phase === DONE) return;
   if (!isThenable(checked)) {
-    repairedCheck(run, tool, failed, checked, start);
+    repairedCheck(run, tool, failed, checked, repaired, start);
     return;
   }
   waitWithin(run);
   settle(
     checked,
     run,
-    (c) => run.phase === VALIDATING && repairedCheck(run, tool, failed, c as CheckedArguments, start),
+    (c) => run.phase === VALIDATING && repairedCheck(run, tool, failed, c as CheckedArguments, repaired, start),
     (cause: unknown) => run.phase === VALIDATING && finish(run, exitResult(run, cause)),
   );
 }
 
-function repairedCheck(run: CallState, tool: Tool, failed: InvalidArgumentsError, checked: CheckedArguments, start: StartAttempt): void {
+function repairedCheck(
+  run: CallState,
+  tool: Tool,
+  failed: InvalidArgumentsError,
+  checked: CheckedArguments,
+  repaired: Record<string, unknown>,
+  start: StartAttempt,
+): void {
   run.sink.deadlines.remove(run);
   // The model is told about its own arguments: the repair's issues are the host's to see.
   if (!checked.ok) {
@@ -96,7 +103,7 @@ function repairedCheck(run: CallState, tool: Tool, failed: InvalidArgumentsError
     deliver(listener, { type: "repaired", index, toolCallId, toolName, issues: failed.issues, arguments: checked.value });
   }
   if (run.phase === DONE) return; // cancelled by id from the listener
-  start(run, tool, checked.value);
+  start(run, tool, checked.value, repaired);
 }
 
 /** The hook failed: the call is answered with its issues, and the hook's failure reaches `config.onUnhandledError`. */

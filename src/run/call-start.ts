@@ -78,13 +78,20 @@ function afterCheck(run: CallState, tool: Tool, checked: CheckedArguments): void
   else repairCall(run, tool, checked.error, startAttempt);
 }
 
-/** Start the next attempt: a fresh context, the clock read when a deadline applies, the handler run. */
-export function startAttempt(run: CallState, tool: Tool, args: Record<string, unknown>): void {
+/**
+ * Start the next attempt: a fresh context, the clock read when a deadline applies, the handler
+ * run. `input` is what `args` were parsed from: the model's arguments, or a repair's.
+ */
+export function startAttempt(run: CallState, tool: Tool, args: Record<string, unknown>, input: Record<string, unknown> = run.call.arguments): void {
   const attempt = run.ctx === undefined ? 1 : run.ctx.attempt + 1;
   const ctx = new CallContext(run.call, run.env, run, attempt);
+  if (input !== run.call.arguments) CallContext.rewrite(ctx, input);
   run.ctx = ctx;
   run.phase = RUNNING;
-  if (run.retry !== undefined) run.args = args;
+  if (run.retry !== undefined) {
+    run.args = args;
+    run.input = input;
+  }
   if (run.clocked) {
     const now = run.sink.startClock();
     run.attemptStart = run.lastActive = now;

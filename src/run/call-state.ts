@@ -52,6 +52,8 @@ export interface CallState extends Timed, ReportTarget, CallIdentity {
   ctx: CallContext | undefined;
   /** The validated arguments, kept for retries only. */
   args: Record<string, unknown> | undefined;
+  /** What `args` were parsed from, kept for retries only (see `argumentsInputOf`). */
+  input: Record<string, unknown> | undefined;
   /** Whether `sink.track` was called: the call went asynchronous. */
   tracked: boolean;
   attemptStart: number;

@@ -6,6 +6,7 @@ import { error, isHandlerResult, isThenable, type HandlerResult } from "../tool/
 import type { Tool } from "../tool/tool.js";
 import { ToolError } from "../tool/tool-error.js";
 import { isError, isPlainRecord } from "../util/safe.js";
+import { CallContext } from "./call-context.js";
 
 type Maybe<T> = T | Promise<T>;
 
@@ -53,9 +54,9 @@ export function hookedAttempt(
     if (isHandlerResult(answer)) return answer;
     if (isPlainRecord(answer) && isPlainRecord(answer.arguments) && Object.keys(answer).length === 1) {
       const rewritten = answer.arguments;
-      if (!validate) return around(i, rewritten);
+      if (!validate) return around(i, rewrite(ctx, rewritten));
       const checked = checkArguments(tool, { ...ctx.toolCall, arguments: rewritten, rawArguments: undefined });
-      return then(checked, (c: CheckedArguments) => (c.ok ? around(i, c.value) : error(c.error)));
+      return then(checked, (c: CheckedArguments) => (c.ok ? around(i, rewrite(ctx, rewritten, c.value)) : error(c.error)));
     }
     return error(hookAnswer(tool, ctx, "before", i, answer));
   };
@@ -107,4 +108,14 @@ function hookAnswer(tool: Tool, ctx: HandlerContext, hook: "before" | "after", i
     cause: e.cause,
     metadata: { hook, hookIndex: index },
   });
+}
+
+/**
+ * The arguments the rest of the onion runs with, parsed from a `before` hook's `input`, which the
+ * runner's `ctx` then says (see `argumentsInputOf`): an executor that sends the call elsewhere
+ * sends the rewrite, not the model's arguments.
+ */
+function rewrite(ctx: HandlerContext, input: Record<string, unknown>, args: Record<string, unknown> = input): Record<string, unknown> {
+  if (ctx instanceof CallContext) CallContext.rewrite(ctx, input);
+  return args;
 }

@@ -40,10 +40,11 @@ export const NOT_OFFERED: unique symbol = /* @__PURE__ */ Symbol("toolrx.notOffe
 
 /**
  * Set by a remote worker (toolrx/bullmq) on the runner of a job: the job is one attempt of a call
- * whose producer owns its retries and ran its hooks around the remote executor. The worker's
- * runner then neither retries nor runs the tool's hooks again, on the tool as it is (a copy
- * would lose what is keyed by the tool: an isolated handler, the compiled schema). A symbol, as
- * {@link LOOP_APPROVES}.
+ * whose producer owns its retries and the tool's deadlines, ran its hooks around the remote
+ * executor, and judges its result. The worker's runner then neither retries, nor times the tool's
+ * `control` deadlines, nor runs the tool's hooks again, on the tool as it is (a copy would lose
+ * what is keyed by the tool: an isolated handler, the compiled schema), and sends a reserved halt
+ * or content parts back unjudged. A symbol, as {@link LOOP_APPROVES}.
  */
 export const REMOTE_ATTEMPT: unique symbol = /* @__PURE__ */ Symbol("toolrx.remoteAttempt");
 
@@ -89,7 +90,7 @@ export interface RunEnv {
   readonly repair: RepairToolCall | undefined;
   /** See {@link NOT_OFFERED}: the `not_found` text for a call naming a tool the turn hides, or `undefined` for a tool that does not exist. */
   readonly notOffered: ((name: string) => string | undefined) | undefined;
-  /** See {@link REMOTE_ATTEMPT}: one attempt, no retry, no tool hooks (the producer ran them). */
+  /** See {@link REMOTE_ATTEMPT}: one attempt, no retry, no tool deadlines or hooks (the producer's). */
   readonly remoteAttempt: boolean;
   /** Milliseconds a token is accepted for; `Infinity` when unset. */
   readonly approvalTokenTtl: number;

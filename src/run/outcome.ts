@@ -53,7 +53,8 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
     case "ok": {
       const content = encoded(env, value, who);
       if (content instanceof ToolError) return failed(env, who, content);
-      if (parts === undefined) return [completedEvent(who, result), encodedEvent(who, content, false)];
+      // A remote attempt's parts are checked by the producer's runner, after its retry plan, as in-process.
+      if (parts === undefined || env.remoteAttempt) return [completedEvent(who, result), encodedEvent(who, content, false)];
       // A result built by hand skipped ok()'s check of its parts: checked here, a bad part is the call's invalid_return.
       const checked = checkedParts(parts, who, result);
       if (checked instanceof ToolError) return failed(env, who, checked);
@@ -76,7 +77,9 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
       ];
     case "halt": {
       if (typeof text !== "string") break;
-      if (isReservedHaltReason(text) && !isApprovalHalt(result)) {
+      // Judged where the call is answered: a remote attempt's halt goes back as it is, so that the
+      // producer's runner judges it after its retry plan, as in-process (no `metadata.attempts`).
+      if (isReservedHaltReason(text) && !isApprovalHalt(result) && !env.remoteAttempt) {
         return failed(
           env,
           who,

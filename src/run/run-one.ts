@@ -55,6 +55,7 @@ export class CallRun implements CallState {
   phase = IDLE;
   ctx: CallContext | undefined;
   args: Record<string, unknown> | undefined;
+  input: Record<string, unknown> | undefined;
   tracked = false;
   attemptStart = 0;
   lastActive = 0;
@@ -79,7 +80,8 @@ export class CallRun implements CallState {
       const control = controlOf(tool);
       // A remote job is one attempt: its producer retries.
       retry = env.remoteAttempt ? undefined : retryPlanOf(control, env.retry);
-      if (control?.timeout !== undefined || control?.idleTimeout !== undefined) {
+      // Nor are its deadlines its own: the producer's would race a second `timeout` answered here.
+      if (!env.remoteAttempt && (control?.timeout !== undefined || control?.idleTimeout !== undefined)) {
         limits = { timeout: control.timeout ?? env.timeout, idleTimeout: control.idleTimeout ?? env.idleTimeout };
       }
     }
@@ -141,7 +143,7 @@ export class CallRun implements CallState {
     if (this.phase === VALIDATING) {
       finish(this, error(validationTimeout(this, this.limits.timeout)));
     } else if (this.phase === BACKOFF) {
-      startAttempt(this, this.tool as Tool, this.args as Record<string, unknown>);
+      startAttempt(this, this.tool as Tool, this.args as Record<string, unknown>, this.input as Record<string, unknown>);
     } else if (this.phase === RUNNING) {
       const fired = expired(this, now);
       if (fired === undefined) this.sink.deadlines.add(this, nextDue(this));

@@ -44,6 +44,41 @@ describe("runCallJob (what a worker runs a job with)", () => {
     expect(result).toMatchObject({ type: "error" });
   });
 
+  it("sends a halt with a reserved reason and content parts back as the handler returned them: the producer's runner judges them after its retry plan", async () => {
+    const answering = (result: unknown): Tool =>
+      defineTool({
+        name: "flaky",
+        description: "",
+        schema: z.object({}),
+        control: { idempotent: true, retry: { attempts: 3 } },
+        handler: () => result as never,
+      });
+    const reserved = { type: "halt", reason: "completed", result: { done: 1 } };
+    const parts = { type: "ok", value: "v", parts: [{ type: "image" }] };
+    for (const result of [reserved, parts]) {
+      const answer = await runCallJob(job(1), env([answering(result)]), new AbortController().signal, () => {});
+      expect(decodeJobResult((answer as { result: unknown }).result)).toEqual(result);
+    }
+  });
+
+  it("leaves the tool's own deadlines to the producer: no second `timeout` answered on the worker", async () => {
+    let aborted = false;
+    const slow = defineTool({
+      name: "flaky",
+      description: "",
+      schema: z.object({}),
+      control: { timeout: 20, idleTimeout: 20 },
+      handler: async (_args, ctx) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        aborted = ctx.signal.aborted;
+        return ok("done");
+      },
+    });
+    const answer = await runCallJob(job(1), env([slow]), new AbortController().signal, () => {});
+    expect(decodeJobResult((answer as { result: unknown }).result)).toEqual(ok("done"));
+    expect(aborted).toBe(false);
+  });
+
   it("runs a resolver's call once as well", async () => {
     const runs: number[] = [];
     const listed = flaky([], []);

@@ -15,12 +15,6 @@ export interface KnownUntilFixed {
   readonly remoteRetry: boolean;
   /** A BullMQ worker runs the tool's own hooks again inside the job: each `before` and `after` runs twice. */
   readonly remoteHooks: boolean;
-  /**
-   * A retried tool's halt with a reserved reason is judged `invalid_return` on the BullMQ worker, so
-   * the producer's retry plan adds `metadata.attempts: 1`, which in-process and thread runs do not
-   * (found by this property: `{ retried: hostile halt-reserved }`).
-   */
-  readonly remoteReservedHalt: boolean;
 }
 
 export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
@@ -28,17 +22,16 @@ export const KNOWN_UNTIL_FIXED: KnownUntilFixed = {
   badProgress: false,
   remoteRetry: false,
   remoteHooks: false,
-  remoteReservedHalt: true,
 };
 
 /** What a file's executors exclude: the flags of a BullMQ worker only where one runs. */
 export function excluded(remote: boolean): KnownUntilFixed {
-  return remote ? KNOWN_UNTIL_FIXED : { ...KNOWN_UNTIL_FIXED, remoteRetry: false, remoteHooks: false, remoteReservedHalt: false };
+  return remote ? KNOWN_UNTIL_FIXED : { ...KNOWN_UNTIL_FIXED, remoteRetry: false, remoteHooks: false };
 }
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-type Step = Record<string, unknown> & { do: string };
+export type Step = Record<string, unknown> & { do: string };
 
 const text = fc.string({ maxLength: 12 });
 const json = fc.jsonValue({ maxDepth: 2 });
@@ -74,16 +67,18 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
   );
   const halt = fc.record({ do: fc.constant("halt"), reason: fc.constantFrom("stop_here", "budget_exhausted", "compliance_hold"), result: json });
   const thrown = fc.record({ do: fc.constant("throw"), kind: fc.constantFrom("error", "type", "string", "object", "undefined"), message: text });
-  const reservedHalt = tool === "retried" && exclude.remoteReservedHalt ? [] : ["halt-reserved"];
+  // A hook's `after` wraps an ok value into one JSON can hold: in-process the wrapped `undefined`
+  // or function is then encoded, while across a boundary it never left the handler's side.
+  const unwrappable = tool === "hooked" ? [] : ["ok-undefined", "ok-function"];
   const hostile = fc.record({
     do: fc.constant("hostile"),
     kind: fc.constantFrom(
-      ...reservedHalt,
+      "halt-reserved",
       "undefined",
       "function",
       "bare",
-      "ok-undefined",
-      "ok-function",
+      ...unwrappable,
+      "ok-bad-parts",
       "ok-bigint",
       "ok-cycle",
       "ok-nested-undefined",
@@ -96,8 +91,6 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
     ),
   });
   const retriedRemotely = tool === "retried" && exclude.remoteRetry;
-  // The hook wraps an ok value: a hostile one would be judged after the hook, not by the executor.
-  if (tool === "hooked") return fc.oneof(ok, failure, ask, halt, thrown) as fc.Arbitrary<Step>;
   if (retriedRemotely) return fc.oneof(ok, failure, ask, halt) as fc.Arbitrary<Step>;
   return fc.oneof(ok, failure, ask, halt, thrown, hostile) as fc.Arbitrary<Step>;
 };
@@ -114,21 +107,25 @@ export function script(tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<S
 
 /** One generated call: its tool and its arguments (rarely invalid ones, which the runner refuses before any executor). */
 const call = (exclude: KnownUntilFixed): fc.Arbitrary<{ name: ToolName; arguments: Record<string, unknown> }> =>
-  fc
-    .constantFrom(...TOOL_NAMES.filter((name) => name !== "hooked" || !exclude.remoteHooks))
-    .chain((name) =>
-      fc.oneof(
-        { weight: 12, arbitrary: script(name, exclude).map((steps) => ({ name, arguments: name === "hooked" ? { steps, refuse: false } : { steps } })) },
-        { weight: 1, arbitrary: fc.constant({ name, arguments: { steps: "not a list" } }) },
-        { weight: name === "hooked" ? 2 : 0, arbitrary: fc.constant({ name, arguments: { steps: [], refuse: true } }) },
-      ),
-    );
+  fc.constantFrom(...TOOL_NAMES.filter((name) => name !== "hooked" || !exclude.remoteHooks)).chain((name) =>
+    fc.oneof(
+      { weight: 12, arbitrary: script(name, exclude).map((steps) => ({ name, arguments: name === "hooked" ? { steps, refuse: false } : { steps } })) },
+      { weight: 1, arbitrary: fc.constant({ name, arguments: { steps: "not a list" } }) },
+      { weight: name === "hooked" ? 2 : 0, arbitrary: fc.constant({ name, arguments: { steps: [], refuse: true } }) },
+      // The hook's `before` rewrites the arguments: the handler runs the rewrite's steps.
+      { weight: name === "hooked" ? 3 : 0, arbitrary: script(name, exclude).map((rewrite) => ({ name, arguments: { steps: [], rewrite } })) },
+    ),
+  );
 
-/** A batch of 1 to 4 calls, the run's policy (`recover`: a function answering `{ continue }`) and its output budget. */
+/**
+ * A batch of 1 to 4 calls, the run's policy (`recover`: a function answering `{ continue }`), its
+ * output budget, and the steps a `repairToolCall` answers a call's invalid arguments with.
+ */
 export interface Batch {
   readonly calls: ToolCall[];
   readonly onToolError: "continue" | "halt" | "recover";
   readonly outputBudget?: number;
+  readonly repair?: Step[];
 }
 
 export function batch(exclude: KnownUntilFixed): fc.Arbitrary<Batch> {
@@ -138,12 +135,14 @@ export function batch(exclude: KnownUntilFixed): fc.Arbitrary<Batch> {
         calls: fc.array(call(exclude), { minLength: 1, maxLength: 4 }),
         onToolError: fc.constantFrom("continue" as const, "halt" as const, "recover" as const),
         outputBudget: fc.integer({ min: 64, max: 400 }),
+        repair: script("plain", exclude),
       },
       { requiredKeys: ["calls", "onToolError"] },
     )
     .map((b) => ({
       onToolError: b.onToolError,
       ...(b.outputBudget === undefined ? {} : { outputBudget: b.outputBudget }),
+      ...(b.repair === undefined ? {} : { repair: b.repair }),
       calls: b.calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: c.arguments })),
     }));
 }

@@ -11,6 +11,7 @@ import { workerPool, type WorkerPool } from "../../src/node/index.js";
 import { redisUnavailable, startRedis, type TestRedis } from "../bullmq/redis.js";
 import { batch, excluded } from "./arbitraries.js";
 import { observe } from "./observe.js";
+import { propertyTimeout, runParameters } from "./runs.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
 
 // 25 generated batches (1 to 4 calls each) through the default executor, a warm worker pool and a
@@ -70,22 +71,26 @@ describe.skipIf(redisUnavailable !== undefined)("one answer whatever the executo
     rmSync(logDir, { recursive: true, force: true });
   }, 30_000);
 
-  it("gives the same events, messages, reports and handler runs for any batch", async () => {
-    let n = 0;
-    const local = inProcessTools();
-    const isolated = isolatedTools(pool);
-    await fc.assert(
-      fc.asyncProperty(batch(excluded(true)), async (b) => {
-        n++;
-        const [inProcess, threaded, remote] = await Promise.all([
-          observe(b, local, undefined, `local-${n}`, logDir),
-          observe(b, isolated, pool, `thread-${n}`, logDir),
-          observe(b, local, executor, `bullmq-${n}`, logDir),
-        ]);
-        expect(threaded).toEqual(inProcess);
-        expect(remote).toEqual(inProcess);
-      }),
-      { numRuns: NUM_RUNS },
-    );
-  }, 180_000);
+  it(
+    "gives the same events, messages, reports and handler runs for any batch",
+    async () => {
+      let n = 0;
+      const local = inProcessTools();
+      const isolated = isolatedTools(pool);
+      await fc.assert(
+        fc.asyncProperty(batch(excluded(true)), async (b) => {
+          n++;
+          const [inProcess, threaded, remote] = await Promise.all([
+            observe(b, local, undefined, `local-${n}`, logDir),
+            observe(b, isolated, pool, `thread-${n}`, logDir),
+            observe(b, local, executor, `bullmq-${n}`, logDir),
+          ]);
+          expect(threaded).toEqual(inProcess);
+          expect(remote).toEqual(inProcess);
+        }),
+        runParameters(NUM_RUNS),
+      );
+    },
+    propertyTimeout(NUM_RUNS, 180_000),
+  );
 });

@@ -52,6 +52,7 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
       ...(executor === undefined ? {} : { toolExecutor: executor }),
       onToolError: batch.onToolError === "recover" ? () => ({ continue: { recovered: true } }) : batch.onToolError,
       ...(batch.outputBudget === undefined ? {} : { outputBudget: batch.outputBudget }),
+      ...(batch.repair === undefined ? {} : { repairToolCall: () => ({ steps: batch.repair }) }),
       sessionId,
       toolTimeout: 20_000,
       onCallReport: (r) => reports.push(r),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerPool, type WorkerPool } from "../../src/node/index.js";
 import { batch, excluded } from "./arbitraries.js";
 import { observe } from "./observe.js";
+import { propertyTimeout, runParameters } from "./runs.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
 
 // 40 generated batches (1 to 4 calls each) through the default executor and a warm worker pool,
@@ -36,20 +37,24 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     rmSync(logDir, { recursive: true, force: true });
   });
 
-  it("gives the same events, messages, reports and handler runs for any batch", async () => {
-    let n = 0;
-    const local = inProcessTools();
-    const isolated = isolatedTools(pool);
-    await fc.assert(
-      fc.asyncProperty(batch(excluded(false)), async (b) => {
-        n++;
-        const [inProcess, threaded] = await Promise.all([
-          observe(b, local, undefined, `local-${n}`, logDir),
-          observe(b, isolated, pool, `thread-${n}`, logDir),
-        ]);
-        expect(threaded).toEqual(inProcess);
-      }),
-      { numRuns: NUM_RUNS },
-    );
-  }, 120_000);
+  it(
+    "gives the same events, messages, reports and handler runs for any batch",
+    async () => {
+      let n = 0;
+      const local = inProcessTools();
+      const isolated = isolatedTools(pool);
+      await fc.assert(
+        fc.asyncProperty(batch(excluded(false)), async (b) => {
+          n++;
+          const [inProcess, threaded] = await Promise.all([
+            observe(b, local, undefined, `local-${n}`, logDir),
+            observe(b, isolated, pool, `thread-${n}`, logDir),
+          ]);
+          expect(threaded).toEqual(inProcess);
+        }),
+        runParameters(NUM_RUNS),
+      );
+    },
+    propertyTimeout(NUM_RUNS, 120_000),
+  );
 });

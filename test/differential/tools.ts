@@ -13,12 +13,14 @@ export const BUDGET = 80;
 
 /**
  * A hook that counts its runs in the session's log (a hook that ran twice shows as two lines) and
- * leaves a mark on an `ok` result; it refuses a call whose arguments say `refuse`.
+ * leaves a mark on an `ok` result; it refuses a call whose arguments say `refuse`, and runs the
+ * handler on the steps of `rewrite` when the arguments have them.
  */
 const marking: CallHook = {
   before: (args, ctx) => {
     record("before", ctx);
-    return args.refuse === true ? { type: "error", reason: "refused by a hook" } : undefined;
+    if (args.refuse === true) return { type: "error", reason: "refused by a hook" };
+    return Array.isArray(args.rewrite) ? { arguments: { steps: args.rewrite } } : undefined;
   },
   after: (result: HandlerResult, _args, ctx) => {
     record("after", ctx);
@@ -38,7 +40,8 @@ const SPECS: readonly { name: string; control?: ToolControl; hooks?: readonly Ca
 export const TOOL_NAMES = ["plain", "retried", "deadline", "budget", "hooked"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-const schema = z.object({ steps: z.array(z.object({ do: z.string() }).loose()), refuse: z.boolean().optional() });
+const step = z.object({ do: z.string() }).loose();
+const schema = z.object({ steps: z.array(step), refuse: z.boolean().optional(), rewrite: z.array(step).optional() });
 
 /** The tools with their handler in this thread: for the default executor and a BullMQ worker. */
 export function inProcessTools(): Tool[] {
