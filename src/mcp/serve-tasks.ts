@@ -5,7 +5,10 @@ import { loadTask, type McpTaskRecords, saveLater, saveTask, type TaskCall, type
 import type { Tool } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 
-/** `ServeToolsOptions.tasks`: which tools answer `tools/call` with a task (protocol revision 2025-11-25). */
+/**
+ * `ServeToolsOptions.tasks`: which tools answer `tools/call` with a task (protocol revision
+ * 2025-11-25, and the tasks extension of 2026-07-28 on a 2.x server).
+ */
 export interface ServeTaskOptions {
   /** Serve every tool as a task; default: only tools marked `metadata.longRunning: true`. */
   all?: boolean;

@@ -37,7 +37,9 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
   /**
    * Serve long tools as MCP tasks (protocol revision 2025-11-25): a client that asks for a task
    * gets one at once, follows it with `tasks/get`, takes its result with `tasks/result`, and
-   * `tasks/cancel` aborts the tool's `ctx.signal`. Default: no tasks.
+   * `tasks/cancel` aborts the tool's `ctx.signal`. A 2.x server also declares the tasks extension
+   * of revision 2026-07-28 (`io.modelcontextprotocol/tasks`): a call that opted in gets a task
+   * (`resultType: "task"`), whose `tasks/get` carries its result. Default: no tasks.
    */
   tasks?: ServeTaskOptions;
 }

@@ -1,8 +1,9 @@
 // mcpTools against a hand-written server of the tasks extension (revision 2026-07-28): input asked
 // twice through tasks/update, a plain answer, and task states, ids and poll intervals it cannot use.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { runToolCalls, type ToolCall, type ToolError } from "../../src/index.js";
-import { type McpInputRequest, mcpRetryCall, mcpTools } from "../../src/mcp/index.js";
+import { runAgent, runToolCalls, type ToolCall, type ToolError } from "../../src/index.js";
+import { type McpInputRequest, mcpRetryCall, mcpTools, resumeMcpInput } from "../../src/mcp/index.js";
+import { scriptedModel } from "../../src/testing/index.js";
 import { must } from "../support/must.js";
 import { extTaskOf, rawExtServer } from "./ext-task-servers.js";
 
@@ -21,29 +22,34 @@ const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 const onToolError = () => vi.fn((_c: ToolCall, _e: unknown) => "halt" as const);
 const reasonOf = (f: ReturnType<typeof onToolError>) => must(f.mock.calls[0])[1] as ToolError;
 
+/** A server whose task `t1` asks for a date, then a time; a poll after the first answer still shows it once. */
+function askingTwice(seen: { method: string; params: Record<string, unknown> }[]) {
+  const answers: Record<string, unknown> = {};
+  let stale = 0;
+  return rawExtServer(
+    {
+      call: () => ({ resultType: "task", ...extTaskOf("t1", "working") }),
+      get: () => {
+        if (answers.date === undefined) return extTaskOf("t1", "input_required", { inputRequests: { date: ask("Which date?") } });
+        // Eventually consistent: the answered question is still shown once after the update.
+        if (stale++ === 0) return extTaskOf("t1", "input_required", { inputRequests: { date: ask("Which date?") } });
+        if (answers.time === undefined) return extTaskOf("t1", "input_required", { inputRequests: { time: ask("At what time?") } });
+        return extTaskOf("t1", "completed", { result: text(`booked ${JSON.stringify(answers)}`) });
+      },
+      update: (params) => {
+        Object.assign(answers, params.inputResponses);
+        return {};
+      },
+    },
+    closers,
+    seen,
+  );
+}
+
 describe("mcpTools against a hand-written server of the tasks extension (revision 2026-07-28)", () => {
   it("a task that asks twice: each question is an ask_user with the task id, each answer a tasks/update, never a second tools/call", async () => {
-    const answers: Record<string, unknown> = {};
-    let stale = 0;
     const seen: { method: string; params: Record<string, unknown> }[] = [];
-    const client = await rawExtServer(
-      {
-        call: () => ({ resultType: "task", ...extTaskOf("t1", "working") }),
-        get: () => {
-          if (answers.date === undefined) return extTaskOf("t1", "input_required", { inputRequests: { date: ask("Which date?") } });
-          // Eventually consistent: the answered question is still shown once after the update.
-          if (stale++ === 0) return extTaskOf("t1", "input_required", { inputRequests: { date: ask("Which date?") } });
-          if (answers.time === undefined) return extTaskOf("t1", "input_required", { inputRequests: { time: ask("At what time?") } });
-          return extTaskOf("t1", "completed", { result: text(`booked ${JSON.stringify(answers)}`) });
-        },
-        update: (params) => {
-          Object.assign(answers, params.inputResponses);
-          return {};
-        },
-      },
-      closers,
-      seen,
-    );
+    const client = await askingTwice(seen);
     const tools = await mcpTools(client, FAST);
     const first = await runToolCalls([job], tools);
     expect(first.halt).toMatchObject({ haltedReason: "ask_user", pendingQuestion: "Which date?" });
@@ -59,6 +65,40 @@ describe("mcpTools against a hand-written server of the tasks extension (revisio
     expect(must(third.messages[0]).content).toBe(`booked ${JSON.stringify({ date, time })}`);
     expect(seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
     expect(seen.filter((s) => s.method === "tasks/update").map((s) => s.params.inputResponses)).toEqual([{ date }, { time }]);
+  });
+
+  it("in the agent loop, resumeMcpInput answers each of the task's questions: one tools/call, the result in place of the question", async () => {
+    const seen: { method: string; params: Record<string, unknown> }[] = [];
+    const tools = await mcpTools(await askingTwice(seen), FAST);
+    const model = scriptedModel([
+      [
+        { type: "tool_call", call: job },
+        { type: "finish", reason: "tool_calls" },
+      ],
+      [
+        { type: "text_delta", text: "Booked." },
+        { type: "finish", reason: "stop" },
+      ],
+    ]);
+    const date = { action: "accept", content: { value: "2026-12-01" } };
+    const time = { action: "accept", content: { value: "19:30" } };
+    const questions: string[] = [];
+    let result = await runAgent({ model, tools, messages: [{ role: "user", content: "Book it" }] });
+    while (result.haltedReason === "ask_user" && questions.length < 3) {
+      questions.push(String(result.metadata.pendingQuestion));
+      const resumed = await resumeMcpInput(result, questions.length === 1 ? { date } : { time }, tools);
+      result = resumed.halted ?? (await runAgent({ model, tools, messages: resumed.messages }));
+    }
+    expect(questions).toEqual(["Which date?", "At what time?"]);
+    expect(result.haltedReason).toBe("completed");
+    expect(result.messages).toContainEqual({
+      role: "tool",
+      toolCallId: "c1",
+      name: "job",
+      content: `booked ${JSON.stringify({ date, time })}`,
+      isError: false,
+    });
+    expect(seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
   });
 
   it("a server that answers a plain result at once: that is the answer", async () => {
