@@ -3,7 +3,6 @@ import type { McpCallPlan } from "./call-plan.js";
 import { isTerminal, readTask } from "./task-state.js";
 import { readExtTask } from "./ext-task.js";
 import { extTaskOutcome } from "./ext-task-follow.js";
-import type { McpRequester } from "./task-requests.js";
 import { error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
 
 /** How long toolrx waits for the server's word on a `tasks/cancel`, and on the result of a task that ended first. */
@@ -27,60 +26,27 @@ export async function cancelTask(
   const meta = (status: string) => ({ mcpTask: { server: rc.server, tool: rc.mcpName, taskId, status } });
   const fail = (message: string, status: string, cause?: unknown) =>
     error(new ToolError("handler_raised", { message, toolName: rc.toolName, toolCallId: rc.toolCallId, cause, metadata: meta(status) }));
+  const confirmed = () => fail(`MCP task ${taskId} of tool ${rc.mcpName} was cancelled; the server confirmed it`, "cancelled");
   if (request === undefined) return fail(`MCP task ${taskId} was abandoned and could not be cancelled`, "unknown");
-  if (ext !== undefined) return cancelExtTask(request, taskId, rc, abortedBy, ext, fail);
+  const wait = () => ({ signal: AbortSignal.timeout(CANCEL_WAIT) });
+  // The tasks extension (2026-07-28) opts each request in through its `_meta`, and its cancel is
+  // only an acknowledgement: the server's word is the tasks/get after it, its result inline.
+  const params = ext === undefined ? { taskId } : { taskId, _meta: ext };
   let cancelError: unknown;
   try {
-    const state = readTask(await request("tasks/cancel", { taskId }, { signal: AbortSignal.timeout(CANCEL_WAIT) }), taskId);
-    if (typeof state !== "string" && state.status === "cancelled") {
-      return fail(`MCP task ${taskId} of tool ${rc.mcpName} was cancelled; the server confirmed it`, "cancelled");
-    }
+    const state = readTask(await request("tasks/cancel", params, wait()), taskId);
+    if (ext === undefined && typeof state !== "string" && state.status === "cancelled") return confirmed();
   } catch (e) {
     // The usual reason: the task ended before the cancel arrived (a terminal task cannot be cancelled).
     cancelError = e;
   }
   try {
-    const state = readTask(await request("tasks/get", { taskId }, { signal: AbortSignal.timeout(CANCEL_WAIT) }), taskId);
-    if (typeof state !== "string" && state.status === "cancelled") {
-      return fail(`MCP task ${taskId} of tool ${rc.mcpName} was cancelled; the server confirmed it`, "cancelled");
-    }
+    const answer = await request("tasks/get", params, wait());
+    const state = ext === undefined ? readTask(answer, taskId) : readExtTask(answer, taskId);
+    if (typeof state !== "string" && state.status === "cancelled") return confirmed();
     if (typeof state !== "string" && isTerminal(state.status)) {
-      return resultOf(await request("tasks/result", { taskId }, { signal: AbortSignal.timeout(CANCEL_WAIT) }), rc);
-    }
-  } catch {
-    // Nothing more can be learned; the fate below says what is known.
-  }
-  if (abortedBy !== undefined) reportFate(abortedBy, "cancel_sent");
-  return fail(`MCP task ${taskId} of tool ${rc.mcpName} was abandoned; tasks/cancel was sent, unconfirmed`, "unknown", cancelError);
-}
-
-/**
- * The same for a task of the tasks extension (revision 2026-07-28): `tasks/cancel` is only an
- * acknowledgement, so the server's word is the `tasks/get` after it, whose ended task carries its
- * result or error inline.
- */
-async function cancelExtTask(
-  request: McpRequester,
-  taskId: string,
-  rc: ResultContext,
-  abortedBy: HandlerContext | undefined,
-  meta: Record<string, unknown>,
-  fail: (message: string, status: string, cause?: unknown) => HandlerResult,
-): Promise<HandlerResult> {
-  const wait = () => ({ signal: AbortSignal.timeout(CANCEL_WAIT) });
-  let cancelError: unknown;
-  try {
-    await request("tasks/cancel", { taskId, _meta: meta }, wait());
-  } catch (e) {
-    cancelError = e;
-  }
-  try {
-    const state = readExtTask(await request("tasks/get", { taskId, _meta: meta }, wait()), taskId);
-    if (typeof state !== "string" && state.status === "cancelled") {
-      return fail(`MCP task ${taskId} of tool ${rc.mcpName} was cancelled; the server confirmed it`, "cancelled");
-    }
-    if (typeof state !== "string" && isTerminal(state.status)) {
-      return extTaskOutcome(state, rc, new Set(), { mcpTask: { server: rc.server, tool: rc.mcpName, taskId, status: state.status } });
+      if (ext !== undefined) return extTaskOutcome(state, rc, new Set(), meta(state.status));
+      return resultOf(await request("tasks/result", params, wait()), rc);
     }
   } catch {
     // Nothing more can be learned; the fate below says what is known.
