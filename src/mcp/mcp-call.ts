@@ -23,7 +23,8 @@ type Woken = { readonly result: HandlerResult } | { readonly question: true };
  * One `tools/call` to an MCP server, which may outlive the handler that started it: a server's
  * `elicitation/create` holds it (the handler answers `ask_user` and the call waits, held, for the
  * host's answer), and a resumed handler picks it up again. A task call follows its task with
- * `tasks/get` / `tasks/result`, and a cancel while it runs sends `tasks/cancel`.
+ * `tasks/get` / `tasks/result` (or, on a server of the 2026-07-28 tasks extension, `tasks/get`
+ * alone, `tasks/update` taking the host's answers), and a cancel while it runs sends `tasks/cancel`.
  */
 export class McpCall {
   readonly #plan: McpCallPlan;
