@@ -14,7 +14,9 @@ import { isPlainRecord } from "../util/safe.js";
  *   them first, so invalid arguments never leave.
  * - A call whose `metadata.mcpInput.held` names a call held on a server's question answers it
  *   and goes on with that call; a call whose `metadata.mcpTask.taskId` names a task re-attaches
- *   to it (`tasks/get`, `tasks/result`) instead of calling the tool again.
+ *   to it (`tasks/get`, `tasks/result`) instead of calling the tool again; one whose
+ *   `metadata.mcpInput.taskId` names a task of the tasks extension sends it the answers
+ *   (`tasks/update`) and follows it.
  */
 export function mcpHandler(
   target: McpCallTarget & Omit<McpCallPlan, "callTool" | keyof McpCallTarget>,
@@ -34,8 +36,15 @@ export function mcpHandler(
       return error(new ToolError("handler_raised", { message, toolName: name, toolCallId }));
     }
     const task = metadata?.mcpTask;
-    const reattach = isPlainRecord(task) && typeof task.taskId === "string" && task.taskId !== "" ? task.taskId : undefined;
-    return new McpCall(plan, withInput({ name: mcpName, arguments: sent }, metadata), rc, reattach).run(ctx);
+    // An answer to a task's input requests (tasks extension) goes to that task, which is then followed.
+    const answering = isPlainRecord(input) && typeof input.taskId === "string" && input.taskId !== "" && isPlainRecord(input.inputResponses);
+    const reattach = answering
+      ? (input.taskId as string)
+      : isPlainRecord(task) && typeof task.taskId === "string" && task.taskId !== ""
+        ? task.taskId
+        : undefined;
+    const update = answering ? (input.inputResponses as Record<string, unknown>) : undefined;
+    return new McpCall(plan, withInput({ name: mcpName, arguments: sent }, metadata), rc, reattach, update).run(ctx);
   };
 }
 

@@ -192,13 +192,15 @@ export interface McpInputRequest {
   taskId?: string;
 }
 
-function inputRequired(result: Record<string, unknown>, rc: ResultContext): HandlerResult {
+/** An `input_required` answer (or a task's input requests, with its `taskId`) as `ask_user`. */
+export function inputRequired(result: Record<string, unknown>, rc: ResultContext, taskId?: string): HandlerResult {
   const inputRequests = isPlainRecord(result.inputRequests) ? result.inputRequests : {};
   const questions = Object.values(inputRequests)
     .map(questionOf)
     .filter((q) => q !== "");
   const mcp: McpInputRequest = { server: rc.server, tool: rc.mcpName, toolName: rc.toolName, arguments: rc.arguments, inputRequests };
   if (typeof result.requestState === "string") mcp.requestState = result.requestState;
+  if (taskId !== undefined) mcp.taskId = taskId;
   return askUser(questions.length > 0 ? questions.join("\n") : `MCP tool ${rc.mcpName} needs more input`, { mcp });
 }
 

@@ -1,11 +1,14 @@
 import { type ResultContext, resultOf, rejectedResult, type McpInputRequest } from "./call-result.js";
-import { isConnectionLost, SDK_TIMEOUT_OFF, type McpCallParams } from "./client-like.js";
+import { isConnectionLost, SDK_TIMEOUT_OFF, type McpCallParams, type McpProgress } from "./client-like.js";
 import { DISMISSED, type ElicitAnswer } from "./elicitation-router.js";
 import { holdCall } from "./held-calls.js";
 import type { McpCallPlan } from "./call-plan.js";
 import { reportProgress } from "./progress.js";
 import { cancelTask } from "./task-cancel.js";
 import { followTask } from "./task-follow.js";
+import { extTaskMeta, readExtTask } from "./ext-task.js";
+import { extTaskOutcome, followExtTask } from "./ext-task-follow.js";
+import { rawRequest } from "./raw-request.js";
 import { type McpTaskState, readTask } from "./task-state.js";
 import { askUser, error, type HandlerContext, type HandlerResult, reportFate, ToolError } from "../index.js";
 import { watchAbort } from "../internal.js";
@@ -20,7 +23,8 @@ type Woken = { readonly result: HandlerResult } | { readonly question: true };
  * One `tools/call` to an MCP server, which may outlive the handler that started it: a server's
  * `elicitation/create` holds it (the handler answers `ask_user` and the call waits, held, for the
  * host's answer), and a resumed handler picks it up again. A task call follows its task with
- * `tasks/get` / `tasks/result`, and a cancel while it runs sends `tasks/cancel`.
+ * `tasks/get` / `tasks/result` (or, on a server of the 2026-07-28 tasks extension, `tasks/get`
+ * alone, `tasks/update` taking the host's answers), and a cancel while it runs sends `tasks/cancel`.
  */
 export class McpCall {
   readonly #plan: McpCallPlan;
@@ -28,6 +32,11 @@ export class McpCall {
   readonly #rc: ResultContext;
   readonly #controller = new AbortController();
   readonly #reattach: string | undefined;
+  /** Answers to send the re-attached task first (`tasks/update`, tasks extension). */
+  readonly #update: Record<string, unknown> | undefined;
+  /** The `_meta` opting each request into the tasks extension, when the server speaks it. */
+  #ext: Record<string, unknown> | undefined;
+  readonly #answered = new Set<string>();
   #ctx: HandlerContext | undefined;
   #abortedBy: HandlerContext | undefined;
   #outcome: Promise<HandlerResult> | undefined;
@@ -38,11 +47,12 @@ export class McpCall {
   #changes = 0;
   #expired = false;
 
-  constructor(plan: McpCallPlan, params: McpCallParams, rc: ResultContext, reattach: string | undefined) {
+  constructor(plan: McpCallPlan, params: McpCallParams, rc: ResultContext, reattach: string | undefined, update?: Record<string, unknown>) {
     this.#plan = plan;
     this.#params = params;
     this.#rc = rc;
     this.#reattach = reattach;
+    this.#update = update;
   }
 
   /** Run (or go on with) the call under `ctx`, until it ends or its server asks a question. */
@@ -148,6 +158,8 @@ export class McpCall {
     // A signal aborted before the request went out sent no cancel: there is no fate to tell.
     const requested = !signal.aborted;
     try {
+      this.#ext = plan.request === undefined ? undefined : extTaskMeta(plan.client);
+      if (this.#ext !== undefined) return await this.#extCall(this.#ext);
       if (this.#reattach !== undefined) return await this.#follow(this.#reattach);
       if (plan.asTask && plan.request !== undefined) {
         const task = plan.taskTtl === undefined ? {} : { ttl: plan.taskTtl };
@@ -170,7 +182,7 @@ export class McpCall {
       return resultOf(result, rc);
     } catch (cause) {
       if (signal.aborted) {
-        if (this.#taskId !== undefined) return await cancelTask(plan, this.#taskId, rc, this.#abortedBy);
+        if (this.#taskId !== undefined) return await cancelTask(plan, this.#taskId, rc, this.#abortedBy, this.#ext);
         // Both SDKs reject at once on abort, after sending the cancel; the runner still waits for
         // this handler's word on the attempt it abandoned, so the fate is told before it settles.
         if (requested && this.#abortedBy !== undefined) reportFate(this.#abortedBy, "cancel_sent");
@@ -203,6 +215,49 @@ export class McpCall {
       return error(new ToolError("handler_raised", { message, toolName: this.#rc.toolName, toolCallId: this.#rc.toolCallId, metadata: this.#taskMeta() }));
     }
     return resultOf(end.result, this.#rc);
+  }
+
+  /**
+   * The call on a server of the tasks extension (revision 2026-07-28): `tools/call` opted in
+   * through its `_meta`, sent raw (the SDK refuses `resultType: "task"`), and a task handle
+   * followed with `tasks/get`; a re-attaching call sends its answers first, then follows.
+   */
+  async #extCall(meta: Record<string, unknown>): Promise<HandlerResult> {
+    const { signal } = this.#controller;
+    const request = this.#plan.request as NonNullable<McpCallPlan["request"]>;
+    const follow = (taskId: string, created?: ReturnType<typeof readExtTask> & object) => {
+      this.#taskId = taskId;
+      return followExtTask(
+        { request, meta, signal, maxPollInterval: this.#plan.maxPollInterval, answered: this.#answered, onState: (s) => this.#state(s) },
+        taskId,
+        created,
+      );
+    };
+    let end: Awaited<ReturnType<typeof followExtTask>>;
+    if (this.#reattach !== undefined) {
+      this.#taskId = this.#reattach;
+      if (this.#update !== undefined) {
+        await request("tasks/update", { taskId: this.#reattach, inputResponses: this.#update, _meta: meta }, { signal });
+        for (const key of Object.keys(this.#update)) this.#answered.add(key);
+      }
+      end = await follow(this.#reattach);
+    } else {
+      const onprogress = (p: McpProgress) => {
+        if (this.#ctx !== undefined) reportProgress(this.#ctx, p);
+      };
+      const answer = await rawRequest(this.#plan.client, "tools/call", this.#params, { signal, meta, onprogress });
+      const { resultType, ...rest } = answer;
+      // The server decides per request: a plain result (or its question) is the answer.
+      if (resultType === "complete" || resultType === undefined) return resultOf(rest, this.#rc);
+      if (resultType === "input_required") return resultOf(answer, this.#rc);
+      if (resultType !== "task") return this.#malformed(`an unknown resultType ${JSON.stringify(resultType)}`, answer);
+      const created = readExtTask(answer, undefined, true);
+      if (typeof created === "string") return this.#malformed(created, answer);
+      this.#state(created);
+      end = await follow(created.taskId, created);
+    }
+    if ("malformed" in end) return this.#malformed(end.malformed, end.value);
+    return extTaskOutcome(end.state, this.#rc, this.#answered, this.#taskMeta());
   }
 
   /** A state of the task: a change feeds the call's progress (and its idle deadline), the task id with it. */

@@ -27,7 +27,9 @@ export interface McpToolsOptions {
   /**
    * How tools that run as MCP tasks (protocol revision 2025-11-25) are called. A tool whose
    * `execution.taskSupport` is `"required"` is always called as a task when its server declares
-   * task support; one that is `"optional"` only with `optional: true`.
+   * task support; one that is `"optional"` only with `optional: true`. On revision 2026-07-28 a
+   * 2.x client opts every call into the tasks extension when its server declares it (the server
+   * decides which calls become tasks); only `maxPollInterval` applies there.
    */
   tasks?: McpTaskOptions;
   /**
@@ -45,7 +47,7 @@ export interface McpTaskOptions {
   optional?: boolean;
   /** The task's time to live the client asks for, in ms; default: the server's choice. */
   ttl?: number;
-  /** The longest wait between two `tasks/get`, in ms, whatever the server's `pollInterval`; default 5,000. */
+  /** The longest wait between two `tasks/get`, in ms, whatever the server's `pollInterval` (`pollIntervalMs`); default 5,000. */
   maxPollInterval?: number;
 }
 

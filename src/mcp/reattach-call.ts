@@ -4,7 +4,8 @@ import { describe } from "../util/safe.js";
 /**
  * The call that re-attaches to an MCP task a call started before (in this process or one that
  * ended): the same call, with `metadata.mcpTask.taskId`. Its handler follows the task with
- * `tasks/get` and `tasks/result` and never calls the tool again, so work the server already did
+ * `tasks/get` and `tasks/result` (with `tasks/get` alone on a server of the 2026-07-28 tasks
+ * extension, whose ended task carries its result) and never calls the tool again, so work the server already did
  * is not done twice. The task id comes from the call's progress reports (`data.mcpTask.taskId`
  * on `onCallReport`), which a journal keeps.
  *

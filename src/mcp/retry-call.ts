@@ -26,5 +26,7 @@ export function mcpRetryCall(input: McpInputRequest, inputResponses: Record<stri
   if (input.requestState !== undefined) mcpInput.requestState = input.requestState;
   // A call held on a server's question is answered in place, not sent again.
   if (typeof input.held === "string") mcpInput.held = input.held;
+  // A task of the tasks extension (2026-07-28) waits on its server: the answer goes to it with tasks/update.
+  else if (typeof input.taskId === "string") mcpInput.taskId = input.taskId;
   return { id, name: input.toolName, arguments: { ...input.arguments }, metadata: { mcpInput } };
 }

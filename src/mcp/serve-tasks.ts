@@ -1,10 +1,14 @@
+import { extRequest, extTaskView } from "./ext-task-view.js";
 import { setRequestHandler, type McpServerLike } from "./server-like.js";
 import { isEnded, McpTaskStore, type ServedTask } from "./task-store.js";
 import { loadTask, type McpTaskRecords, saveLater, saveTask, type TaskCall, type TaskRun } from "./task-records.js";
 import type { Tool } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 
-/** `ServeToolsOptions.tasks`: which tools answer `tools/call` with a task (protocol revision 2025-11-25). */
+/**
+ * `ServeToolsOptions.tasks`: which tools answer `tools/call` with a task (protocol revision
+ * 2025-11-25, and the tasks extension of 2026-07-28 on a 2.x server).
+ */
 export interface ServeTaskOptions {
   /** Serve every tool as a task; default: only tools marked `metadata.longRunning: true`. */
   all?: boolean;
@@ -69,7 +73,7 @@ export function servedAsTask(tool: Tool, serving: TaskServing | undefined): bool
  * `CreateTaskResult`; an empty `content` rides along because a 2.x server refuses a `tools/call`
  * answer without it (a 2025-11-25 client reads `task`).
  */
-export async function startTask(serving: TaskServing, call: TaskCall, run: TaskRun): Promise<Record<string, unknown>> {
+export async function startTask(serving: TaskServing, call: TaskCall, run: TaskRun, ext = false): Promise<Record<string, unknown>> {
   const { store, records } = serving;
   const served = store.create(serving.retention, serving.pollInterval);
   if (records !== undefined) {
@@ -82,6 +86,8 @@ export async function startTask(serving: TaskServing, call: TaskCall, run: TaskR
     }
   }
   begin(serving, served, call, run);
+  // The tasks extension (2026-07-28) answers a flat CreateTaskResult.
+  if (ext) return { resultType: "task", ...extTaskView(served, false) };
   return { task: { ...served.task }, content: [] };
 }
 
@@ -102,7 +108,11 @@ function begin(serving: TaskServing, served: ServedTask, call: TaskCall, run: Ta
   );
 }
 
-/** Answer `tasks/get`, `tasks/result` and `tasks/cancel` from `serving.store`. */
+/**
+ * Answer `tasks/get`, `tasks/result` and `tasks/cancel` from `serving.store`, and on a 2.x server
+ * the tasks extension's `tasks/get`, `tasks/update` and `tasks/cancel` (revision 2026-07-28) from
+ * the same store and records.
+ */
 export function serveTaskRequests(server: McpServerLike, serving: TaskServing, run: TaskRun, resumes: (call: TaskCall) => boolean): void {
   const { store, records } = serving;
   /** Tasks being read back from `records`, so two requests for one do not start its call twice. */
@@ -127,12 +137,22 @@ export function serveTaskRequests(server: McpServerLike, serving: TaskServing, r
     }
     return pending;
   };
-  const found = async (taskId: unknown): Promise<ServedTask> => {
+  const found = async (taskId: unknown, ext = false): Promise<ServedTask> => {
     const served = store.get(taskId) ?? (records !== undefined && typeof taskId === "string" && taskId !== "" ? await load(taskId) : undefined);
-    if (served === undefined) throw invalidParams(`Task not found: ${String(taskId)}`);
+    // The extension's wording for an id it does not know (-32602 either way).
+    if (served === undefined) throw invalidParams(`${ext ? "Failed to retrieve task: Task not found" : "Task not found"}: ${String(taskId)}`);
     return served;
   };
-  setRequestHandler(server, "tasks/get", async (request) => ({ ...(await found(request.params?.taskId)).task }));
+  setRequestHandler(server, "tasks/get", async (request, rctx) => {
+    const served = await found(request.params?.taskId, extRequest(rctx));
+    return rctx.inputRequired ? extTaskView(served, true) : { ...served.task };
+  });
+  // toolrx's task calls ask nothing (a tool that needs approval is not served as a task): an
+  // answer names no outstanding request, and the extension has such answers ignored.
+  setRequestHandler(server, "tasks/update", async (request, rctx) => {
+    await found(request.params?.taskId, extRequest(rctx));
+    return {};
+  });
   setRequestHandler(server, "tasks/result", async (request, rctx) => {
     const served = await found(request.params?.taskId);
     // The spec has tasks/result block until the task ends.
@@ -153,13 +173,16 @@ export function serveTaskRequests(server: McpServerLike, serving: TaskServing, r
     const related = { "io.modelcontextprotocol/related-task": { taskId: served.task.taskId } };
     return { ...served.result, _meta: related };
   });
-  setRequestHandler(server, "tasks/cancel", async (request) => {
-    const served = await found(request.params?.taskId);
+  setRequestHandler(server, "tasks/cancel", async (request, rctx) => {
+    const ext = extRequest(rctx);
+    const served = await found(request.params?.taskId, ext);
+    // The extension's cancel is an acknowledgement: a task that ended first stays as it ended.
+    if (ext && isEnded(served)) return {};
     if (isEnded(served)) throw invalidParams(`Cannot cancel task in terminal status: ${served.task.status}`);
     served.controller.abort(new Error("the client cancelled the task"));
     store.end(served, "cancelled", { content: [{ type: "text", text: "The task was cancelled" }], isError: true }, "Cancelled by the client");
     if (records !== undefined) await saveTask(records, served);
-    return { ...served.task };
+    return ext ? {} : { ...served.task };
   });
 }
 

@@ -5,7 +5,8 @@ import { ConcurrencyGate } from "./concurrency-gate.js";
 import { askApproval } from "./serve-approval.js";
 import { type ServeTaskOptions, servedAsTask, serveTaskRequests, startTask, taskServing } from "./serve-tasks.js";
 import type { TaskRun } from "./task-records.js";
-import { setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
+import { isV2Server, setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
+import { optsIntoTasks, TASKS_EXTENSION } from "./ext-task.js";
 import {
   type ApprovalMessage,
   approve,
@@ -36,7 +37,9 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
   /**
    * Serve long tools as MCP tasks (protocol revision 2025-11-25): a client that asks for a task
    * gets one at once, follows it with `tasks/get`, takes its result with `tasks/result`, and
-   * `tasks/cancel` aborts the tool's `ctx.signal`. Default: no tasks.
+   * `tasks/cancel` aborts the tool's `ctx.signal`. A 2.x server also declares the tasks extension
+   * of revision 2026-07-28 (`io.modelcontextprotocol/tasks`): a call that opted in gets a task
+   * (`resultType: "task"`), whose `tasks/get` carries its result. Default: no tasks.
    */
   tasks?: ServeTaskOptions;
 }
@@ -111,7 +114,9 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
 
   if (serving === undefined) server.registerCapabilities?.({ tools: {} });
   else {
-    server.registerCapabilities?.({ tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } });
+    const capabilities = { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } };
+    // A 2.x server also declares the tasks extension, which its 2026-07-28 clients see.
+    server.registerCapabilities?.(isV2Server(server) ? { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } } : capabilities);
     serveTaskRequests(server, serving, runTask, (call) =>
       resendsInFlight(
         list().find((t) => t.name === call.name),
@@ -136,9 +141,11 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       return textResult(`Unknown tool: ${String(name)}. Tools: ${names}`, true);
     }
     if (!isPlainRecord(args)) return textResult(`Expected the arguments of tool ${tool.name} to be an object`, true);
-    if (serving !== undefined && request.params?.task !== undefined && servedAsTask(tool, serving)) {
+    if (serving !== undefined && servedAsTask(tool, serving)) {
       // A task answers at once; its call runs under the task's signal, its progress as the task's status.
-      return startTask(serving, { name: tool.name, arguments: args }, runTask);
+      // On 2026-07-28 the client opts in per request (tasks extension); one that did not is answered at once.
+      const ext = rctx.inputRequired && optsIntoTasks(rctx.clientCapabilities());
+      if (ext || request.params?.task !== undefined) return startTask(serving, { name: tool.name, arguments: args }, runTask, ext);
     }
     const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
     const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport));

@@ -7,9 +7,14 @@ import { z } from "zod";
  */
 export interface McpServerLike {
   setRequestHandler(method: never, handler: never): void;
-  registerCapabilities?(capabilities: { tools?: object; tasks?: object }): void;
+  registerCapabilities?(capabilities: { tools?: object; tasks?: object; extensions?: object }): void;
   /** What the client declared at `initialize` (both lines; 2.x per request on revision 2026-07-28). */
   getClientCapabilities?(): unknown;
+}
+
+/** Whether `server` is a 2.x server (it has `projectCallToolResult`, which 1.x does not), the line that speaks revision 2026-07-28. */
+export function isV2Server(server: McpServerLike): boolean {
+  return typeof (server as { projectCallToolResult?: unknown }).projectCallToolResult === "function";
 }
 
 /** A `tools/list` or `tools/call` request as the handler sees it. */
@@ -40,6 +45,9 @@ const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** What 1.x checks an elicitation answer against; a loose shape, since toolrx reads it itself. */
 const ELICIT_RESULT = z.looseObject({ action: z.string() });
 
+/** Any params object: the handlers read their params themselves. */
+const PARAMS = z.looseObject({});
+
 interface V2Context {
   mcpReq: {
     signal: AbortSignal;
@@ -69,13 +77,16 @@ type Handler = (request: McpRequest, ctx: McpRequestContext) => Promise<Record<s
  */
 export function setRequestHandler(
   server: McpServerLike,
-  method: "tools/list" | "tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel",
+  method: "tools/list" | "tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update",
   handler: Handler,
 ): void {
-  const register = server.setRequestHandler as (a: unknown, b: unknown) => void;
+  const register = server.setRequestHandler as (a: unknown, b: unknown, c?: unknown) => void;
   const declared = () => server.getClientCapabilities?.();
+  // 2.x serves `tasks/get` and `tasks/cancel` on revision 2026-07-28 (where the tasks extension
+  // defines them again) only when registered with a params schema, and `tasks/update` only so.
+  const extension = method === "tasks/get" || method === "tasks/cancel" || method === "tasks/update";
   try {
-    register.call(server, method, (request: McpRequest, ctx: V2Context) => {
+    const v2 = (request: McpRequest, ctx: V2Context) => {
       const { mcpReq } = ctx;
       // Only a 2026-07-28 request carries the envelope, and with it the client's capabilities.
       const modern = mcpReq.envelope !== undefined;
@@ -87,7 +98,9 @@ export function setRequestHandler(
         inputResponses: mcpReq.inputResponses,
         elicit: (params, options) => mcpReq.send({ method: "elicitation/create", params }, options),
       });
-    });
+    };
+    if (extension) register.call(server, method, { params: PARAMS }, (params: McpRequest["params"], ctx: V2Context) => v2({ params }, ctx));
+    else register.call(server, method, v2);
     return;
   } catch (e) {
     // 1.x refuses a method name: it wants a schema.
