@@ -40,10 +40,12 @@ const utf8 = new TextEncoder();
  * as a `ToolCallError` with `reason`; its events reach the parent's stream as nested events
  * (`subagent_event` in the agent loop).
  *
- * A nested call that needs approval halts the parent as a subagent's does (`ask_user` with
- * `opts.subagent`, `haltedReason: "approval_required"` and its `pendingApprovals`); appending
- * the decisions and calling the parent again re-runs the script, answering the calls it made
- * before from the halt's record instead of running them again.
+ * A nested call that needs approval or asks the user halts the parent as a subagent's does
+ * (`ask_user` with `opts.subagent`: `haltedReason` `"approval_required"` with its
+ * `pendingApprovals`, or `"ask_user"` with the nested `pendingQuestion`); appending the decisions
+ * or the answer and calling the parent again re-runs the script, answering the calls it made
+ * before from the halt's record instead of running them again. A nested handler's own halt halts
+ * the parent with its reason and result, as a subagent's does.
  *
  * @throws {TypeError} naming the option.
  * @example

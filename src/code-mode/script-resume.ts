@@ -2,7 +2,7 @@ import type { ApprovalMessage, Message, SubagentState } from "../index.js";
 import { SUBAGENT_RESUME } from "../internal.js";
 import { isPlainRecord } from "../util/safe.js";
 import type { NestedAnswer, ScriptRecord } from "./replay-record.js";
-import type { NestedContinuation } from "./script-run.js";
+import type { NestedContinuation } from "./script-end.js";
 
 /** A halted script's resume, from what the host appended after the halt. */
 export interface ScriptResume {

@@ -6,8 +6,8 @@ import {
   type ApprovalMessage,
   type HandlerContext,
   type HandlerResult,
-  RESERVED_HALT_REASONS,
   type PendingApproval,
+  RESERVED_HALT_REASONS,
   type streamToolCalls,
   type Tool,
   type ToolCall,
@@ -18,33 +18,8 @@ import { CodeModeError, isCodeModeErrorCode } from "./code-mode-error.js";
 import type { Limits, NestedRunOptions } from "./code-mode-options.js";
 import type { NestedAnswer, RecordedCall, ScriptRecord } from "./replay-record.js";
 import { answerOf } from "./nested-answer.js";
+import type { NestedContinuation, NestedQuestion, ScriptEnd } from "./script-end.js";
 import type { FromSandbox, SandboxLease, SandboxPool } from "./sandbox-pool.js";
-
-/** A nested call that asked the user, as its `ask_user_requested` event said it. */
-export interface NestedQuestion {
-  readonly toolCallId: string;
-  readonly question: string;
-  readonly opts: object;
-}
-
-/**
- * How one script ends: its result (a nested handler's own halt included), or held for the host
- * (approvals, a question) with the record to resume from.
- */
-export type ScriptEnd =
-  | { readonly type: "result"; readonly result: HandlerResult }
-  | {
-      readonly type: "held";
-      readonly pending: readonly PendingApproval[];
-      readonly question: NestedQuestion | undefined;
-      readonly record: ScriptRecord;
-    };
-
-/** A nested call to run again as a continuation: its `metadata` carries what resumes it (a subagent's state). */
-export interface NestedContinuation {
-  readonly seq: number;
-  readonly metadata: Record<string, unknown>;
-}
 
 /** One script's run: the sandbox runs the script, the host runs its nested calls through the batch runner. */
 export interface ScriptRun {
@@ -152,10 +127,10 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
         return;
       }
       // Calls the script made but that never ran (queued, or asking after the first question) are left out: the replay makes them again.
-      const held = pending.map((p) => waiting(Number(p.toolCallId.slice(baseId.length + 1)), false));
-      if (question !== undefined) held.push(waiting(question.seq, true));
+      const open = pending.map((p) => waiting(Number(p.toolCallId.slice(baseId.length + 1)), false));
+      if (question !== undefined) open.push(waiting(question.seq, true));
       const asked = question === undefined ? undefined : { toolCallId: question.toolCallId, question: question.question, opts: question.opts };
-      end({ type: "held", pending, question: asked, record: { baseId, now, seed, calls: [...order, ...held] } });
+      end({ type: "held", pending, question: asked, record: { baseId, now, seed, calls: [...order, ...open] } });
     };
     const waiting = (seq: number, asked: boolean): RecordedCall => {
       const call = issued.get(seq) as { name: string; args: string };
