@@ -70,7 +70,10 @@ describe("codeMode with the durable journal", () => {
     const resume = [...held.messages, ...pending.map((p) => approve(p))];
 
     // The second process dies once the approved transfer has run, before the script's call is recorded as answered.
-    await crashWhen({ ...process([stop]), journal, sessionId: "pay-1", messages: resume }, (e) => nested(e)?.type === "tool_result_encoded" && nested(e)?.toolName === "transfer");
+    await crashWhen(
+      { ...process([stop]), journal, sessionId: "pay-1", messages: resume },
+      (e) => nested(e)?.type === "tool_result_encoded" && nested(e)?.toolName === "transfer",
+    );
     expect(runs).toEqual({ add: 1, transfer: 1 });
 
     // The third process restarts with the same input: the journal answers the cut-off script's call with its fate unknown.
