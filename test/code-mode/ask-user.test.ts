@@ -1,6 +1,18 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentTool, askUser, defineTool, halt, runAgent, type Message, type SubagentState, type Tool } from "../../src/index.js";
+import {
+  agentTool,
+  approve,
+  askUser,
+  defineTool,
+  halt,
+  runAgent,
+  type HandlerResult,
+  type Message,
+  type PendingApproval,
+  type SubagentState,
+  type Tool,
+} from "../../src/index.js";
 import { scriptedModel } from "../../src/testing/index.js";
 import { codeMode } from "../../src/code-mode/index.js";
 import { countedTools } from "./helpers.js";
@@ -69,6 +81,26 @@ describe("codeMode nested ask_user", () => {
     expect(replyTo(third, "c2-resume2")).toEqual(["one", "two"]);
   });
 
+  it("lists the script's pending approvals with its question, and one resume answers both", async () => {
+    const approvals = codeMode({ tools: [...tools, clarify], run: { approvalSecret: "server secret" } });
+    try {
+      const script = 'const [t, who] = await Promise.all([tools.transfer({ to: "Bo", eur: 5 }), tools.clarify({ q: "Why?" })]); return [t, who];';
+      const model = scriptedModel([turn("c4", script), stop]);
+      const agent = { tools: [approvals.tool], approvalSecret: "server secret", sessionId: "conv-mixed" };
+      const transfers = runs.transfer ?? 0;
+      const first = await runAgent({ ...agent, model, messages: [user("pay Bo")] });
+      const state = subagentOf(first);
+      expect(state).toMatchObject({ haltedReason: "ask_user", metadata: { pendingQuestion: "Why?", pendingApprovals: [{ toolCallId: "c4.0" }] } });
+      const pending = state?.metadata.pendingApprovals as PendingApproval[];
+      const second = await runAgent({ ...agent, model, messages: [...first.messages, ...pending.map((p) => approve(p)), user("rent")] });
+      expect(second.haltedReason).toBe("completed");
+      expect(replyTo(second, "c4-resume1")).toEqual([{ sent: 5, to: "Bo" }, "rent"]);
+      expect((runs.transfer ?? 0) - transfers).toBe(1);
+    } finally {
+      await approvals.close();
+    }
+  });
+
   it("resumes a nested subagent that asked as its continuation, with the user's answer in its conversation", async () => {
     let subRequests = 0;
     const subModel = scriptedModel([
@@ -115,8 +147,21 @@ describe("codeMode nested handler halt", () => {
     schema: z.object({}),
     handler: () => halt("budget", { left: 0 }),
   });
-  const code = codeMode({ tools: [...tools, budget] });
+  // Asks after a while, so that the halting call runs beside it.
+  const ask = defineTool({
+    name: "ask",
+    description: "",
+    schema: z.object({}),
+    handler: () => new Promise<HandlerResult>((resolve) => setTimeout(() => resolve(askUser("Sure?")), 20)),
+  });
+  const code = codeMode({ tools: [...tools, budget, ask] });
   afterAll(() => code.close());
+
+  it("wins over a question of the same script: nothing could resume past it", async () => {
+    const script = "await Promise.all([tools.ask({}), tools.budget({})]); return 'went on';";
+    const run = await runAgent<"budget">({ tools: [code.tool], model: scriptedModel([turn("h2", script)]), messages: [user("go")] });
+    expect(run.haltedReason).toBe("budget");
+  });
 
   it("halts the agent run with the handler's reason and result, as a subagent's handler halt does", async () => {
     const script =
