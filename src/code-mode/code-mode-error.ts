@@ -7,7 +7,6 @@
  * - `memory`: the script's heap passed `limits.memoryBytes`.
  * - `stack_overflow`: the script recursed past `limits.stackBytes`.
  * - `too_many_calls`: more than `limits.maxCalls` nested calls.
- * - `too_many_in_flight`: more than `limits.maxInFlight` nested calls at once.
  * - `result_too_large`: the script's value, as JSON, is longer than `limits.maxResultBytes`.
  * - `result_unserializable`: the script's value is not JSON.
  * - `diverged`: on resume, the script asked for other calls than it did before the halt.
@@ -20,7 +19,6 @@ export const CODE_MODE_ERROR_CODES = [
   "memory",
   "stack_overflow",
   "too_many_calls",
-  "too_many_in_flight",
   "result_too_large",
   "result_unserializable",
   "diverged",

@@ -1,20 +1,10 @@
-import {
-  askUser,
-  defineTool,
-  error,
-  streamToolCalls,
-  type ApprovalMessage,
-  type HandlerContext,
-  type HandlerResult,
-  type Message,
-  type SubagentState,
-  type Tool,
-} from "../index.js";
+import { askUser, defineTool, error, streamToolCalls, type HandlerContext, type HandlerResult, type SubagentState, type Tool } from "../index.js";
 import { SUBAGENT_RESUME } from "../internal.js";
 import { CodeModeError } from "./code-mode-error.js";
 import { checkCodeModeOptions, type CodeModeOptions } from "./code-mode-options.js";
 import { isScriptRecord } from "./replay-record.js";
 import { SandboxPool } from "./sandbox-pool.js";
+import { scriptResumeOf } from "./script-resume.js";
 import { runScript } from "./script-run.js";
 import { toolDeclarations } from "./tool-declarations.js";
 
@@ -50,10 +40,12 @@ const utf8 = new TextEncoder();
  * as a `ToolCallError` with `reason`; its events reach the parent's stream as nested events
  * (`subagent_event` in the agent loop).
  *
- * A nested call that needs approval halts the parent as a subagent's does (`ask_user` with
- * `opts.subagent`, `haltedReason: "approval_required"` and its `pendingApprovals`); appending
- * the decisions and calling the parent again re-runs the script, answering the calls it made
- * before from the halt's record instead of running them again.
+ * A nested call that needs approval or asks the user halts the parent as a subagent's does
+ * (`ask_user` with `opts.subagent`: `haltedReason` `"approval_required"` with its
+ * `pendingApprovals`, or `"ask_user"` with the nested `pendingQuestion`); appending the decisions
+ * or the answer and calling the parent again re-runs the script, answering the calls it made
+ * before from the halt's record instead of running them again. A nested handler's own halt halts
+ * the parent with its reason and result, as a subagent's does.
  *
  * @throws {TypeError} naming the option.
  * @example
@@ -75,17 +67,30 @@ export function codeMode(options: CodeModeOptions): CodeMode {
     const record = resume?.metadata.codeMode;
     if (resume !== undefined && !isScriptRecord(record))
       return error(new CodeModeError("diverged", "the halt's record of nested calls is missing or malformed"));
-    const approvals = (resume?.messages ?? []).filter((m: Message): m is ApprovalMessage => m.role === "approval");
-    const end = await runScript({ tools, stream, pool, limits, run, script, ctx, record: isScriptRecord(record) ? record : undefined, approvals });
+    const resumed = resume !== undefined && isScriptRecord(record) ? scriptResumeOf(resume, record) : undefined;
+    const end = await runScript({
+      tools,
+      stream,
+      pool,
+      limits,
+      run,
+      script,
+      ctx,
+      record: resumed?.record,
+      approvals: resumed?.approvals ?? [],
+      continuation: resumed?.continuation,
+    });
     if (end.type === "result") return end.result;
+    const { pending, question } = end;
+    const asks = question === undefined ? {} : { pendingQuestion: question.question, pendingToolCallId: question.toolCallId, askUserOpts: question.opts };
     const subagent: SubagentState = {
       tool: name,
-      haltedReason: "approval_required",
-      metadata: { pendingApprovals: end.pending, codeMode: end.record },
+      haltedReason: question === undefined ? "approval_required" : "ask_user",
+      metadata: { ...asks, ...(question === undefined || pending.length > 0 ? { pendingApprovals: pending } : {}), codeMode: end.record },
       messages: [],
       round: resume === undefined ? 0 : resume.round + 1,
     };
-    return askUser(`Approval required for ${end.pending.map((p) => p.toolName).join(", ")}`, { subagent });
+    return askUser(question?.question ?? `Approval required for ${pending.map((p) => p.toolName).join(", ")}`, { subagent });
   };
   const description = `${options.description ?? GUIDE}\n\n${declarations}`;
   const tool = defineTool({ name, description, schema: SCHEMA, handler });

@@ -12,10 +12,12 @@ export interface RecordedCall {
   readonly name: string;
   /** The arguments, as the script's JSON text. */
   readonly args: string;
-  /** Its answer; absent while it waits for its approval. */
+  /** Its answer; absent while it waits for its approval or the user's answer. */
   readonly answer?: NestedAnswer;
   /** Whether the script had read the answer before the halt (then its order matters on replay). */
   readonly delivered: boolean;
+  /** The call asked the user: the halt's question is its, and the user's answer (or its subagent's resume) answers it. */
+  readonly asked?: boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ function isRecordedCall(value: unknown): boolean {
     typeof c.name === "string" &&
     typeof c.args === "string" &&
     typeof c.delivered === "boolean" &&
+    (c.asked === undefined || typeof c.asked === "boolean") &&
     (answer === undefined || (typeof answer === "object" && answer !== null && typeof answer.ok === "boolean" && typeof answer.text === "string"))
   );
 }

@@ -33,7 +33,7 @@ export interface SandboxLease {
    */
   start(script: ScriptStart, listener: (message: FromSandbox) => void, stuckMs: number): void;
   answer(seq: number, ok: boolean, text: string): void;
-  /** Give the thread back, its script stopped if it still runs. */
+  /** Give the thread back, its script stopped if it still runs, once the thread says it stopped. */
   release(): void;
   /** Terminate the thread (a guest stuck past its grace): the pool starts another when needed. */
   kill(): void;
@@ -157,10 +157,18 @@ export class SandboxPool {
         if (done) return;
         done = true;
         if (watchdog !== undefined) clearTimeout(watchdog);
-        thread.listener = undefined;
-        if (thread.dead) return;
+        if (thread.dead) {
+          thread.listener = undefined;
+          return;
+        }
+        // Messages the script posted before it was stopped may still be on their way: the thread
+        // is lent again only after its "stopped", so none of them reaches the next script.
+        thread.listener = (message) => {
+          if (message.type !== "stopped") return;
+          thread.listener = undefined;
+          this.#give(thread);
+        };
         thread.worker.postMessage({ type: "stop" });
-        this.#give(thread);
       },
       kill,
     };

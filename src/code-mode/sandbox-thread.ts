@@ -212,9 +212,12 @@ export function sandboxThread(load: (id: string) => unknown): void {
     port.on("message", (message: Any) => {
       if (message.type === "run") start(message);
       else if (message.type === "answer") answer(message);
-      else if (message.type === "stop" && running !== undefined) {
-        running.ended = true;
-        dispose(running);
+      else if (message.type === "stop") {
+        if (running !== undefined) {
+          running.ended = true;
+          dispose(running);
+        }
+        // Always told: the host takes every message before this one as the stopped script's.
         port.postMessage({ type: "stopped" });
       }
     });

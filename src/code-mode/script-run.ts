@@ -1,12 +1,13 @@
 import { Subject } from "rxjs";
 import {
   error,
-  isToolError,
+  halt,
   ok,
   type ApprovalMessage,
   type HandlerContext,
   type HandlerResult,
   type PendingApproval,
+  RESERVED_HALT_REASONS,
   type streamToolCalls,
   type Tool,
   type ToolCall,
@@ -16,12 +17,9 @@ import { nestedReporterOf } from "../internal.js";
 import { CodeModeError, isCodeModeErrorCode } from "./code-mode-error.js";
 import type { Limits, NestedRunOptions } from "./code-mode-options.js";
 import type { NestedAnswer, RecordedCall, ScriptRecord } from "./replay-record.js";
+import { answerOf } from "./nested-answer.js";
+import type { NestedContinuation, NestedQuestion, ScriptEnd } from "./script-end.js";
 import type { FromSandbox, SandboxLease, SandboxPool } from "./sandbox-pool.js";
-
-/** How one script ends: its result, or a halt for approvals with the record to resume from. */
-export type ScriptEnd =
-  | { readonly type: "result"; readonly result: HandlerResult }
-  | { readonly type: "approvals"; readonly pending: readonly PendingApproval[]; readonly record: ScriptRecord };
 
 /** One script's run: the sandbox runs the script, the host runs its nested calls through the batch runner. */
 export interface ScriptRun {
@@ -36,9 +34,12 @@ export interface ScriptRun {
   readonly record: ScriptRecord | undefined;
   /** The host's decisions on the record's pending approvals. */
   readonly approvals: readonly ApprovalMessage[];
+  /** The record's call that asked for a subagent's halt, run again as its continuation. */
+  readonly continuation?: NestedContinuation | undefined;
 }
 
 const utf8 = new TextEncoder();
+const reserved: ReadonlySet<string> = new Set(RESERVED_HALT_REASONS);
 
 /** How long past `cpuMs` a slice of guest code may go unanswered before its thread is terminated. */
 export const STUCK_GRACE_MS = 1_000;
@@ -49,6 +50,7 @@ export const STUCK_GRACE_MS = 1_000;
  * retries, approvals and closed errors; its events go to the parent's stream as nested events.
  * On resume, calls the record answered are answered from it, in the order the script read them
  * before, and never run again; a call that differs from the record's ends the script `diverged`.
+ * Calls past `maxInFlight` wait for a slot, in the order the script made them.
  */
 export function runScript(r: ScriptRun): Promise<ScriptEnd> {
   const { ctx, limits, record } = r;
@@ -65,6 +67,9 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
     const running = new Map<string, number>();
     const results = new Map<string, HandlerResult>();
     const pending: PendingApproval[] = [];
+    const queued: { seq: number; name: string; args: string }[] = [];
+    let question: (NestedQuestion & { seq: number }) | undefined;
+    let halted: { seq: number; reason: string; result: unknown } | undefined;
     let replayed = 0;
     let lease: SandboxLease | undefined;
     let ended = false;
@@ -90,7 +95,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       end({ type: "result", result: error(new CodeModeError(code, message)) }, kill);
     // The call's deadline or cancellation: the thread is ended at once (the runner answers the call).
     const onAbort = (): void => fail("killed", "the call was cancelled", true);
-    const halting = (): boolean => pending.length > 0;
+    const halting = (): boolean => pending.length > 0 || question !== undefined || halted !== undefined;
 
     const deliver = (seq: number, answer: NestedAnswer): void => {
       const call = issued.get(seq) as { name: string; args: string };
@@ -109,23 +114,41 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
         held.delete(seq);
         deliver(seq, answer);
       }
-      if (halting() && running.size === 0) haltForApprovals();
+      if (halting() && running.size === 0) haltForHost();
     };
     const answered = (seq: number, answer: NestedAnswer): void => {
       held.set(seq, answer);
       pump();
     };
-    const haltForApprovals = (): void => {
-      // Calls the script made but that never ran are left out: the replay makes them again.
-      const calls = [...order, ...pendingCalls()];
-      end({ type: "approvals", pending, record: { baseId, now, seed, calls } });
+    const haltForHost = (): void => {
+      // A handler's own halt ends the script for good, as it ends a subagent: nothing resumes it.
+      if (halted !== undefined) {
+        end({ type: "result", result: halt(halted.reason, halted.result) });
+        return;
+      }
+      // Calls the script made but that never ran (queued, or asking after the first question) are left out: the replay makes them again.
+      const open = pending.map((p) => waiting(Number(p.toolCallId.slice(baseId.length + 1)), false));
+      if (question !== undefined) open.push(waiting(question.seq, true));
+      const asked = question === undefined ? undefined : { toolCallId: question.toolCallId, question: question.question, opts: question.opts };
+      end({ type: "held", pending, question: asked, record: { baseId, now, seed, calls: [...order, ...open] } });
     };
-    const pendingCalls = (): RecordedCall[] =>
-      pending.map((p) => {
-        const seq = Number(p.toolCallId.slice(baseId.length + 1));
-        const call = issued.get(seq) as { name: string; args: string };
-        return { seq, name: call.name, args: call.args, delivered: false };
-      });
+    const waiting = (seq: number, asked: boolean): RecordedCall => {
+      const call = issued.get(seq) as { name: string; args: string };
+      return { seq, name: call.name, args: call.args, delivered: false, ...(asked ? { asked } : {}) };
+    };
+    const start = (seq: number, name: string, args: string): void => {
+      const id = `${baseId}.${seq}`;
+      running.set(id, seq);
+      const resumes = r.continuation?.seq === seq ? r.continuation.metadata : {};
+      calls$.next({ id, name, arguments: JSON.parse(args) as Record<string, unknown>, metadata: { codeMode: { parent: ctx.toolCall.id }, ...resumes } });
+    };
+    /** A slot freed: the next queued call takes it, unless the script is halting (then the replay makes it again). */
+    const startQueued = (): void => {
+      while (!ended && !halting() && queued.length > 0 && running.size < limits.maxInFlight) {
+        const next = queued.shift() as { seq: number; name: string; args: string };
+        start(next.seq, next.name, next.args);
+      }
+    };
 
     const onCall = (seq: number, name: string, args: string): void => {
       issued.set(seq, { name, args });
@@ -145,14 +168,9 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
           return;
         }
       }
-      if (halting()) return; // made after an approval halt: never run; the replay makes it again
-      if (running.size >= limits.maxInFlight) {
-        fail("too_many_in_flight", `more than ${limits.maxInFlight} nested calls at once`);
-        return;
-      }
-      const id = `${baseId}.${seq}`;
-      running.set(id, seq);
-      calls$.next({ id, name, arguments: JSON.parse(args) as Record<string, unknown>, metadata: { codeMode: { parent: ctx.toolCall.id } } });
+      if (halting()) return; // made after a halt began: never run; the replay makes it again
+      if (running.size >= limits.maxInFlight) queued.push({ seq, name, args });
+      else start(seq, name, args);
     };
 
     const onEvent = (event: ToolEvent): void => {
@@ -162,12 +180,18 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       if (event.type === "tool_execution_completed") results.set(event.toolCallId, event.result);
       if (event.type === "tool_execution_started" || event.type === "tool_execution_completed") return;
       running.delete(event.toolCallId);
-      if (event.type === "tool_halt" && event.reason === "approval_required") {
-        pending.push(event.result as PendingApproval);
-        pump();
+      if (event.type === "tool_halt" && event.reason === "approval_required") pending.push(event.result as PendingApproval);
+      else if (event.type === "ask_user_requested") {
+        // One question per halt, the script's first; a later asking call runs again on replay.
+        if (question === undefined || seq < question.seq) question = { seq, toolCallId: event.toolCallId, question: event.question, opts: event.opts };
+      } else if (event.type === "tool_halt" && !reserved.has(event.reason)) {
+        if (halted === undefined || seq < halted.seq) halted = { seq, reason: event.reason, result: event.result };
+      } else {
+        answered(seq, answerOf(event, results.get(event.toolCallId)));
+        startQueued();
         return;
       }
-      answered(seq, answerOf(event, results.get(event.toolCallId)));
+      pump();
     };
 
     const onSandbox = (message: FromSandbox): void => {
@@ -213,32 +237,4 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       (e: unknown) => fail("killed", e instanceof Error ? e.message : String(e)),
     );
   });
-}
-
-/** What the script reads of a nested call's tail event: the value, or `{ reason, message }` for its typed error. */
-function answerOf(event: ToolEvent, result: HandlerResult | undefined): NestedAnswer {
-  if (event.type === "tool_result_encoded" && !event.isError) {
-    const value = result?.type === "ok" ? result.value : event.content;
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(value);
-    } catch {
-      text = undefined;
-    }
-    return { ok: true, text: text ?? JSON.stringify(event.content) };
-  }
-  const message = "content" in event ? event.content : event.type === "ask_user_requested" ? `the tool asked the user: ${event.question}` : "";
-  return { ok: false, text: JSON.stringify({ reason: reasonOf(event, result), message }) };
-}
-
-/** The closed reason the script's `ToolCallError` carries. */
-function reasonOf(event: ToolEvent, result: HandlerResult | undefined): string {
-  if (event.type === "ask_user_requested") return "ask_user";
-  if (event.type === "tool_halt" && event.reason !== "tool_error") return "halt";
-  if (result?.type !== "error") return "tool_error";
-  const cause = result.reason;
-  if (isToolError(cause)) return cause.reason;
-  if (cause instanceof Error && cause.name === "InvalidArgumentsError") return "invalid_arguments";
-  if (cause instanceof Error && cause.name === "ApprovalMismatchError") return "approval_mismatch";
-  return "tool_error";
 }

@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { approve, defineTool, error, ok, runToolCalls, type AskUserHalt, type SubagentState, type ToolCall } from "../../src/index.js";
+import { approve, askUser, defineTool, error, ok, runToolCalls, type AskUserHalt, type Message, type SubagentState, type ToolCall } from "../../src/index.js";
 import { codeMode } from "../../src/code-mode/index.js";
 
-type Outcome = "ok" | "fail" | "timeout" | "approve";
+type Outcome = "ok" | "fail" | "timeout" | "approve" | "ask";
 type Stmt =
   | { readonly kind: "call"; readonly k: number }
+  | { readonly kind: "all"; readonly ks: number[] }
   | { readonly kind: "if"; readonly b: number; readonly yes: Stmt[]; readonly no: Stmt[] }
   | { readonly kind: "loop"; readonly n: number; readonly body: Stmt[] }
   | { readonly kind: "try"; readonly body: Stmt[] };
@@ -15,6 +16,7 @@ const { stmts } = fc.letrec<{ stmt: Stmt; stmts: Stmt[] }>((tie) => ({
   stmt: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.record({ kind: fc.constant("call" as const), k: fc.nat(20) }),
+    fc.record({ kind: fc.constant("all" as const), ks: fc.array(fc.nat(20), { minLength: 2, maxLength: 4 }) }),
     fc.record({ kind: fc.constant("if" as const), b: fc.nat(1), yes: tie("stmts"), no: tie("stmts") }),
     fc.record({ kind: fc.constant("loop" as const), n: fc.integer({ min: 1, max: 3 }), body: tie("stmts") }),
     fc.record({ kind: fc.constant("try" as const), body: tie("stmts") }),
@@ -27,6 +29,9 @@ function render(body: readonly Stmt[]): string {
   return body
     .map((s) => {
       if (s.kind === "call") return `log.push(await tools.t({ k: ${s.k} + log.length }));`;
+      // Calls at once, past maxInFlight: settled in the script's order whatever order they end in.
+      if (s.kind === "all")
+        return `log.push(...(await Promise.allSettled([${s.ks.join(", ")}].map((k) => tools.t({ k: k + log.length })))).map((r) => r.status === "fulfilled" ? r.value : "E:" + r.reason.reason));`;
       if (s.kind === "if") return `if (log.length % 2 === ${s.b}) { ${render(s.yes)} } else { ${render(s.no)} }`;
       if (s.kind === "loop") return `for (let i = 0; i < ${s.n}; i++) { ${render(s.body)} }`;
       return `try { ${render(s.body)} } catch (e) { log.push("E:" + e.reason); }`;
@@ -48,6 +53,7 @@ async function oracle(script: string, table: readonly Outcome[]): Promise<{ ok: 
       const outcome = outcomeOf(table, k);
       if (outcome === "fail") throw new ToolCallError("tool_error");
       if (outcome === "timeout") throw new ToolCallError("timeout");
+      if (outcome === "ask") return `a${k}`;
       return outcome === "approve" ? k * 3 : k * 2;
     },
   };
@@ -62,6 +68,7 @@ async function oracle(script: string, table: readonly Outcome[]): Promise<{ ok: 
 describe("codeMode replay (property)", () => {
   let table: readonly Outcome[] = ["ok"];
   const runs = new Map<string, number>();
+  const asked = new Set<string>();
   const t = defineTool({
     name: "t",
     description: "",
@@ -70,20 +77,23 @@ describe("codeMode replay (property)", () => {
     handler: ({ k }, ctx) => {
       runs.set(ctx.toolCall.id, (runs.get(ctx.toolCall.id) ?? 0) + 1);
       const outcome = outcomeOf(table, k);
+      if (outcome === "ask") asked.add(ctx.toolCall.id);
       if (outcome === "fail") return error(`f${k}`);
       if (outcome === "timeout") return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(ok("late"))));
+      if (outcome === "ask") return askUser(`q${k}`);
       return ok(outcome === "approve" ? k * 3 : k * 2);
     },
   });
-  const code = codeMode({ tools: [t], run: { toolTimeout: 40 }, limits: { cpuMs: 5_000 } });
+  const code = codeMode({ tools: [t], run: { toolTimeout: 40 }, limits: { cpuMs: 5_000, maxInFlight: 2 } });
   afterAll(() => code.close());
 
-  it("answers every nested call once, replays approvals without running completed calls again, and always ends", async () => {
-    const outcome = fc.constantFrom<Outcome>("ok", "ok", "ok", "fail", "timeout", "approve");
+  it("answers every nested call once, replays approvals and questions without running completed calls again, and always ends", async () => {
+    const outcome = fc.constantFrom<Outcome>("ok", "ok", "ok", "fail", "timeout", "approve", "ask");
     await fc.assert(
       fc.asyncProperty(stmts, fc.array(outcome, { minLength: 1, maxLength: 8 }), async (body, outcomes) => {
         table = outcomes;
         runs.clear();
+        asked.clear();
         const script = `const log = []; ${render(body)} return log;`;
         let call: ToolCall = { id: "p", name: "run_script", arguments: { script } };
         let rounds = 0;
@@ -100,7 +110,9 @@ describe("codeMode replay (property)", () => {
           rounds++;
           expect(rounds).toBeLessThanOrEqual(40);
           const state = (halt.askUserOpts as { subagent: SubagentState }).subagent;
-          const decisions = (state.metadata.pendingApprovals as Parameters<typeof approve>[0][]).map((p) => approve(p));
+          const decisions: Message[] = ((state.metadata.pendingApprovals ?? []) as Parameters<typeof approve>[0][]).map((p) => approve(p));
+          const question = state.metadata.pendingQuestion;
+          if (typeof question === "string") decisions.push({ role: "user", content: question.replace("q", "a") });
           call = {
             id: `p-resume${rounds}`,
             name: "run_script",
@@ -108,7 +120,8 @@ describe("codeMode replay (property)", () => {
             metadata: { "toolrx.subagentResume": { ...state, messages: decisions } },
           };
         }
-        for (const [id, count] of runs) expect([id, count]).toEqual([id, 1]);
+        // A call that asked alongside an earlier question runs again to ask its own: only those may run twice.
+        for (const [id, count] of runs) if (!asked.has(id)) expect([id, count]).toEqual([id, 1]);
       }),
       { numRuns: 60 },
     );
