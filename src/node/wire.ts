@@ -113,7 +113,8 @@ function encodeObject(object: object, mode: Mode, path: string, depth: number, s
  * frames are not data a model or a log should receive.
  */
 function encodeError(error: Error, path: string, depth: number, seen: object[]): Wire {
-  const field = (key: string): Wire | undefined => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen);
+  // Lenient encoding always gives data (what JSON cannot hold is tagged or described), never undefined.
+  const field = (key: string): Wire => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen) as Wire;
   const text = (key: string): string => {
     const v = read(error, key);
     return typeof v === "string" ? v : "";
@@ -123,17 +124,28 @@ function encodeError(error: Error, path: string, depth: number, seen: object[]):
     wire[TAG] = "tool_error";
     wire.reason = error.reason;
     for (const key of ["toolName", "toolCallId"]) if (typeof read(error, key) === "string") wire[key] = text(key);
-    wire.metadata = field("metadata") ?? {};
+    const metadata = field("metadata");
+    // The other side rebuilds a ToolError, whose metadata is a record: metadata that would not come
+    // back as one (null or a list set by hand, a cycle back to the error, a getter that threw)
+    // crosses inside one, so the error keeps its class and reason and its metadata stays readable.
+    wire.metadata = comesBackAsRecord(metadata) ? metadata : { value: metadata };
   } else {
     const data: [string, Wire][] = [];
     for (const key of ownKeys(error)) {
       if (key === "stack" || key === "message" || key === "name" || key === "cause") continue;
-      data.push([key, field(key) ?? { [TAG]: "undefined" }]);
+      data.push([key, field(key)]);
     }
     if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
   }
-  if (safeHasOwn(error, "cause")) wire.cause = field("cause") ?? { [TAG]: "undefined" };
+  if (safeHasOwn(error, "cause")) wire.cause = field("cause");
   return wire;
+}
+
+/** Whether {@link decodeValue} makes an object of `wire` that is not a list: a record, an escaped one, an Error. */
+function comesBackAsRecord(wire: Wire): boolean {
+  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return false;
+  const tag = (wire as Record<string, Wire>)[TAG];
+  return tag === undefined || tag === "object" || tag === "error" || tag === "tool_error";
 }
 
 function read(object: object, key: string): unknown {
