@@ -82,7 +82,7 @@ function encodeObject(object: object, mode: Mode, path: string, depth: number, s
   if (typeof toJSON === "function") {
     // As JSON.stringify does: a Date becomes its ISO string, a class its chosen form.
     const json: unknown = toJSON.call(object, "");
-    if (json === object) return encodeObject(object, mode, path, depth, seen, false);
+    // An object toJSON gives (itself included) is written as it is, without calling its toJSON again.
     return typeof json === "object" && json !== null && !isError(json)
       ? encodeObject(json, mode, path, depth, seen, false)
       : encodeValue(json, mode, path, depth, seen);

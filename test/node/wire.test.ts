@@ -75,9 +75,19 @@ describe("data of a result, as the default JSON encoder would write it", () => {
       chained: { toJSON: () => ({ toJSON: () => "inner", other: 2 }) },
       self,
       gone: { toJSON: () => undefined },
+      notAFunction: { toJSON: 1, kept: 2 },
     };
     expect(encoded(ok(value))).toEqual({ type: "ok", value: JSON.parse(JSON.stringify(value)) });
     expect((encoded(ok(value)) as { value: object }).value).not.toHaveProperty("gone");
+    // At the top, toJSON is given the empty key, as JSON.stringify gives it.
+    expect(encoded(ok({ toJSON: (key: string) => `key:${key}` }))).toEqual({ type: "ok", value: "key:" });
+  });
+
+  it("sends an Error that toJSON gives as the Error it is, as an ok value that is an Error crosses", () => {
+    const back = decodeResult(overJson(encoded(ok({ at: { toJSON: () => new RangeError("r") } }))));
+    const at = (back as { value: { value: { at: unknown } } }).value.value.at;
+    expect(at).toBeInstanceOf(RangeError);
+    expect((at as Error).message).toBe("r");
   });
 
   it("names what cannot cross and where: a function, a symbol, a toJSON that throws, an unreadable object", () => {
@@ -191,6 +201,8 @@ describe("errors, as far as they can cross", () => {
     expect(back.big).toBe(2n);
     back.status = 200;
     expect(back.status).toBe(200);
+    delete back.status;
+    expect(back).not.toHaveProperty("status");
   });
 
   it("gives back an error that can be renamed and re-stacked, with the own properties one made here has", () => {
@@ -231,6 +243,7 @@ describe("errors, as far as they can cross", () => {
     const { proxy, revoke } = Proxy.revocable(new Error("m"), {});
     revoke();
     expect(encodeThrown(proxy)).toBe("[unreadable]");
+    expect(encodeThrown({ inner: proxy, list: [proxy], kept: 1 })).toEqual({ inner: "[unreadable]", list: ["[unreadable]"], kept: 1 });
   });
 
   it("cuts an error's data 64 levels down", () => {
@@ -246,8 +259,10 @@ describe("errors, as far as they can cross", () => {
         throw new Error("no");
       },
     });
-    expect(encodeThrown([function named() {}, anonymous, nameThrows, Symbol("d"), Symbol()])).toEqual([
+    const namedByNumber = Object.defineProperty(() => 1, "name", { value: 5 });
+    expect(encodeThrown([function named() {}, anonymous, nameThrows, namedByNumber, Symbol("d"), Symbol()])).toEqual([
       { $toolrx: "function", name: "named" },
+      { $toolrx: "function" },
       { $toolrx: "function" },
       { $toolrx: "function" },
       { $toolrx: "symbol", description: "d" },
