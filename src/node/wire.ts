@@ -33,8 +33,11 @@ function isError(value: object): value is Error {
   }
 }
 
-/** Encode `value` to {@link Wire}; in `exact` mode, throws {@link Unencodable} at the first problem. */
-export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, seen: object[] = []): Wire | undefined {
+/**
+ * Encode `value` to {@link Wire}; in `exact` mode, throws {@link Unencodable} at the first problem.
+ * `key` is the property name or index `value` is under, which a `toJSON` is given as JSON gives it.
+ */
+export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, seen: object[] = [], key = ""): Wire | undefined {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -67,7 +70,7 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
   }
   seen.push(object);
   try {
-    return isError(object) ? encodeError(object, path, depth, seen) : encodeObject(object, mode, path, depth, seen);
+    return isError(object) ? encodeError(object, path, depth, seen) : encodeObject(object, mode, path, depth, seen, key);
   } catch (thrown) {
     if (thrown instanceof Unencodable) throw thrown;
     if (mode === "exact") throw new Unencodable(`reading ${where(path)} threw`);
@@ -77,30 +80,30 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
   }
 }
 
-function encodeObject(object: object, mode: Mode, path: string, depth: number, seen: object[], viaToJSON = true): Wire | undefined {
+function encodeObject(object: object, mode: Mode, path: string, depth: number, seen: object[], key: string, viaToJSON = true): Wire | undefined {
   const toJSON = viaToJSON ? (object as { toJSON?: unknown }).toJSON : undefined;
   if (typeof toJSON === "function") {
     // As JSON.stringify does: a Date becomes its ISO string, a class its chosen form.
-    const json: unknown = toJSON.call(object, "");
+    const json: unknown = toJSON.call(object, key);
     // An object toJSON gives (itself included) is written as it is, without calling its toJSON again.
     return typeof json === "object" && json !== null && !isError(json)
-      ? encodeObject(json, mode, path, depth, seen, false)
-      : encodeValue(json, mode, path, depth, seen);
+      ? encodeObject(json, mode, path, depth, seen, key, false)
+      : encodeValue(json, mode, path, depth, seen, key);
   }
   if (Array.isArray(object)) {
-    return Array.from(object, (item: unknown, i) => encodeValue(item, mode, `${path}[${i}]`, depth + 1, seen) ?? null);
+    return Array.from(object, (item: unknown, i) => encodeValue(item, mode, `${path}[${i}]`, depth + 1, seen, String(i)) ?? null);
   }
   const entries: [string, Wire][] = [];
-  for (const key of Object.keys(object)) {
+  for (const name of Object.keys(object)) {
     let item: unknown;
     try {
-      item = (object as Record<string, unknown>)[key];
+      item = (object as Record<string, unknown>)[name];
     } catch {
-      if (mode === "exact") throw new Unencodable(`reading ${where(`${path}.${key}`)} threw`);
+      if (mode === "exact") throw new Unencodable(`reading ${where(`${path}.${name}`)} threw`);
       item = "[unreadable]";
     }
-    const wire = encodeValue(item, mode, `${path}.${key}`, depth + 1, seen);
-    if (wire !== undefined) entries.push([key, wire]);
+    const wire = encodeValue(item, mode, `${path}.${name}`, depth + 1, seen, name);
+    if (wire !== undefined) entries.push([name, wire]);
   }
   // fromEntries defines keys, so "__proto__" stays an own key instead of setting a prototype.
   const copy = Object.fromEntries(entries) as Record<string, Wire>;
@@ -114,7 +117,7 @@ function encodeObject(object: object, mode: Mode, path: string, depth: number, s
  */
 function encodeError(error: Error, path: string, depth: number, seen: object[]): Wire {
   // Lenient encoding always gives data (what JSON cannot hold is tagged or described), never undefined.
-  const field = (key: string): Wire => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen) as Wire;
+  const field = (key: string): Wire => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen, key) as Wire;
   const text = (key: string): string => {
     const v = read(error, key);
     return typeof v === "string" ? v : "";

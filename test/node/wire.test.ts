@@ -53,6 +53,26 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     );
   });
 
+  it("gives each toJSON the key it is under, as JSON.stringify does, at any depth", () => {
+    const keyed = fc.constant(null).map(() => ({ toJSON: (key: string) => `under ${JSON.stringify(key)}` }));
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof(
+        { depthSize: "small" },
+        keyed,
+        fc.integer(),
+        fc.array(tie("tree"), { maxLength: 3 }),
+        fc.dictionary(fc.string(), tie("tree"), { maxKeys: 3 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(tree, (value) => {
+        expect((encoded(ok(value)) as { value: unknown }).value).toStrictEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+    const inError = across(Object.assign(new Error("m"), { at: { toJSON: (key: string) => key } })) as { at: unknown };
+    expect(inError.at).toBe("at");
+  });
+
   it("lets one object appear twice, side by side, where it is no cycle", () => {
     const shared = { n: 1 };
     expect(encoded(ok({ a: shared, b: shared, list: [shared, shared] }))).toEqual({
