@@ -223,7 +223,7 @@ const REASONS: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
 export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
   if (typeof wire !== "object" || wire === null) {
     if (typeof wire === "string" || typeof wire === "boolean" || wire === null) return wire;
-    if (typeof wire === "number" && Number.isFinite(wire)) return wire;
+    if (Number.isFinite(wire)) return wire; // a number, neither NaN nor infinite (no coercion)
     throw new Undecodable(`${where(path)} is not JSON data`);
   }
   if (depth >= MAX_DEPTH.exact) throw new Undecodable(`${where(path)} is nested deeper than ${MAX_DEPTH.exact} levels`);

@@ -201,6 +201,7 @@ describe("errors, as far as they can cross", () => {
       ["self", { value: "[Circular]" }],
       [{ $toolrx: 1 }, { $toolrx: 1 }],
       [new RangeError("r"), new RangeError("r")],
+      [new ToolError("not_found", { message: "inner" }), new ToolError("not_found", { message: "inner" })],
     ];
     for (const [metadata, expected] of cases) {
       const sent = new ToolError("timeout", { toolName: "t" });
@@ -211,6 +212,7 @@ describe("errors, as far as they can cross", () => {
       expect(reason).toBeInstanceOf(ToolError);
       expect([reason.reason, reason.toolName]).toEqual(["timeout", "t"]);
       expect(reason.metadata).toEqual(expected);
+      if (expected instanceof Error) expect(Object.getPrototypeOf(reason.metadata)).toBe(Object.getPrototypeOf(expected));
     }
   });
 
@@ -280,7 +282,8 @@ describe("errors, as far as they can cross", () => {
       },
     });
     const namedByNumber = Object.defineProperty(() => 1, "name", { value: 5 });
-    expect(encodeThrown([function named() {}, anonymous, nameThrows, namedByNumber, Symbol("d"), Symbol()])).toEqual([
+    // Strictly: a tag has no key whose value is undefined, so it is the same before and after JSON.
+    expect(encodeThrown([function named() {}, anonymous, nameThrows, namedByNumber, Symbol("d"), Symbol()])).toStrictEqual([
       { $toolrx: "function", name: "named" },
       { $toolrx: "function" },
       { $toolrx: "function" },
@@ -378,6 +381,22 @@ describe("a wire written by someone else", () => {
     expect(decodeResult({ type: "ok", value: [() => 1] })).toEqual({ ok: false, problem: "`[0]` is not JSON data" });
     expect(refusal({ $toolrx: "error", name: "E", message: "m", data: { x: { y: 1n } } })).toBe("`data.x.y` is not JSON data");
     expect(refusal({ $toolrx: "error", name: "E", message: "m", cause: [undefined] })).toBe("`cause[0]` is not JSON data");
+  });
+
+  it("refuses nesting deeper than 512 levels through records, error causes and error data alike", () => {
+    const wrap = (levels: number, around: (inner: unknown) => unknown): unknown => {
+      let value: unknown = 0;
+      for (let i = 0; i < levels; i++) value = around(value);
+      return value;
+    };
+    const error = (inner: unknown) => ({ $toolrx: "error", name: "E", message: "m", cause: inner });
+    const data = (inner: unknown) => ({ $toolrx: "error", name: "E", message: "m", data: { d: inner } });
+    const escaped = (inner: unknown) => ({ $toolrx: "object", entries: { e: inner } });
+    for (const around of [(inner: unknown) => ({ a: inner }), error, data, escaped]) {
+      expect(decodeResult({ type: "ok", value: wrap(512, around) }).ok).toBe(true);
+      const deep = decodeResult({ type: "ok", value: wrap(513, around) });
+      expect(!deep.ok && deep.problem).toMatch(/ is nested deeper than 512 levels$/);
+    }
   });
 
   it("gives an error named like an Object method a plain Error, its name kept", () => {
