@@ -29,20 +29,53 @@ const config = JSON.parse(readFileSync(join(root, "stryker.config.json"), "utf8"
 const globs = config.mutate.filter((g) => !g.startsWith("!"));
 const excluded = config.mutate.filter((g) => g.startsWith("!"));
 
-/** `src/util/**\/*.ts` → `src/util`, `src/*.ts` → `src`. */
-const folderOf = (glob) => glob.slice(0, glob.indexOf("/*"));
-const slices = globs.map(folderOf);
+/**
+ * The slices in the order the layers import each other (`.dependency-cruiser.cjs`), then the
+ * subpaths. Only the order lives here: the slices themselves are the folders the mutate list's
+ * files are in, so a folder named nowhere below (a new subpath) is still a slice, run after these.
+ */
+const ORDER = [
+  "src",
+  "util",
+  "schema",
+  "tool",
+  "resolve",
+  "run",
+  "agent",
+  "providers",
+  "testing",
+  "mcp",
+  "otel",
+  "node",
+  "bullmq",
+  "ai-sdk",
+  "ag-ui",
+  "code-mode",
+].map((folder) => (folder === "src" ? "src" : `src/${folder}`));
+/** What git tracks under the globs: `:(glob)` pathspecs read `*` and `**` as Stryker does. */
+const tracked = (patterns) =>
+  patterns.length === 0
+    ? []
+    : spawnSync("git", ["ls-files", "--", ...patterns.map((g) => `:(glob)${g}`)], { cwd: root, encoding: "utf8" })
+        .stdout.split("\n")
+        .filter((f) => f !== "");
+const skip = new Set(tracked(excluded.map((g) => g.slice(1))));
+/** Every file of the mutate list, as Stryker would pick them. */
+const listed = tracked(globs).filter((f) => !skip.has(f));
+/** `src/util/x.ts` → `src/util`, `src/index.ts` → `src`. */
+const sliceOf = (file) =>
+  file
+    .split("/")
+    .slice(0, file.split("/").length > 2 ? 2 : 1)
+    .join("/");
+const rank = (slice) => (ORDER.includes(slice) ? ORDER.indexOf(slice) : ORDER.length);
+const slices = [...new Set(listed.map(sliceOf))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+/** The glob a slice hands Stryker (with the list's exclusions after it). */
+const globOf = (slice) => (slice === "src" ? "src/*.ts" : `${slice}/**/*.ts`);
 const groups = JSON.parse(readFileSync(join(root, "scripts", "mutation-groups.json"), "utf8"));
 
 /** The files of a slice that Stryker would mutate, for `--list`. */
-function filesOf(slice) {
-  const out = spawnSync("git", ["ls-files", "--", slice], { cwd: root, encoding: "utf8" });
-  const skip = new Set(excluded.map((g) => g.slice(1)));
-  return out.stdout
-    .split("\n")
-    .filter((f) => f.endsWith(".ts") && !skip.has(f))
-    .filter((f) => slice !== "src" || !f.slice(4).includes("/"));
-}
+const filesOf = (slice) => listed.filter((f) => sliceOf(f) === slice);
 
 /**
  * Runs one named slice over `mutate` (globs or files) with its own incremental file and report,
@@ -75,6 +108,7 @@ const args = process.argv.slice(2);
 if (basename(process.argv[1] ?? "") === "mutate-slices.mjs") {
   if (args.includes("--list")) {
     for (const slice of slices) console.log(`${slice.padEnd(16)} ${filesOf(slice).length} files`);
+    console.log(`${"left out".padEnd(16)} ${[...skip].join(", ")}`);
     for (const [name, group] of Object.entries(groups)) console.log(`${name.padEnd(16)} ${group.mutate.join(", ")}`);
   } else if (args.includes("--name")) {
     const name = args[args.indexOf("--name") + 1];
@@ -92,9 +126,9 @@ if (basename(process.argv[1] ?? "") === "mutate-slices.mjs") {
         if (status !== 0) process.exitCode = status;
         continue;
       }
-      const glob = globs.find((g) => folderOf(g) === slice.replace(/\/$/, ""));
-      if (glob === undefined) throw new TypeError(`Expected a slice of the mutate list (${slices.join(", ")}), got ${JSON.stringify(slice)}`);
-      const status = runSlice(slice, [glob]);
+      const folder = slice.replace(/\/$/, "");
+      if (!slices.includes(folder)) throw new TypeError(`Expected a slice of the mutate list (${slices.join(", ")}), got ${JSON.stringify(slice)}`);
+      const status = runSlice(folder, [globOf(folder)]);
       if (status !== 0) process.exitCode = status;
     }
   }

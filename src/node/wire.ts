@@ -33,8 +33,11 @@ function isError(value: object): value is Error {
   }
 }
 
-/** Encode `value` to {@link Wire}; in `exact` mode, throws {@link Unencodable} at the first problem. */
-export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, seen: object[] = []): Wire | undefined {
+/**
+ * Encode `value` to {@link Wire}; in `exact` mode, throws {@link Unencodable} at the first problem.
+ * `key` is the property name or index `value` is under, which a `toJSON` is given as JSON gives it.
+ */
+export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, seen: object[] = [], key = ""): Wire | undefined {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -67,7 +70,7 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
   }
   seen.push(object);
   try {
-    return isError(object) ? encodeError(object, path, depth, seen) : encodeObject(object, mode, path, depth, seen);
+    return isError(object) ? encodeError(object, path, depth, seen) : encodeObject(object, mode, path, depth, seen, key);
   } catch (thrown) {
     if (thrown instanceof Unencodable) throw thrown;
     if (mode === "exact") throw new Unencodable(`reading ${where(path)} threw`);
@@ -77,30 +80,30 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
   }
 }
 
-function encodeObject(object: object, mode: Mode, path: string, depth: number, seen: object[], viaToJSON = true): Wire | undefined {
+function encodeObject(object: object, mode: Mode, path: string, depth: number, seen: object[], key: string, viaToJSON = true): Wire | undefined {
   const toJSON = viaToJSON ? (object as { toJSON?: unknown }).toJSON : undefined;
   if (typeof toJSON === "function") {
     // As JSON.stringify does: a Date becomes its ISO string, a class its chosen form.
-    const json: unknown = toJSON.call(object, "");
-    if (json === object) return encodeObject(object, mode, path, depth, seen, false);
+    const json: unknown = toJSON.call(object, key);
+    // An object toJSON gives (itself included) is written as it is, without calling its toJSON again.
     return typeof json === "object" && json !== null && !isError(json)
-      ? encodeObject(json, mode, path, depth, seen, false)
-      : encodeValue(json, mode, path, depth, seen);
+      ? encodeObject(json, mode, path, depth, seen, key, false)
+      : encodeValue(json, mode, path, depth, seen, key);
   }
   if (Array.isArray(object)) {
-    return Array.from(object, (item: unknown, i) => encodeValue(item, mode, `${path}[${i}]`, depth + 1, seen) ?? null);
+    return Array.from(object, (item: unknown, i) => encodeValue(item, mode, `${path}[${i}]`, depth + 1, seen, String(i)) ?? null);
   }
   const entries: [string, Wire][] = [];
-  for (const key of Object.keys(object)) {
+  for (const name of Object.keys(object)) {
     let item: unknown;
     try {
-      item = (object as Record<string, unknown>)[key];
+      item = (object as Record<string, unknown>)[name];
     } catch {
-      if (mode === "exact") throw new Unencodable(`reading ${where(`${path}.${key}`)} threw`);
+      if (mode === "exact") throw new Unencodable(`reading ${where(`${path}.${name}`)} threw`);
       item = "[unreadable]";
     }
-    const wire = encodeValue(item, mode, `${path}.${key}`, depth + 1, seen);
-    if (wire !== undefined) entries.push([key, wire]);
+    const wire = encodeValue(item, mode, `${path}.${name}`, depth + 1, seen, name);
+    if (wire !== undefined) entries.push([name, wire]);
   }
   // fromEntries defines keys, so "__proto__" stays an own key instead of setting a prototype.
   const copy = Object.fromEntries(entries) as Record<string, Wire>;
@@ -113,7 +116,8 @@ function encodeObject(object: object, mode: Mode, path: string, depth: number, s
  * frames are not data a model or a log should receive.
  */
 function encodeError(error: Error, path: string, depth: number, seen: object[]): Wire {
-  const field = (key: string): Wire | undefined => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen);
+  // Lenient encoding always gives data (what JSON cannot hold is tagged or described), never undefined.
+  const field = (key: string): Wire => encodeValue(read(error, key), "lenient", `${path}.${key}`, depth + 1, seen, key) as Wire;
   const text = (key: string): string => {
     const v = read(error, key);
     return typeof v === "string" ? v : "";
@@ -123,17 +127,28 @@ function encodeError(error: Error, path: string, depth: number, seen: object[]):
     wire[TAG] = "tool_error";
     wire.reason = error.reason;
     for (const key of ["toolName", "toolCallId"]) if (typeof read(error, key) === "string") wire[key] = text(key);
-    wire.metadata = field("metadata") ?? {};
+    const metadata = field("metadata");
+    // The other side rebuilds a ToolError, whose metadata is a record: metadata that would not come
+    // back as one (null or a list set by hand, a cycle back to the error, a getter that threw)
+    // crosses inside one, so the error keeps its class and reason and its metadata stays readable.
+    wire.metadata = comesBackAsRecord(metadata) ? metadata : { value: metadata };
   } else {
     const data: [string, Wire][] = [];
     for (const key of ownKeys(error)) {
       if (key === "stack" || key === "message" || key === "name" || key === "cause") continue;
-      data.push([key, field(key) ?? { [TAG]: "undefined" }]);
+      data.push([key, field(key)]);
     }
     if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
   }
-  if (safeHasOwn(error, "cause")) wire.cause = field("cause") ?? { [TAG]: "undefined" };
+  if (safeHasOwn(error, "cause")) wire.cause = field("cause");
   return wire;
+}
+
+/** Whether {@link decodeValue} makes an object of `wire` that is not a list: a record, an escaped one, an Error. */
+function comesBackAsRecord(wire: Wire): boolean {
+  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return false;
+  const tag = (wire as Record<string, Wire>)[TAG];
+  return tag === undefined || tag === "object" || tag === "error" || tag === "tool_error";
 }
 
 function read(object: object, key: string): unknown {
@@ -208,7 +223,7 @@ const REASONS: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
 export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
   if (typeof wire !== "object" || wire === null) {
     if (typeof wire === "string" || typeof wire === "boolean" || wire === null) return wire;
-    if (typeof wire === "number" && Number.isFinite(wire)) return wire;
+    if (Number.isFinite(wire)) return wire; // a number, neither NaN nor infinite (no coercion)
     throw new Undecodable(`${where(path)} is not JSON data`);
   }
   if (depth >= MAX_DEPTH.exact) throw new Undecodable(`${where(path)} is nested deeper than ${MAX_DEPTH.exact} levels`);
