@@ -3,14 +3,20 @@
  *
  * The core is a stack of layers, each importing only the ones below it:
  *   util → schema → tool → resolve → run → agent → src/index.ts
- * The subpaths (toolrx/providers, /mcp, /otel, /testing, /node, /bullmq, /ai-sdk, /ag-ui) sit on top: they use
+ * The subpaths (every other folder of src/: toolrx/providers, /mcp, /otel, /testing, /node, /bullmq,
+ * /ai-sdk, /ag-ui, /code-mode, ...) sit on top: they use
  * the core only as a user would, through src/index.ts (plus the pure helpers of util/ and the
  * short list of internals in src/internal.ts), never the other way round, and reach another
  * subpath only through its entry.
  * Type-only imports count: a cycle of types is still a cycle for a reader.
  */
 const LAYERS = ["util", "schema", "tool", "resolve", "run", "agent"];
-const SUBPATHS = ["providers", "mcp", "otel", "testing", "node", "bullmq", "ai-sdk", "ag-ui"];
+// Read from the folders, not listed: a subpath added later is held to the same rules without
+// anyone remembering to name it here (code-mode once went unchecked that way).
+const SUBPATHS = require("node:fs")
+  .readdirSync(require("node:path").join(__dirname, "src"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !LAYERS.includes(entry.name))
+  .map((entry) => entry.name);
 
 const layerRules = LAYERS.map((layer, i) => {
   const above = [...LAYERS.slice(i + 1), ...SUBPATHS];
