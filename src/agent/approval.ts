@@ -22,7 +22,7 @@ function notRunMessage(call: ToolCall, text: string, encoder: ToolResultEncoder)
   try {
     content = encoder.encodeError(text);
   } catch {
-    content = undefined;
+    // `content` stays undefined: the fallback below answers.
   }
   return {
     role: "tool",

@@ -127,7 +127,7 @@ export function checkJournalOptions(journal: unknown): JournalEnv | undefined {
   if (owner !== undefined && (typeof owner !== "string" || owner === "")) {
     throw new TypeError(`Expected \`journal.owner\` to be a non-empty string, got ${describe(owner)}`);
   }
-  if (!(typeof leaseMs === "number" && Number.isFinite(leaseMs) && leaseMs >= 10 && leaseMs <= 2_147_483_647)) {
+  if (!(Number.isFinite(leaseMs) && leaseMs >= 10 && leaseMs <= 2_147_483_647)) {
     throw new TypeError(`Expected \`journal.leaseMs\` to be a number of milliseconds from 10 to 2147483647, got ${describe(leaseMs)}`);
   }
   if (!(typeof retainMs === "number" && retainMs >= 0 && !Number.isNaN(retainMs))) {

@@ -195,8 +195,6 @@ export class RunJournal {
       case "handle":
         this.#handles.set(`${entry.phase}:${entry.turn}:${entry.toolCallId}`, entry.handle);
         return;
-      default:
-        return;
     }
   }
 

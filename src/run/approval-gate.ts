@@ -51,7 +51,9 @@ async function gate(inner: ToolExecutor, tool: Tool, args: Record<string, unknow
     if (verdict.kind === "ask") return approvalHalt(await pendingApproval(verdict.call, binding));
     if (env.approvalLedger !== undefined) await spendApproval(env.approvalLedger, verdict.call, binding);
     if (verdict.call === call) return inner.execute(tool, args, ctx);
-    const checked = env.validate ? await checkArguments(tool, verdict.call) : { ok: true as const, value: verdict.call.arguments };
+    if (!env.validate) return inner.execute(tool, verdict.call.arguments, ctx);
+    // `judgeDecision` refused edited arguments the schema refuses: the handler gets the schema's output of these.
+    const checked = await checkArguments(tool, verdict.call);
     return inner.execute(tool, checked.ok ? checked.value : verdict.call.arguments, ctx);
   } catch (e) {
     if (e instanceof ApprovalMismatchError) return error(e);

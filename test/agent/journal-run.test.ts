@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JournalLeaseError, MemoryJournalStore, type JournalEntry, type JournalStore } from "../../src/index.js";
 import type { JournalEnv } from "../../src/agent/journal.js";
@@ -284,5 +285,24 @@ describe("fingerprintOf", () => {
     expect(fingerprintOf([{ role: "user", content: "pay Bo!" }])).not.toBe(fingerprintOf(input));
     expect(fingerprintOf([{ role: "user", content: "pay Anb" }])).not.toBe(fingerprintOf(input));
     expect(fingerprintOf([])).toBe(fingerprintOf([]));
+  });
+
+  it("gives the same value in every version: a journal written before an upgrade is resumed after it", () => {
+    // Known answers: a changed hash would make every journal on record look like another input's.
+    expect(fingerprintOf([])).toBe("1mjsfpb3rfi.2");
+    expect(fingerprintOf(input)).toBe("k7ouvgzas8.37");
+    expect(fingerprintOf([{ role: "user", content: "Zahle Åsa 100 € ✓" }])).toBe("1kt38x10cre.47");
+    expect(fingerprintOf([{ role: "user", content: "x".repeat(1000) }])).toBe("1f5zvvmfx0z.1030");
+  });
+
+  it("tells apart conversations of the same length that differ anywhere", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 60 }), fc.nat(), fc.integer({ min: 1, max: 0xffff }), (text, at, delta) => {
+        const i = at % text.length;
+        const other = text.slice(0, i) + String.fromCharCode((text.charCodeAt(i) + delta) % 0x10000) + text.slice(i + 1);
+        fc.pre(other !== text && JSON.stringify(other).length === JSON.stringify(text).length);
+        expect(fingerprintOf([{ role: "user", content: other }])).not.toBe(fingerprintOf([{ role: "user", content: text }]));
+      }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JournalLeaseError, MemoryJournalStore, type JournalEntry } from "../../src/index.js";
+import { JournalLeaseError, MemoryJournalStore, type JournalEntry, type ToolCall } from "../../src/index.js";
 import { replayOf } from "../../src/agent/journal-replay.js";
 
 // Issue 36: the journal's store, lease error and replay, each held to what a host relies on.
@@ -231,6 +231,8 @@ describe("the `journal` option (journal.ts)", () => {
       leaseMs: 10,
       retainMs: 0,
     });
+    const reattach = { handleOf: () => undefined, callOf: (call: ToolCall) => call };
+    expect(checkJournalOptions({ store, conversationKey: "k", reattach })?.reattach).toBe(reattach);
     expect(checkJournalOptions({ store, conversationKey: "k", leaseMs: 2_147_483_647, retainMs: Infinity })).toMatchObject({
       leaseMs: 2_147_483_647,
       retainMs: Infinity,
@@ -255,6 +257,10 @@ describe("the `journal` option (journal.ts)", () => {
     [{ store, conversationKey: "k", retainMs: -1 }, "Expected `journal.retainMs` to be a non-negative number of milliseconds or Infinity, got -1"],
     [{ store, conversationKey: "k", retainMs: Number.NaN }, "or Infinity, got NaN"],
     [{ store, conversationKey: "k", retainMs: "0" }, 'or Infinity, got "0"'],
+    [{ store, conversationKey: "k", reattach: null }, "Expected `journal.reattach` to be { handleOf, callOf }, got null"],
+    [{ store, conversationKey: "k", reattach: { handleOf: () => undefined } }, "Expected `journal.reattach` to be { handleOf, callOf }, got an object"],
+    [{ store, conversationKey: "k", reattach: { callOf: (call: unknown) => call } }, "Expected `journal.reattach` to be { handleOf, callOf }, got an object"],
+    [{ store, conversationKey: "k", reattach: { handleOf: "h", callOf: "c" } }, "Expected `journal.reattach` to be { handleOf, callOf }, got an object"],
   ])("refuses %o, naming the field", async (journal, message) => {
     const { checkJournalOptions } = await import("../../src/agent/journal.js");
     expect(() => checkJournalOptions(journal)).toThrow(TypeError);

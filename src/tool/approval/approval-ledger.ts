@@ -39,8 +39,8 @@ export function memoryApprovalLedger(options: MemoryApprovalLedgerOptions = {}):
         if (until > at) break; // kept in expiry order when every TTL is the same; a later one only waits longer
         spent.delete(k);
       }
-      const until = spent.get(key);
-      if (until !== undefined && until > at) return Promise.resolve(false);
+      // A key never spent reads as expired long ago.
+      if ((spent.get(key) ?? Number.NEGATIVE_INFINITY) > at) return Promise.resolve(false);
       spent.delete(key);
       spent.set(key, at + (ttlMs ?? defaultTtl));
       return Promise.resolve(true);
