@@ -16,13 +16,15 @@ import type { RunEnv } from "./options.js";
  * only on an approving decision in `approvals`. Without one it halts with `approval_required`
  * and the pending approval (its `token` with an `approvalSecret`) as the halt's result; a denied
  * call is answered with an error text the model can read, and a decision that does not match
- * is answered with its {@link ApprovalMismatchError}; neither runs the handler. Other tools go
- * straight through.
+ * is answered with its {@link ApprovalMismatchError}; neither runs the handler. A decision is
+ * judged whatever the call's tool: a denial stops a call whose tool asks for no approval, as the
+ * agent loop's resume does (the user said no; running it anyway would not fail closed). Other
+ * calls go straight through.
  */
 export function gatedExecutor(inner: ToolExecutor, env: RunEnv): ToolExecutor {
   return {
     execute(tool, args, ctx) {
-      if (tool.needsApproval === undefined) return inner.execute(tool, args, ctx);
+      if (tool.needsApproval === undefined && env.approvals?.has(ctx.toolCall.id) !== true) return inner.execute(tool, args, ctx);
       return gate(inner, tool, args, ctx, env);
     },
   };

@@ -180,10 +180,23 @@ describe("decisions with edited arguments (issue 36)", () => {
 });
 
 describe("what the gate lets through, and how (issue 36)", () => {
-  it("a decision on a call whose tool needs no approval changes nothing: a denial does not stop it", async () => {
+  it("a denial stops a call whose tool needs no approval, as the agent loop's resume does", async () => {
     const { tool } = transferTool();
-    const result = await runToolCalls(calls.slice(1), [tool, echo], { approvals: [{ role: "approval", toolCallId: "e1", approved: false, reason: "no" }] });
-    expect(result).toEqual({ messages: [{ role: "tool", toolCallId: "e1", name: "echo", content: "hi", isError: false }] });
+    const ran = vi.fn(({ text }: { text: string }) => ok(text));
+    const plain = defineTool({ name: "echo", description: "", schema: z.object({ text: z.string() }), handler: ran });
+    const result = await runToolCalls(calls.slice(1), [tool, plain], { approvals: [{ role: "approval", toolCallId: "e1", approved: false, reason: "no" }] });
+    expect(ran).not.toHaveBeenCalled();
+    expect(result).toEqual({
+      messages: [{ role: "tool", toolCallId: "e1", name: "echo", content: JSON.stringify({ error: "The user denied this call to echo: no" }), isError: true }],
+    });
+  });
+
+  it("an approval of a call whose tool needs no approval runs it once", async () => {
+    const ran = vi.fn(({ text }: { text: string }) => ok(text));
+    const plain = defineTool({ name: "echo", description: "", schema: z.object({ text: z.string() }), handler: ran });
+    const approved = await runToolCalls(calls.slice(1), [plain], { approvals: [{ role: "approval", toolCallId: "e1", approved: true }] });
+    expect(approved.messages).toEqual([{ role: "tool", toolCallId: "e1", name: "echo", content: "hi", isError: false }]);
+    expect(ran).toHaveBeenCalledTimes(1);
   });
 
   it("asks the rule about the schema's output once: a transforming schema cannot turn a held call into one that runs", async () => {
