@@ -1,24 +1,20 @@
 import { kindOf } from "../shape.js";
 import type { CheckConversationOptions, IssueList } from "./conversation-issue.js";
 import { recordAt, stringAt } from "./fields.js";
+import { isHostedItem } from "../openai/hosted-items.js";
 
 const ROLES = new Set(["system", "developer", "user", "assistant"]);
 
 /**
- * Items OpenAI ran itself that the API takes back only with their `id` (`Missing required
- * parameter: 'input[n].id'`). Each holds its own result: none has an output item to pair.
+ * Whether `type` is a tool item: a function call, or an item OpenAI ran itself. Those OpenAI ran
+ * hold their own results; all but a tool search's call and output need their `id` to be taken
+ * back (`Missing required parameter: 'input[n].id'`).
  */
-const HOSTED_WITH_ID: ReadonlySet<unknown> = new Set([
-  "web_search_call",
-  "file_search_call",
-  "code_interpreter_call",
-  "image_generation_call",
-  "mcp_call",
-  "mcp_list_tools",
-]);
-
-/** Tool items whose `id`, when they have one, no other tool item of the input may have. */
-const TOOL_ITEMS: ReadonlySet<unknown> = new Set([...HOSTED_WITH_ID, "function_call", "tool_search_call", "tool_search_output"]);
+function toolItem(type: unknown): "function" | "hosted" | "search" | undefined {
+  if (type === "function_call") return "function";
+  if (typeof type !== "string" || !isHostedItem({ type })) return undefined;
+  return type.startsWith("tool_search_") ? "search" : "hosted";
+}
 
 interface Call {
   readonly at: number;
@@ -46,7 +42,8 @@ export function checkResponses(items: readonly unknown[], options: CheckConversa
     const item = recordAt(value, [i], `input item ${i}`, issues);
     if (item === undefined) return;
     const type = item.type;
-    if (TOOL_ITEMS.has(type)) toolItemId(item, i, ids, issues);
+    const tool = toolItem(type);
+    if (tool !== undefined) toolItemId(item, tool === "hosted", i, ids, issues);
     if (type === "function_call") {
       const id = stringAt(item, "call_id", [i], issues, true);
       const name = stringAt(item, "name", [i], issues, true);
@@ -100,8 +97,8 @@ export function checkResponses(items: readonly unknown[], options: CheckConversa
 }
 
 /** A tool item's `id`: there when the API requires it, and used by no tool item before it. */
-function toolItemId(item: Record<string, unknown>, i: number, ids: Map<string, number>, issues: IssueList): void {
-  const id = HOSTED_WITH_ID.has(item.type) ? stringAt(item, "id", [i], issues, true) : item.id;
+function toolItemId(item: Record<string, unknown>, idRequired: boolean, i: number, ids: Map<string, number>, issues: IssueList): void {
+  const id = idRequired ? stringAt(item, "id", [i], issues, true) : item.id;
   if (typeof id !== "string" || id === "") return;
   const first = ids.get(id);
   if (first === undefined) ids.set(id, i);
