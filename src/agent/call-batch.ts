@@ -1,23 +1,13 @@
-import type { Subscription } from "rxjs";
-import { CallFeed } from "./call-feed.js";
-import type { ToolEvent } from "../run/events.js";
-import { encodedMessage, type HaltMetadata } from "../run/run-result.js";
-import type { ToolMessage } from "../tool/message.js";
-import type { ToolCall } from "../tool/tool-call.js";
-import { approvalNeeded, deniedMessage, overLimitMessage } from "./approval.js";
-import type { ApprovalContext } from "../tool/approval/needs-approval.js";
-import type { Message } from "../tool/message.js";
-import type { PendingQuestion } from "../tool/approval/needs-approval.js";
-import type { NestedEventReport } from "../run/call-report.js";
-import type { AgentEvent } from "./types.js";
+import type { HaltMetadata } from "../run/run-result.js";
+import type { ApprovalContext, PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { Verdict } from "../tool/approval/approval-decision.js";
-import { assertToolCall } from "../tool/tool-call.js";
-import { reportsTo } from "./report-events.js";
-import { journalAnswer, recordingHandles, type BatchJournal, type JournalAnswer } from "./journal-calls.js";
-import { batchAnswerOf } from "./batch-answer.js";
+import type { Message, ToolMessage } from "../tool/message.js";
+import { assertToolCall, type ToolCall } from "../tool/tool-call.js";
+import { approvalNeeded, deniedMessage, overLimitMessage } from "./approval.js";
+import { BatchAnswers } from "./batch-answers.js";
 import type { BatchEnv, BatchSink } from "./batch-env.js";
-
-const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
+import { BatchRunner, type RunnerHost } from "./batch-runner.js";
+import { journalAnswer, type BatchJournal } from "./journal-calls.js";
 
 /**
  * The calls of one phase of a turn (the model's calls, or the calls a resumed run settles before
@@ -26,22 +16,14 @@ const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([
  * Observable of calls, so every `RunOptions` option applies and tools run while the model streams.
  * Results are kept by the call's position in the model's order, whatever order they finish in.
  */
-export class CallBatch {
+export class CallBatch implements RunnerHost {
   /** Every call added, in the model's order. */
   readonly calls: ToolCall[] = [];
   readonly manual: ToolCall[] = [];
   readonly awaitingApproval: ToolCall[] = [];
-  /** Every question the calls asked, by position (sparse). */
-  readonly #questions: PendingQuestion[] = [];
-  /** The lowest-position halt among the calls that ran. */
-  halt: HaltMetadata | undefined;
-  #haltAt = Infinity;
-  readonly #messages: (ToolMessage | undefined)[] = [];
-  /** Position in `calls` of each call the runner got, by the runner's arrival index. */
-  readonly #positions: number[] = [];
-  #input: CallFeed | undefined;
-  #subscription: Subscription | undefined;
-  #runnerDone = true;
+  readonly #answers = new BatchAnswers();
+  /** Made with the first call that runs: a turn that runs no call makes none. */
+  #runner: BatchRunner | undefined;
   #inputDone = false;
   #checks = 0;
   #closed = false;
@@ -72,11 +54,21 @@ export class CallBatch {
   /** Calls run at most: the model's turn sets `maxCallsPerTurn`; a resume's calls were counted already. */
   limit = Infinity;
 
+  /** The batch ended (settled, failed or cancelled): nothing more is reported or kept. */
+  get over(): boolean {
+    return this.#over;
+  }
+
+  /** The lowest-position halt among the calls that ran. */
+  get halt(): HaltMetadata | undefined {
+    return this.#answers.halt;
+  }
+
   add(call: ToolCall): void {
     const position = this.calls.length;
     this.calls.push(call);
     if (position >= this.limit) {
-      this.#messages[position] = overLimitMessage(call, this.limit, this.#env.agent.encoder);
+      this.#answers.message(position, overLimitMessage(call, this.limit, this.#env.agent.encoder));
       return;
     }
     const tool = this.#env.lookup(call.name);
@@ -85,13 +77,13 @@ export class CallBatch {
       try {
         answer = journalAnswer(call, tool, this.#journal, this.#env.agent.runOptions, this.#env.agent.encoder);
       } catch (e) {
-        this.#fail(e);
+        this.fail(e);
         return;
       }
       if (answer !== undefined) {
         // A call that was started (and approved) before follows its work again, asking no one.
         if ("reattach" in answer) this.#run(answer.reattach, position);
-        else this.#answer(position, answer);
+        else this.#answers.answer(position, answer);
         return;
       }
     }
@@ -108,35 +100,26 @@ export class CallBatch {
         try {
           assertToolCall(verdict.call, position);
         } catch (e) {
-          this.#fail(e);
+          this.fail(e);
           return;
         }
         this.#run(verdict.call, position);
       } else if (verdict.kind === "ask") this.awaitingApproval.push(verdict.call);
-      else this.#messages[position] = deniedMessage(call, verdict.reason, this.#env.agent.encoder);
+      else this.#answers.message(position, deniedMessage(call, verdict.reason, this.#env.agent.encoder));
       return;
     }
     let needed: boolean | Promise<boolean>;
     try {
       needed = tool?.needsApproval === undefined ? false : approvalNeeded(tool, call, this.#approvalContext(call), this.#env.agent.validate);
     } catch (e) {
-      this.#fail(e);
+      this.fail(e);
       return;
     }
     if (typeof needed === "boolean") {
       this.#route(call, position, needed);
       return;
     }
-    this.#checks++;
-    needed.then(
-      (yes) => {
-        if (this.#over) return;
-        this.#checks--;
-        this.#route(call, position, yes);
-        this.#maybeSettled();
-      },
-      (e: unknown) => this.#over || this.#fail(e),
-    );
+    this.#after(needed, (yes) => this.#route(call, position, yes));
   }
 
   /** No more calls will come. */
@@ -148,18 +131,17 @@ export class CallBatch {
   /** Stop: running handlers are aborted (by the run's signal, or by unsubscribing), nothing more is reported. */
   cancel(): void {
     this.#over = true;
-    this.#subscription?.unsubscribe();
+    this.#runner?.stop();
   }
 
   /** The tool messages of the calls answered here, in the model's order. */
   messages(): ToolMessage[] {
-    return this.#messages.filter((m): m is ToolMessage => m !== undefined);
+    return this.#answers.messages();
   }
 
   /** Every question the calls asked, in the model's order. */
   questions(): readonly PendingQuestion[] {
-    // Most turns ask nothing: no array is made for them.
-    return this.#questions.length === 0 ? NO_QUESTIONS : this.#questions.filter(() => true);
+    return this.#answers.questions();
   }
 
   #route(call: ToolCall, position: number, needsApproval: boolean): void {
@@ -175,82 +157,26 @@ export class CallBatch {
       this.#start(call, position);
       return;
     }
+    this.#after(durable, () => this.#start(call, position));
+  }
+
+  /** Go on with `then` once `pending` settles (an approval rule's answer, a journal write): the batch cannot settle before it. */
+  #after<T>(pending: Promise<T>, then: (value: T) => void): void {
     this.#checks++;
-    durable.then(
-      () => {
+    pending.then(
+      (value) => {
         if (this.#over) return;
         this.#checks--;
-        this.#start(call, position);
+        then(value);
         this.#maybeSettled();
       },
-      (e: unknown) => this.#over || this.#fail(e),
+      (e: unknown) => this.#over || this.fail(e),
     );
   }
 
   #start(call: ToolCall, position: number): void {
-    if (this.#input === undefined) {
-      this.#input = new CallFeed();
-      this.#runnerDone = false;
-      const { agent, quiet, runners } = this.#env;
-      // One stream drives a UI: what happens inside calls comes as agent events too.
-      let onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#over || this.#sink.emit(event), this.#turn);
-      const j = this.#journal;
-      // The journal hears each handle a call names (an MCP task id), whether or not the host listens;
-      // a quiet run's host still hears its own reports after it.
-      if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport ?? agent.runOptions.onCallReport, j, j.journal.reattach);
-      const events = runners.stream(agent, this.#input, (report) => this.#nested(report), onReport);
-      this.#subscription = events.subscribe({
-        next: (event) => this.#onEvent(event),
-        error: (e: unknown) => this.#over || this.#fail(e),
-        complete: () => {
-          this.#runnerDone = true;
-          this.#maybeSettled();
-        },
-      });
-    }
-    this.#positions.push(position);
-    this.#input.next(call);
-  }
-
-  #onEvent(event: ToolEvent): void {
-    if (this.#over) return;
-    if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
-    const position = this.#positions[event.index] as number;
-    if (event.type === "tool_result_encoded") {
-      // The common answer, kept without a wrapper object.
-      const message = encodedMessage(event);
-      this.#messages[position] = message;
-      const j = this.#journal;
-      j?.journal.recordOutcome(j.phase, j.turn, message);
-      return;
-    }
-    const answer = batchAnswerOf(event);
-    if (answer === undefined) return;
-    this.#answer(position, answer);
-    const j = this.#journal;
-    j?.journal.recordOutcome(j.phase, j.turn, answer.message, answer.halt, answer.question);
-  }
-
-  /** Keep a call's answer in its place: its message, its question, its halt. */
-  #answer(position: number, answer: JournalAnswer): void {
-    this.#messages[position] = answer.message;
-    if (answer.question !== undefined) this.#questions[position] = answer.question;
-    if (answer.halt !== undefined) this.#halted(position, answer.halt);
-  }
-
-  /** A subagent's end carries its tokens: they are this run's too. Its own subagents' are in them already. */
-  #nested(report: NestedEventReport): void {
-    const event = report.event as AgentEvent;
-    if (event.type !== "agent_halted" || event.usage === undefined) return;
-    const { toolCallId, toolName } = report;
-    this.#env.subagentUsage({ source: "subagent", turn: this.#turn, toolCallId, toolName, usage: event.usage, breakdown: event.usageBreakdown ?? [] });
-  }
-
-  #halted(position: number, halt: HaltMetadata): void {
-    if (position < this.#haltAt) {
-      this.#haltAt = position;
-      this.halt = halt;
-    }
+    this.#runner ??= new BatchRunner(this.#env, this.#turn, this.#sink, this.#answers, this.#journal, this);
+    this.#runner.start(call, position);
   }
 
   #approvalContext(call: ToolCall): ApprovalContext {
@@ -258,22 +184,28 @@ export class CallBatch {
     return { toolCall: call, messages: this.#conversation, context, sessionId, requestId, signal: this.#env.signal };
   }
 
+  /** The runner's side of {@link RunnerHost}: every call it got is answered. */
+  completed(): void {
+    this.#maybeSettled();
+  }
+
   #maybeSettled(): void {
     if (this.#over || !this.#closed || this.#checks > 0) return;
     // The runner's input ends only once no approval check can still send it a call.
     if (!this.#inputDone) {
       this.#inputDone = true;
-      this.#input?.complete(); // may complete the runner, and settle, synchronously
+      this.#runner?.end(); // may complete the runner, and settle, synchronously
     }
-    if (this.#over || !this.#runnerDone) return;
+    if (this.#over || this.#runner?.done === false) return;
     this.#over = true;
     this.#sink.settled();
   }
 
-  #fail(error: unknown): void {
+  /** Something the loop cannot go on from: the batch stops and the turn is told. */
+  fail(error: unknown): void {
     if (this.#over) return;
     this.#over = true;
-    this.#subscription?.unsubscribe();
+    this.#runner?.stop();
     this.#sink.fail(error);
   }
 }

@@ -1,3 +1,4 @@
+import { sleep } from "../util/sleep.js";
 import type { McpRequester } from "./task-requests.js";
 import { isTerminal, type McpTaskState, readTask } from "./task-state.js";
 
@@ -34,7 +35,7 @@ export async function followTask(f: TaskFollower, taskId: string): Promise<TaskE
     if (state.status === "input_required" || isTerminal(state.status)) {
       return { result: await resultWhilePolling(f, taskId, state) };
     }
-    await pause(Math.min(state.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
+    await sleep(Math.min(state.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
   }
 }
 
@@ -47,7 +48,7 @@ async function resultWhilePolling(f: TaskFollower, taskId: string, last: McpTask
   const signal = AbortSignal.any([f.signal, stop.signal]);
   const poll = async () => {
     while (!done) {
-      await pause(Math.min(last.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), signal);
+      await sleep(Math.min(last.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), signal);
       if (done) return;
       const state = readTask(await f.request("tasks/get", { taskId }, { signal }), taskId);
       // A bad state beside a pending result is left to the result: it is the answer that counts.
@@ -66,23 +67,4 @@ async function resultWhilePolling(f: TaskFollower, taskId: string, last: McpTask
     done = true;
     stop.abort();
   }
-}
-
-/** Resolves after `ms`, or rejects when `signal` aborts; leaves no timer or listener behind. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -2,74 +2,31 @@
 // again: with `journal.reattach: mcpJournalReattach` the journal kept the task id, and the restart
 // follows that task to its result instead of answering the call with its fate unknown or calling
 // the tool again. The server (Streamable HTTP, in this process) counts the tool's runs.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, type JournalEntry, ok } from "../../src/index.js";
+import type { JournalEntry } from "../../src/index.js";
 import { RedisJournalStore } from "../../src/bullmq/index.js";
-import { McpTaskStore, serveTools } from "../../src/mcp/index.js";
 import { redisUnavailable, startRedis, type TestRedis } from "../bullmq/redis.js";
 import { LINES } from "./servers.js";
-import { deferred } from "./task-servers.js";
+import { type GatedJobServer, spawnFixture, startGatedJobServer } from "./task-http-server.js";
 
 const fixture = fileURLToPath(new URL("./task-journal-client.ts", import.meta.url));
-let runs = 0;
-let gate = deferred();
-const job = defineTool({
-  name: "job",
-  description: "",
-  schema: { type: "object", properties: {} } as const,
-  handler: async () => {
-    runs++;
-    await gate.promise;
-    return ok(`finished after ${runs} run(s)`);
-  },
-});
-const store = new McpTaskStore();
-let http: HttpServer;
-let url: string;
+let server: GatedJobServer;
 const dir = mkdtempSync(join(tmpdir(), "toolrx-tasks-journal-"));
 
 beforeAll(async () => {
-  http = createServer(async (req, res) => {
-    const server = new ServerV1({ name: "toolrx", version: "1.0.0" });
-    serveTools(server, [job], { tasks: { all: true, required: true, store } });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  server = await startGatedJobServer();
 });
 afterAll(async () => {
-  gate.resolve();
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** Run the agent fixture; resolves with its first line of output that `until` accepts. */
-function agent(args: string[], until: (line: string) => boolean): { child: ChildProcess; line: Promise<string> } {
-  const child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const line = new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = out.split("\n").find((l) => l !== "" && until(l));
-      if (found !== undefined) resolve(found);
-    });
-    child.on("exit", (code, signal) => reject(new Error(`agent exited (${code ?? signal}) before answering: ${out}`)));
-  });
-  return { child, line };
-}
+const agent = (args: string[], until: (line: string) => boolean) => spawnFixture(fixture, args, until);
 
 /** Wait until `entries()` holds the call's task id, as a `handle` entry: then a kill cannot lose it. */
 async function handleRecorded(entries: () => Promise<readonly JournalEntry[]> | readonly JournalEntry[], taskId: string): Promise<void> {
@@ -91,8 +48,8 @@ function fileEntries(file: string): JournalEntry[] {
 
 /** Kill the agent mid-task, start it again on the same journal; what the second process answered. */
 async function killAndRestart(line: string, where: string, mode: string, entries: () => Promise<readonly JournalEntry[]> | readonly JournalEntry[]) {
-  runs = 0;
-  gate = deferred();
+  server.reset();
+  const { url } = server;
   const first = agent([line, url, where, mode], (l) => l.includes("taskId"));
   const { taskId } = JSON.parse(await first.line) as { taskId: string };
   if (mode === "reattach") await handleRecorded(entries, taskId);
@@ -100,7 +57,7 @@ async function killAndRestart(line: string, where: string, mode: string, entries
   first.child.kill("SIGKILL");
   await killed;
   const second = agent([line, url, where, mode], (l) => l.includes("content"));
-  setTimeout(() => gate.resolve(), 500);
+  setTimeout(() => server.open(), 500);
   return JSON.parse(await second.line) as { content: string };
 }
 
@@ -109,7 +66,7 @@ describe.each(LINES)("an agent with a journal (SDK %s) killed mid-task and start
     const file = join(dir, `${line}-reattach.jsonl`);
     const answer = await killAndRestart(line, `file:${file}`, "reattach", () => fileEntries(file));
     expect(answer).toEqual({ content: "finished after 1 run(s)" });
-    expect(runs).toBe(1);
+    expect(server.runs).toBe(1);
   }, 90_000);
 });
 
@@ -119,7 +76,7 @@ describe("an agent with a journal but no `reattach`, killed mid-task", () => {
     const answer = await killAndRestart("v1", `file:${file}`, "plain", () => fileEntries(file));
     expect(answer.content).toContain("handler_exit");
     expect(fileEntries(file).some((e) => e.type === "handle")).toBe(false);
-    expect(runs).toBe(1);
+    expect(server.runs).toBe(1);
   }, 90_000);
 });
 
@@ -139,6 +96,6 @@ describe.skipIf(redisUnavailable !== undefined)("an agent with a Redis journal k
     // Taking the lease as the agent's own owner reads the entries and leaves the lease its.
     const answer = await killAndRestart("v2", redis.url, "reattach", () => reader.acquire("conv-1", "agent-1", 30_000));
     expect(answer).toEqual({ content: "finished after 1 run(s)" });
-    expect(runs).toBe(1);
+    expect(server.runs).toBe(1);
   }, 90_000);
 });

@@ -23,7 +23,8 @@ const CHECKS: Readonly<Record<ConversationProvider, typeof checkChat>> = {
  * - `"openai-chat"`: every tool message right after the assistant message that called, one
  *   per call, none left out, none for a call that message did not make.
  * - `"openai-responses"`: one `function_call_output` per `function_call`, after it; no two
- *   calls with one `call_id`.
+ *   calls with one `call_id`; an item OpenAI ran (`web_search_call`…) has its `id`, and no two
+ *   tool items share an `id`.
  * - `"anthropic"`: `user` and `assistant` alternate; no empty content (the final assistant
  *   message aside); each `tool_use` answered by a `tool_result` in the very next message,
  *   `tool_result` blocks first; each `server_tool_use` answered by its result block in the same
