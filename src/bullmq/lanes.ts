@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { sleep } from "../util/sleep.js";
 
 /** A lane a call must hold a lease in: `tool:<name>`, `group:<group>` or `global`, with its limit. */
 export interface LaneLimit {
@@ -131,22 +132,4 @@ export class RedisLanes {
       this.#redis.toolrxLaneRenew(keys.length, ...keys, member, this.#ttl).catch(() => undefined);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    const onAbort = (): void => {
-      done();
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,6 +1,6 @@
 import { inputRequired, type ResultContext, resultOf } from "./call-result.js";
 import type { McpRequester } from "./task-requests.js";
-import { pause } from "./task-follow.js";
+import { sleep } from "../util/sleep.js";
 import { isTerminal } from "./task-state.js";
 import { type McpExtTaskState, readExtTask } from "./ext-task.js";
 import { error, type HandlerResult, ToolError } from "../index.js";
@@ -32,7 +32,7 @@ const DEFAULT_POLL = 1_000;
  */
 export async function followExtTask(f: ExtTaskFollower, taskId: string, created?: McpExtTaskState): Promise<ExtTaskEnd> {
   // A task handle carries no result: even one created ended is read with tasks/get.
-  if (created?.status === "working") await pause(Math.min(created.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
+  if (created?.status === "working") await sleep(Math.min(created.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
   for (;;) {
     const answer = await f.request("tasks/get", { taskId, _meta: f.meta }, { signal: f.signal });
     const state = readExtTask(answer, taskId);
@@ -41,7 +41,7 @@ export async function followExtTask(f: ExtTaskFollower, taskId: string, created?
     if (isTerminal(state.status)) return { state };
     const asks = state.inputRequests === undefined ? [] : Object.keys(state.inputRequests).filter((key) => !f.answered.has(key));
     if (asks.length > 0) return { state };
-    await pause(Math.min(state.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
+    await sleep(Math.min(state.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
   }
 }
 
