@@ -51,7 +51,7 @@ export function unknownFateMessage(call: ToolCall, encoder: ToolResultEncoder): 
   try {
     content = encoder.encodeError(error);
   } catch {
-    content = undefined;
+    // An encoder that throws leaves `content` undefined: the JSON encoding below stands in.
   }
   return { role: "tool", toolCallId: call.id, name: call.name, content: typeof content === "string" ? content : jsonEncoder.encodeError(error), isError: true };
 }
@@ -81,7 +81,8 @@ export function journalAnswer(
   if (recorded !== undefined) return recorded;
   if (!j.journal.wasStarted(j.phase, j.turn, call.id)) return undefined;
   const reattach = j.journal.reattach;
-  const handle = reattach === undefined ? undefined : j.journal.handleOf(j.phase, j.turn, call.id);
+  // A handle on record is followed only by a journal told how (a restart may drop `reattach`).
+  const handle = j.journal.handleOf(j.phase, j.turn, call.id);
   if (reattach !== undefined && handle !== undefined) return { reattach: reattach.callOf(call, handle) };
   if (resendsInFlight(tool, runOptions)) return undefined;
   const message = unknownFateMessage(call, encoder);

@@ -10,6 +10,7 @@ export interface MemoryJournalStoreOptions {
 interface Held {
   entries: JournalEntry[];
   owner: string | undefined;
+  /** -Infinity while nobody holds the key, so any clock finds it free. */
   leaseUntil: number;
   /** When the entries go, once released; Infinity while a run holds them. */
   expiresAt: number;
@@ -39,10 +40,10 @@ export class MemoryJournalStore implements JournalStore {
     const now = this.#now();
     let held = this.#live(key, now);
     if (held === undefined) {
-      held = { entries: [], owner: undefined, leaseUntil: 0, expiresAt: Infinity };
+      held = { entries: [], owner: undefined, leaseUntil: -Infinity, expiresAt: Infinity };
       this.#keys.set(key, held);
     }
-    if (held.owner !== undefined && held.owner !== owner && held.leaseUntil > now) throw new JournalLeaseError(key, held.owner);
+    if (held.owner !== owner && held.leaseUntil > now) throw new JournalLeaseError(key, held.owner);
     held.owner = owner;
     held.leaseUntil = now + leaseMs;
     held.expiresAt = Infinity;
@@ -67,7 +68,7 @@ export class MemoryJournalStore implements JournalStore {
     const held = this.#live(key, now);
     if (held?.owner !== owner) return;
     held.owner = undefined;
-    held.leaseUntil = 0;
+    held.leaseUntil = -Infinity;
     if (retainMs <= 0) this.#keys.delete(key);
     else held.expiresAt = now + retainMs;
   }
@@ -83,12 +84,10 @@ export class MemoryJournalStore implements JournalStore {
   }
 
   #holding(key: string, owner: string): Held {
-    // A held key never expires (its `expiresAt` is set only on release): its owner's appends need no clock.
-    const fast = this.#keys.get(key);
-    if (fast !== undefined && fast.owner === owner && fast.expiresAt === Infinity) return fast;
-    const now = this.#now();
-    const held = this.#live(key, now);
-    // Past its lease, an owner still writes until someone else takes the key: nothing can have diverged.
+    // A held key never expires (its `expiresAt` is set only on release, which clears its owner):
+    // its owner's appends need no clock. Past its lease, an owner still writes until someone else
+    // takes the key: nothing can have diverged.
+    const held = this.#keys.get(key);
     if (held === undefined || held.owner !== owner) throw new JournalLeaseError(key, held?.owner);
     return held;
   }

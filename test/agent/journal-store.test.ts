@@ -267,3 +267,40 @@ describe("the `journal` option (journal.ts)", () => {
     expect(() => checkJournalOptions(journal)).toThrow(message);
   });
 });
+
+describe("MemoryJournalStore, the holder's writes and any clock", () => {
+  it("lets its holder append without reading the clock, and refuses the former holder once released, kept or dropped", () => {
+    let now = 1_000;
+    let reads = 0;
+    const store = new MemoryJournalStore({
+      now: () => {
+        reads++;
+        return now;
+      },
+    });
+    store.acquire("k", "a", 100);
+    const afterAcquire = reads;
+    for (let i = 0; i < 5; i++) store.append("k", "a", [run(String(i))]);
+    expect(reads).toBe(afterAcquire);
+    store.release("k", "a", 50);
+    expect(() => store.append("k", "a", [run("x")])).toThrow(new JournalLeaseError("k", undefined).message);
+    now = 1_050;
+    expect(() => store.append("k", "a", [run("x")])).toThrow(new JournalLeaseError("k", undefined).message);
+    expect(store.entries("k")).toEqual([]);
+    store.acquire("k", "a", 100);
+    store.release("k", "a", 0);
+    expect(() => store.append("k", "a", [run("x")])).toThrow(new JournalLeaseError("k", undefined).message);
+  });
+
+  it.each([0, -5_000])(
+    "finds a key nobody holds free on a clock at %d (a virtual one may start before the epoch), and still honours a lease there",
+    (start) => {
+      const store = new MemoryJournalStore({ now: () => start });
+      expect(store.acquire("k", "a", 100)).toEqual([]);
+      store.append("k", "a", [run("1")]);
+      expect(() => store.acquire("k", "b", 100)).toThrow(new JournalLeaseError("k", "a").message);
+      store.release("k", "a", 10_000);
+      expect(store.acquire("k", "b", 100)).toEqual([run("1")]);
+    },
+  );
+});
