@@ -1,4 +1,5 @@
 import { firstValueFrom, from, toArray } from "rxjs";
+import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
@@ -269,5 +270,21 @@ describe("what the gate lets through, and how (issue 36)", () => {
     });
     expect(thrown.messages[0]?.content).toBe(JSON.stringify({ error: "tool error (transfer): handler_exit: unlucky" }));
     expect(handler).not.toHaveBeenCalled();
+  });
+});
+
+describe("the gate costs nothing where no approval is asked", () => {
+  it("a synchronous handler's call answers in the frame it starts, beside an approval tool, so virtual-time tests stay exact", () => {
+    const scheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    const { tool } = transferTool();
+    scheduler.run(({ expectObservable }) => {
+      const events = streamToolCalls(calls.slice(1), [tool, echo], { scheduler });
+      const call = { index: 0, toolCallId: "e1", toolName: "echo" };
+      expectObservable(events).toBe("(abc|)", {
+        a: { type: "tool_execution_started", ...call, arguments: { text: "hi" } },
+        b: { type: "tool_execution_completed", ...call, result: ok("hi") },
+        c: { type: "tool_result_encoded", ...call, content: "hi", isError: false },
+      });
+    });
   });
 });
