@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, runToolCalls, type RunOptions, type Tool, type ToolCall } from "../../src/index.js";
-import { bullmqExecutor, bullmqWorker, type BullmqExecutor, type BullmqWorker } from "../../src/bullmq/index.js";
-import { freshQueue } from "./fleet.js";
-import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { oneQueue } from "./one-queue.js";
+import { redisUnavailable } from "./redis.js";
 
 /**
  * A job carries the arguments the attempt runs with, as the schema took them: a repair's, or a
@@ -40,23 +39,7 @@ const calls: ToolCall[] = [
 const options: RunOptions = { repairToolCall: ({ call }) => ({ city: call.arguments.town }) };
 
 describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: the arguments an attempt runs with", () => {
-  let redis: TestRedis;
-  let worker: BullmqWorker;
-  let executor: BullmqExecutor;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    const queue = freshQueue("arguments");
-    worker = bullmqWorker({ connection: redis.url, queue, tools });
-    executor = bullmqExecutor({ connection: redis.url, queue });
-    await Promise.all([worker.ready(), executor.ready()]);
-  }, 30_000);
-
-  afterAll(async () => {
-    await executor?.close();
-    await worker?.close();
-    await redis?.stop();
-  });
+  const queue = oneQueue("arguments", tools);
 
   it("are a repair's or a hook's, as in-process, and the schema's parse runs once on them", async () => {
     const local = await runToolCalls(calls, tools, options);
@@ -66,7 +49,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: the arguments a
       '{"city":"BERGEN"}',
       '{"city":"PARIS","asked":{"city":"paris"}}',
     ]);
-    const remote = await runToolCalls(calls, tools, { ...options, toolExecutor: executor });
+    const remote = await runToolCalls(calls, tools, { ...options, toolExecutor: queue.executor() });
     expect(remote).toEqual(local);
   });
 });

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lastValueFrom, toArray } from "rxjs";
 import { z } from "zod";
 import { defineTool, streamToolCalls, type HandlerResult, type Tool, type ToolCall, type ToolEvent, type ToolExecutor } from "../../src/index.js";
-import { bullmqExecutor, bullmqWorker, type BullmqExecutor, type BullmqWorker } from "../../src/bullmq/index.js";
-import { freshQueue } from "./fleet.js";
-import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { oneQueue } from "./one-queue.js";
+import { redisUnavailable } from "./redis.js";
 
 /**
  * What the runner judges after a call's retry plan (a halt with a reserved reason, content parts)
@@ -34,30 +33,14 @@ async function answers(calls: ToolCall[], executor: ToolExecutor | undefined): P
 }
 
 describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: a retried tool's result judged by the producer's runner", () => {
-  let redis: TestRedis;
-  let worker: BullmqWorker;
-  let executor: BullmqExecutor;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    const queue = freshQueue("judged");
-    worker = bullmqWorker({ connection: redis.url, queue, tools });
-    executor = bullmqExecutor({ connection: redis.url, queue });
-    await Promise.all([worker.ready(), executor.ready()]);
-  }, 30_000);
-
-  afterAll(async () => {
-    await executor?.close();
-    await worker?.close();
-    await redis?.stop();
-  });
+  const queue = oneQueue("judged", tools);
 
   it("answers a halt with a reserved reason `invalid_return` without `metadata.attempts`, as in-process", async () => {
     const calls: ToolCall[] = [
       { id: "r", name: "reserved", arguments: {} },
       { id: "m", name: "maxTurns", arguments: {} },
     ];
-    const remote = await answers(calls, executor);
+    const remote = await answers(calls, queue.executor());
     expect(remote).toEqual(await answers(calls, undefined));
     expect(remote[0]).toContainEqual(
       expect.objectContaining({
@@ -68,7 +51,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: a retried tool'
 
   it("answers content parts that cannot be sent `invalid_return` without `metadata.attempts`, as in-process", async () => {
     const calls: ToolCall[] = [{ id: "p", name: "badParts", arguments: {} }];
-    const remote = await answers(calls, executor);
+    const remote = await answers(calls, queue.executor());
     expect(remote).toEqual(await answers(calls, undefined));
     expect(remote[0]).toContainEqual(
       expect.objectContaining({ result: { type: "error", reason: expect.objectContaining({ reason: "invalid_return", metadata: {} }) } }),
