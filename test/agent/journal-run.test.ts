@@ -1,25 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JournalLeaseError, MemoryJournalStore, type JournalEntry, type JournalStore } from "../../src/index.js";
-import type { JournalEnv } from "../../src/agent/journal.js";
 import { fingerprintOf, RunJournal } from "../../src/agent/run-journal.js";
-import type { Message, ToolCall, ToolMessage } from "../../src/index.js";
+import type { Message } from "../../src/index.js";
+import { answer, call, env, input, tick } from "./run-journal-fixtures.js";
 
 // Issue 36: one run's journal, as a restarted run reads it and as the store receives it.
-
-const input: Message[] = [{ role: "user", content: "pay Ana" }];
-const call = (id: string): ToolCall => ({ id, name: "pay", arguments: { id } });
-const answer = (id: string): ToolMessage => ({ role: "tool", toolCallId: id, name: "pay", content: `done ${id}`, isError: false });
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-const env = (store: JournalStore, more: Partial<JournalEnv> = {}): JournalEnv => ({
-  store,
-  key: "k",
-  owner: "w",
-  leaseMs: 60_000,
-  retainMs: 1_000,
-  reattach: undefined,
-  ...more,
-});
 
 /** A store whose appends (after the run's first) settle when told, recording what arrived in order. */
 function slowStore() {

@@ -1,29 +1,15 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MemoryJournalStore, type JournalEntry, type JournalStore, type Message, type ToolCall, type ToolMessage } from "../../src/index.js";
-import type { JournalEnv } from "../../src/agent/journal.js";
+import { MemoryJournalStore, type JournalEntry, type JournalStore } from "../../src/index.js";
 import { RunJournal } from "../../src/agent/run-journal.js";
+import { answer, call, env, input, tick } from "./run-journal-fixtures.js";
 
 // Issue 36: how one run's journal writes (its queue of appends, its handles, its memory), as a
 // store and a restarted run see it.
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-
-const input: Message[] = [{ role: "user", content: "pay Ana" }];
-const call = (id: string): ToolCall => ({ id, name: "pay", arguments: { id } });
-const answer = (id: string): ToolMessage => ({ role: "tool", toolCallId: id, name: "pay", content: `done ${id}`, isError: false });
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-const env = (store: JournalStore, more: Partial<JournalEnv> = {}): JournalEnv => ({
-  store,
-  key: "k",
-  owner: "w",
-  leaseMs: 60_000,
-  retainMs: 1_000,
-  reattach: undefined,
-  ...more,
-});
 
 /** A store whose appends settle when told, one by one; `appended` is what it received, in order. */
 function slowStore() {
