@@ -80,9 +80,7 @@ describe("the tasks extension of revision 2026-07-28 over stdio, in a child proc
       },
     });
     expect(taskReports(reports).length).toBeGreaterThan(0);
-    await expect
-      .poll(() => reports.find((r) => r.type === "late_settlement"), { timeout: 20_000 })
-      .toMatchObject({ abandoned: "cancelled", settled: true });
+    await expect.poll(() => reports.find((r) => r.type === "late_settlement"), { timeout: 20_000 }).toMatchObject({ abandoned: "cancelled", settled: true });
     await expect.poll(stderr, { timeout: 20_000 }).toContain("waits: aborted");
   }, 60_000);
 });
