@@ -45,7 +45,7 @@ export const queries = [
   { tool: "postgres__backup_database", exact: "create a backup of a database", paraphrase: "save a copy of the production data before the migration" },
   { tool: "fs__move_file", exact: "move or rename a file", paraphrase: "call notes.txt meeting-notes.txt instead" },
   {
-    tool: "s3__generate_presigned_url",
+    tool: "s3_generate_presigned_url",
     exact: "generate a presigned URL for an object",
     paraphrase: "give the client a temporary download link for report.pdf",
   },
