@@ -58,7 +58,10 @@ export function groupLines(groups: readonly ToolGroupInfo[]): string {
 
 type GroupWords = Map<string, { surface: string; tools: number }>;
 
-/** Each word stem of the group's tools (names and descriptions): in how many of them it is, and how it was first written. */
+/**
+ * Each word stem of the group's tools (names and descriptions), but the usual verbs of tool names:
+ * in how many of them it is, and how it was first written.
+ */
 function groupWords(group: string, tools: readonly Tool[]): GroupWords {
   const counts: GroupWords = new Map();
   const own = new Set(group.toLowerCase().split(/[^a-z0-9]+/));
@@ -66,7 +69,7 @@ function groupWords(group: string, tools: readonly Tool[]): GroupWords {
     const seen = new Set<string>();
     const text = `${tool.name.replace(/[_\-.:/]+/g, " ")} ${tool.description}`.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
     for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
-      if (word.length < 3 || isStopWord(word) || FUNCTION_WORDS.has(word) || own.has(word) || /^\d+$/.test(word)) continue;
+      if (word.length < 3 || isStopWord(word) || FUNCTION_WORDS.has(word) || VERBS.has(word) || own.has(word) || /^\d+$/.test(word)) continue;
       const stem = stemOf(word);
       if (seen.has(stem)) continue;
       seen.add(stem);
@@ -92,14 +95,14 @@ const SUMMARY_WORDS = 6;
 
 /** English function words, besides the index's stop words: they say nothing of what a group holds. */
 const FUNCTION_WORDS: ReadonlySet<string> = /* @__PURE__ */ new Set(
-  "about above after against among before behalf below between but during each else how into like more most much need needed not now off only other over per same some such than then there these they those through under until upon very via what which while who whom why within without".split(
+  /* @__PURE__ */ "about above after against among before behalf below between but during each else how into like more most much need needed not now off only other over per same some such than then there these they those through under until upon very via what which while who whom why within without".split(
     " ",
   ),
 );
 
 /** Leading words of tool names that say what a tool does, not where it belongs. */
 const VERBS: ReadonlySet<string> = /* @__PURE__ */ new Set(
-  "get list create update delete remove add set send search find read write run start stop open close make show fetch post put patch query cancel enable disable check book upload download import export sync generate".split(
+  /* @__PURE__ */ "get list create update delete remove add set send search find read write run start stop open close make show fetch post put patch query cancel enable disable check book upload download import export sync generate".split(
     " ",
   ),
 );
