@@ -39,7 +39,9 @@ export interface ToolSearchOptions {
   readonly embedCache?: EmbeddingCache;
   /**
    * Each tool's group (`undefined` for none), which the search tool lists and a model can
-   * browse by name. Default: `metadata.group`, else the name's namespace (see {@link defaultGroups}).
+   * browse by name. Default: the tool's `metadata.group`, else its MCP server (`github` of
+   * `github__create_issue`), else the first word of its name when two or more tools share it and
+   * it is not a usual leading verb (`stripe` of `stripe_create_refund`; none for `create_invoice`).
    */
   readonly group?: (tool: Tool) => string | undefined;
   /** A one-line summary per group name. Default: the group's most telling words. */

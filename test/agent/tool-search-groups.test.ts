@@ -67,6 +67,32 @@ describe("toolSearch's groups", () => {
     expect(requests[1]?.tools.map((t) => t.name)).toEqual(["search_tools"]);
   });
 
+  it("lets a model browse a group, load a tool by its name, then call it", async () => {
+    const ran: string[] = [];
+    const callable = tools.map((t) =>
+      defineTool({
+        name: t.name,
+        description: t.description,
+        schema: z.object({}),
+        handler: () => {
+          ran.push(t.name);
+          return ok("done");
+        },
+      }),
+    );
+    const found = toolSearch({ tools: callable });
+    const model = scriptedModel([
+      [toolCall("s1", "search_tools", { query: "k8s" }), finish("tool_calls")],
+      [toolCall("s2", "search_tools", { query: "k8s__scale_deployment" }), finish("tool_calls")],
+      [toolCall("c1", "k8s__scale_deployment", {}), finish("tool_calls")],
+      [finish("stop")],
+    ]);
+    const result = await runAgent({ model, tools: found.tools, prepareTurn: found.prepareTurn, messages: [user("run five copies of checkout")] });
+    expect(result.haltedReason).toBe("completed");
+    expect(model.requests.map((r) => r.tools.some((t) => t.name === "k8s__scale_deployment"))).toEqual([false, false, true, true]);
+    expect(ran).toEqual(["k8s__scale_deployment"]);
+  });
+
   it("answers an empty search with the groups", async () => {
     const { answer } = await ask(toolSearch({ tools }), " ");
     expect(answer.loaded).toEqual([]);
