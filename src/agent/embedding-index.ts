@@ -4,13 +4,15 @@ import { toolText } from "./tool-index-text.js";
 
 /**
  * Vectors for texts, in their order: any embedding model. It is given natural text: for a tool,
- * {@link toolText} (its name, description and a line per argument with its description, as
- * written); for a search, the query as the model wrote it.
+ * its name, its description and a line per argument with its description, as written
+ * (`"k8s__scale_deployment\nScale a deployment…\nreplicas: Desired number of replicas"`); for a
+ * search, the query as the model wrote it.
  */
 export type EmbedTexts = (texts: readonly string[]) => PromiseLike<readonly (readonly number[])[]>;
 
 /**
- * Where tools' embeddings are kept, keyed by the tool's text ({@link toolText}): a `Map` will do.
+ * Where tools' embeddings are kept, keyed by the tool's text (what {@link EmbedTexts} is given for
+ * it): a `Map` will do.
  * Share one between `toolSearch` instances (a server's tools listed again) and only the tools
  * whose text changed are embedded again. One cache per embedding model: vectors of two models do
  * not compare.
