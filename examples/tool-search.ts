@@ -9,7 +9,9 @@
  *
  * For each turn it prints the characters of tool schemas the request carried (as Responses
  * tools), with deferred loading and without it (all 200 tools), and exits 1 if a turn sent more
- * than 10% of the full set.
+ * than 10% of the full set. It prints the groups the search tool lists too (the MCP server
+ * `travel`, and each local area by its name's prefix): a model can search a group's name to see
+ * its tools.
  *
  * Run: npm run example:tool-search
  */
@@ -106,6 +108,7 @@ const result = await runAgent({
 
 // ── What each request carried ────────────────────────────────────────────────────────────
 
+console.log(`groups the search tool lists: ${found.groups.map((g) => `${g.name} (${g.size})`).join(", ")}`);
 const schemaChars = (tools: readonly Tool[]) => JSON.stringify(openai.toResponsesTools(tools)).length;
 const full = schemaChars(found.tools);
 console.log(`${all.length} tools (${remote.length} from MCP); all schemas: ${full} characters per request`);

@@ -25,7 +25,10 @@ export const SUB_BENCHES = {
   "code-mode": { script: "code-mode.mjs", targets: ["code-mode-overhead"] },
   bullmq: { script: "bullmq.mjs", targets: ["bullmq-16", "bullmq-64", "bullmq-worker-cpu"] },
   memory: { script: "backlog.mjs", node: ["--expose-gc"], targets: ["heap-flat"] },
-  "tool-search": { script: "tool-search.mjs", targets: ["tool-search-request-size", "tool-search-turn-cpu"] },
+  "tool-search": {
+    script: "tool-search.mjs",
+    targets: ["tool-search-paraphrase-hit5", "tool-search-paraphrase-hybrid-hit5", "tool-search-request-size", "tool-search-turn-cpu"],
+  },
   "ui-streams": { script: "ui-streams.mjs", targets: ["ui-stream-toUIMessageChunks", "ui-stream-toAgUiEvents"] },
 };
 

@@ -1,5 +1,5 @@
 import type { Tool } from "../tool/tool.js";
-import { toolWords, wordsOf } from "./tool-index-text.js";
+import { toolFields, wordsOf } from "./tool-index-text.js";
 
 /** A tool a search found, best first. */
 export interface ToolMatch {
@@ -7,10 +7,14 @@ export interface ToolMatch {
   readonly description: string;
   /** How well it matched: higher is better; comparable within one search only. */
   readonly score: number;
+  /** The group it belongs to, when it has one (see `toolSearch`'s `group`). */
+  readonly group?: string;
 }
 
 /**
- * A BM25 index over tools' words ({@link toolWords}). Deterministic: the same tools and query
+ * A BM25F index over tools' words ({@link toolFields}): a word counts {@link FIELD_WEIGHTS} times
+ * in the field it is in, so a word of the name outweighs the same word in an argument's
+ * description, and the document length is the weighted one. Deterministic: the same tools and query
  * give the same matches in the same order (ties go by name), so a conversation replayed after a
  * restart loads the same tools.
  */
@@ -23,11 +27,16 @@ export class LexicalIndex {
     let total = 0;
     for (const tool of tools) {
       const counts = new Map<string, number>();
-      const words = toolWords(tool);
-      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+      const fields = toolFields(tool);
+      let length = 0;
+      for (const field of ["name", "description", "arguments"] as const) {
+        const weight = FIELD_WEIGHTS[field];
+        for (const word of fields[field]) counts.set(word, (counts.get(word) ?? 0) + weight);
+        length += weight * fields[field].length;
+      }
       for (const word of counts.keys()) this.#frequency.set(word, (this.#frequency.get(word) ?? 0) + 1);
-      this.#docs.push({ tool, counts, length: words.length });
-      total += words.length;
+      this.#docs.push({ tool, counts, length });
+      total += length;
     }
     this.#averageLength = this.#docs.length === 0 ? 1 : Math.max(1, total / this.#docs.length);
   }
@@ -59,6 +68,13 @@ export class LexicalIndex {
     );
   }
 }
+
+/**
+ * How much a word counts in each field: a name is a tool's summary in a few words, a description
+ * its sentence, the arguments its details (and their often repeated "ID", "name"). BM25F's usual
+ * practice of weighing a title two to three times the body.
+ */
+export const FIELD_WEIGHTS = { name: 3, description: 2, arguments: 1 } as const;
 
 /** BM25's usual constants. */
 const K1 = 1.2;
