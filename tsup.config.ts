@@ -39,6 +39,8 @@ export default defineConfig({
     "node/index": "src/node/index.ts",
     // Node-only (worker_threads, QuickJS): its sandbox thread's program travels as source text.
     "code-mode/index": "src/code-mode/index.ts",
+    // What the Node-only subpaths resolve to in a browser or edge bundle (scripts/node-only-stubs.mjs).
+    "node-only/index": "src/node-only/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -50,7 +52,12 @@ export default defineConfig({
   // own copy, so `instanceof ToolError` holds across `toolrx` and `toolrx/otel`.
   splitting: true,
   esbuildPlugins: [providerNamespacesExternal],
-  onSuccess: buildWorker,
+  onSuccess: async () => {
+    await buildWorker();
+    // @ts-expect-error: a plain .mjs script, no declarations
+    const { writeNodeOnlyStubs } = await import("./scripts/node-only-stubs.mjs");
+    await writeNodeOnlyStubs(process.cwd());
+  },
 });
 
 /**
