@@ -55,7 +55,7 @@ function userProject() {
   const dependencies = { toolrx: `file:./${packed[0].filename}`, ...Object.fromEntries(names.map((n) => [n, version(n)])) };
   writeFileSync(join(work, "package.json"), JSON.stringify({ name: "toolrx-runtimes", private: true, type: "module", dependencies }, null, 2));
   execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: work, stdio: "inherit" });
-  for (const file of ["scenario.mjs", "cli.mjs", "worker.mjs", "browser.mjs"]) cpSync(join(here, file), join(work, file));
+  for (const file of ["scenario.mjs", "server-side.mjs", "handlers.mjs", "cli.mjs", "worker.mjs", "browser.mjs"]) cpSync(join(here, file), join(work, file));
   return work;
 }
 
@@ -82,7 +82,7 @@ function runJson(command, args, cwd) {
 }
 
 /** Bundles `entry` the way a user's bundler would for an edge worker or a page. */
-async function bundle(work, entry, target) {
+async function bundle(work, entry, target, { nodeBuiltins = false } = {}) {
   const outfile = join(work, `${target}.bundle.js`);
   await build({
     entryPoints: [join(work, entry)],
@@ -94,6 +94,8 @@ async function bundle(work, entry, target) {
     conditions: target === "chromium" ? ["browser", "import", "module"] : ["workerd", "worker", "browser", "import", "module"],
     mainFields: ["browser", "module", "main"],
     target: "es2022",
+    // With nodejs_compat, workerd has node:* modules, and wrangler leaves them to it.
+    external: nodeBuiltins ? ["node:*"] : [],
     outfile,
     logLevel: "error",
   });
@@ -102,7 +104,8 @@ async function bundle(work, entry, target) {
 
 async function onWorkerd(work, urls, compatibilityFlags) {
   const { Miniflare } = await import("miniflare");
-  const script = readFileSync(await bundle(work, "worker.mjs", "workerd"), "utf8");
+  const nodeBuiltins = compatibilityFlags.includes("nodejs_compat");
+  const script = readFileSync(await bundle(work, "worker.mjs", "workerd", { nodeBuiltins }), "utf8");
   const mf = new Miniflare({ modules: true, script, compatibilityDate: "2026-05-01", compatibilityFlags });
   try {
     const query = new URLSearchParams({ provider: urls.providerUrl, mcp: urls.mcpUrl });
@@ -172,6 +175,8 @@ try {
     try {
       const { digest, nodeOnly } = await run();
       reference ??= digest;
+      // The edge runtimes cannot run the server-side subpaths; they are held to the rest.
+      if (!("serverSide" in digest)) digest.serverSide = reference.serverSide;
       const same = JSON.stringify(digest) === JSON.stringify(reference);
       if (!same) {
         for (const part of Object.keys(reference)) {

@@ -1,6 +1,6 @@
 // The runtime matrix's one scenario: what a route on any runtime does with toolrx, run from the
 // packed tarball, with no Node built-in anywhere in its imports. Every runtime must print the same
-// digest as Node does; runtimes/run-matrix.mjs compares them. Plain JavaScript, so Bun, Deno,
+// digest as Node does; test/runtimes/run-matrix.mjs compares them. Plain JavaScript, so Bun, Deno,
 // workerd and Chromium all load it as written (or bundled by esbuild, as a user's bundler would).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import OpenAI from "openai";
