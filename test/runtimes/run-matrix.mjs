@@ -9,7 +9,11 @@
  * and each Node-only subpath must either load or fail with an error that names the runtime.
  *
  *   node test/runtimes/run-matrix.mjs            all runtimes (needs `npm run build`)
- *   node test/runtimes/run-matrix.mjs bun deno   only these (Node always runs: it is the reference)
+ *   node test/runtimes/run-matrix.mjs bun deno   only these (Node always runs: it is the reference;
+ *                                               `deploy` names the deployment examples)
+ *
+ * Then each deployment example of examples/deploy (docs/deploy.md) runs on its runtime
+ * (test/runtimes/run-deploy.mjs).
  *
  * Exits 1 naming each runtime that differs or fails. Chromium is CHROMIUM_PATH, Debian's
  * (/usr/bin/chromium), or the build inside the @sparticuz/chromium devDependency. Every runtime
@@ -21,6 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { runDeployExamples } from "./run-deploy.mjs";
 import { startPeer } from "./server.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,6 +53,7 @@ function userProject() {
     "@ag-ui/core",
     "@modelcontextprotocol/client",
     "openai",
+    "hono",
     "bullmq",
     "ioredis",
     "quickjs-emscripten-core",
@@ -118,21 +124,29 @@ async function onWorkerd(work, urls, compatibilityFlags) {
   }
 }
 
+const flags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** CHROMIUM_PATH, else Debian's, else the build inside @sparticuz/chromium (as test/support/browser.ts chooses). */
+async function chromiumLaunch() {
+  const path = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+  if (existsSync(path)) return { executablePath: path, args: flags };
+  const { default: bundled } = await import("@sparticuz/chromium");
+  return { executablePath: await bundled.executablePath(), args: [...bundled.args, ...flags] };
+}
+
 async function onChromium(work, peer) {
-  const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
   const { chromium } = await import("playwright-core");
   peer.servePage(await bundle(work, "browser.mjs", "chromium"));
-  const flags = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ];
-  const browser = await chromium.launch({ executablePath, args: flags });
+  const browser = await chromium.launch(await chromiumLaunch());
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -197,12 +211,19 @@ try {
       rows.push([name, "FAILED", "-", performance.now() - started]);
     }
   }
+  if (runs("deploy")) {
+    const launchChromium = async () => (await import("playwright-core")).chromium.launch(await chromiumLaunch());
+    for (const [name, failure, ms] of await runDeployExamples({ root, work, bin, peer, launchChromium })) {
+      if (failure !== undefined) failures.push(`examples/deploy ${name}: ${failure}`);
+      rows.push([`deploy: ${name}`, failure === undefined ? "streams the chat" : "FAILED", "-", ms]);
+    }
+  }
 } finally {
   await peer.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log("\nruntime                 scenario        Node-only subpaths   time");
-for (const [name, verdict, nodeOnly, ms] of rows) console.log(`${name.padEnd(24)}${verdict.padEnd(16)}${nodeOnly.padEnd(21)}${(ms / 1000).toFixed(1)} s`);
+console.log("\nruntime                           scenario        Node-only subpaths   time");
+for (const [name, verdict, nodeOnly, ms] of rows) console.log(`${name.padEnd(34)}${verdict.padEnd(16)}${nodeOnly.padEnd(21)}${(ms / 1000).toFixed(1)} s`);
 if (failures.length > 0) {
   console.error(`\nruntime matrix failed:\n${failures.map((f) => `- ${f}`).join("\n")}`);
   process.exit(1);
