@@ -33,6 +33,8 @@ export default defineConfig({
     "testing/server/index": "src/testing/server/index.ts",
     "mcp/index": "src/mcp/index.ts",
     "bullmq/index": "src/bullmq/index.ts",
+    // The journal and the ledger on Postgres: no driver imported (the user brings pg or PGlite).
+    "postgres/index": "src/postgres/index.ts",
     "ai-sdk/index": "src/ai-sdk/index.ts",
     "ag-ui/index": "src/ag-ui/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.
