@@ -81,11 +81,12 @@ describe("PostgresJournalStore (PGlite)", () => {
   });
 
   it("a second owner is refused while the lease holds, takes it once it has run out, and the first can no longer write", async () => {
-    await store.acquire("lease-1", "a", 300);
-    await expect(store.acquire("lease-1", "b", 300)).rejects.toThrow(new JournalLeaseError("lease-1", "a").message);
-    await expect(store.acquire("lease-1", "a", 300)).resolves.toEqual([]);
+    // Margins in seconds: a loaded 2-core machine pauses for hundreds of ms between two awaits.
+    await store.acquire("lease-1", "a", 2_000);
+    await expect(store.acquire("lease-1", "b", 2_000)).rejects.toThrow(new JournalLeaseError("lease-1", "a").message);
+    await expect(store.acquire("lease-1", "a", 2_000)).resolves.toEqual([]);
     await store.append("lease-1", "a", [{ type: "run", input: "x" }]);
-    await sleep(500);
+    await sleep(2_500);
     await expect(store.acquire("lease-1", "b", 10_000)).resolves.toEqual([{ type: "run", input: "x" }]);
     await expect(store.append("lease-1", "a", [{ type: "halt", haltedReason: "x" }])).rejects.toThrow(new JournalLeaseError("lease-1", "b").message);
     expect(await store.renew("lease-1", "a", 1_000)).toBe(false);
@@ -113,12 +114,12 @@ describe("PostgresJournalStore (PGlite)", () => {
     const m = () => model().fn;
     const tools = [defineTool({ name: "pay", description: "", schema: z.object({ cents: z.number() }), handler: () => ok("paid") })];
     const messages = [{ role: "user" as const, content: "a" }];
-    await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "kept", retainMs: 400 } });
+    await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "kept", retainMs: 2_000 } });
     await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "gone", retainMs: 0 } });
     await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "forever", retainMs: Number.POSITIVE_INFINITY } });
     expect((await store.entries("kept")).length).toBeGreaterThan(0);
     expect(await store.entries("gone")).toEqual([]);
-    await sleep(600);
+    await sleep(2_500);
     expect(await store.entries("kept")).toEqual([]);
     expect((await store.entries("forever")).length).toBeGreaterThan(0);
     // An expired journal starts afresh for the next run, and purgeExpired clears it from the tables.
@@ -127,10 +128,10 @@ describe("PostgresJournalStore (PGlite)", () => {
   });
 
   it("forgets a run nobody ended after `ttlMs`", async () => {
-    const short = new PostgresJournalStore(db, { ttlMs: 300 });
-    await short.acquire("abandoned", "a", 100);
+    const short = new PostgresJournalStore(db, { ttlMs: 1_000 });
+    await short.acquire("abandoned", "a", 500);
     await short.append("abandoned", "a", [{ type: "run", input: "x" }]);
-    await sleep(500);
+    await sleep(1_500);
     expect(await short.entries("abandoned")).toEqual([]);
     await expect(short.acquire("abandoned", "b", 1_000)).resolves.toEqual([]);
   });
@@ -171,23 +172,25 @@ describe("PostgresApprovalLedger (PGlite)", () => {
   });
 
   it("forgets a key after its ttl, and purgeExpired deletes it", async () => {
-    expect(await ledger.consume("short", 200)).toBe(true);
-    expect(await ledger.consume("short", 200)).toBe(false);
-    await sleep(350);
+    expect(await ledger.consume("short", 1_000)).toBe(true);
+    expect(await ledger.consume("short", 1_000)).toBe(false);
+    await sleep(1_500);
     expect(await ledger.purgeExpired()).toBe(1);
-    expect(await ledger.consume("short", 200)).toBe(true);
+    expect(await ledger.consume("short", 1_000)).toBe(true);
   });
 
   it("spends an approval once through the agent loop: a replayed request fails closed with already_used", async () => {
-    const refund = defineTool({
+    const runs: string[] = [];
+    const counted = defineTool({
       name: "refund",
       description: "",
       schema: z.object({ order: z.string() }),
       needsApproval: true,
-      handler: ({ order }) => ok(order),
+      handler: ({ order }) => {
+        runs.push(order);
+        return ok(order);
+      },
     });
-    const runs: string[] = [];
-    const counted = defineTool({ ...refund, handler: ({ order }: { order: string }) => (runs.push(order), ok(order)) } as never);
     const turn = (request: ModelRequest) =>
       new Observable<ModelEvent>((s) => {
         if (request.messages.some((m) => m.role === "tool")) s.next({ type: "text_delta", text: "done" });
