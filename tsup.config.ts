@@ -33,12 +33,16 @@ export default defineConfig({
     "testing/server/index": "src/testing/server/index.ts",
     "mcp/index": "src/mcp/index.ts",
     "bullmq/index": "src/bullmq/index.ts",
+    // The journal and the ledger on Postgres: no driver imported (the user brings pg or PGlite).
+    "postgres/index": "src/postgres/index.ts",
     "ai-sdk/index": "src/ai-sdk/index.ts",
     "ag-ui/index": "src/ag-ui/index.ts",
     // Node-only (worker_threads): nothing in the core imports it.
     "node/index": "src/node/index.ts",
     // Node-only (worker_threads, QuickJS): its sandbox thread's program travels as source text.
     "code-mode/index": "src/code-mode/index.ts",
+    // What the Node-only subpaths resolve to in a browser or edge bundle (scripts/node-only-stubs.mjs).
+    "node-only/index": "src/node-only/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -50,7 +54,12 @@ export default defineConfig({
   // own copy, so `instanceof ToolError` holds across `toolrx` and `toolrx/otel`.
   splitting: true,
   esbuildPlugins: [providerNamespacesExternal],
-  onSuccess: buildWorker,
+  onSuccess: async () => {
+    await buildWorker();
+    // @ts-expect-error: a plain .mjs script, no declarations
+    const { writeNodeOnlyStubs } = await import("./scripts/node-only-stubs.mjs");
+    await writeNodeOnlyStubs(process.cwd());
+  },
 });
 
 /**

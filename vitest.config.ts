@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "toolrx",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/bullmq/**", "test/differential/bullmq.test.ts"],
+          exclude: ["test/bullmq/**", "test/differential/bullmq.test.ts", "test/postgres/durable-chaos.test.ts"],
           typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
           sequence: { groupOrder: 0 },
         },
@@ -28,6 +28,16 @@ export default defineConfig({
           globalSetup: ["test/bullmq/build-fixtures.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // A Postgres server of its own (Debian's) and agent processes SIGKILLed mid-run: after the rest.
+          name: "postgres",
+          include: ["test/postgres/durable-chaos.test.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

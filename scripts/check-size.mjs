@@ -5,6 +5,10 @@
  * have a budget, so a new subpath cannot ship unmeasured. Peer dependencies stay external:
  * the user bundles them whether or not toolrx is there.
  *
+ * A budget with `"runtime"` (`"workerd"`, `"browser"`) measures instead the whole edge bundle a
+ * route on that runtime ships: peers and dependencies included (a Worker or a page has nothing
+ * else to load them from), resolved with that runtime's export conditions.
+ *
  *   node scripts/check-size.mjs           check (exit 1 when a budget is exceeded or missing)
  *   node scripts/check-size.mjs --json    the figures as JSON
  *
@@ -32,7 +36,11 @@ function entryOf(specifier) {
 }
 
 /** Minified and gzipped size of a bundle that imports `names` from `specifier` and keeps them. */
-async function measure({ import: specifier, names, platform = "neutral" }) {
+/** The export conditions wrangler and Vite resolve with, for the runtimes edge budgets name. */
+const RUNTIME_CONDITIONS = { workerd: ["workerd", "worker", "browser"], browser: ["browser"] };
+
+async function measure({ import: specifier, names, platform = "neutral", runtime }) {
+  if (runtime !== undefined && !(runtime in RUNTIME_CONDITIONS)) throw new Error(`${specifier}: unknown runtime ${runtime}`);
   const from = JSON.stringify(entryOf(specifier));
   const contents = names === "*" ? `export * from ${from};` : `export { ${names.join(", ")} } from ${from};`;
   const result = await build({
@@ -43,7 +51,7 @@ async function measure({ import: specifier, names, platform = "neutral" }) {
     // "node" for a Node-only subpath: its built-in imports (worker_threads) stay external.
     platform,
     target: "es2022",
-    external,
+    ...(runtime === undefined ? { external } : { conditions: RUNTIME_CONDITIONS[runtime], mainFields: ["browser", "module", "main"] }),
     write: false,
     logLevel: "silent",
   });
@@ -52,21 +60,22 @@ async function measure({ import: specifier, names, platform = "neutral" }) {
 }
 
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
-const label = ({ import: specifier, names }) => (names === "*" ? specifier : `{ ${names.join(", ")} } from ${specifier}`);
+const label = ({ import: specifier, names, runtime }) =>
+  `${names === "*" ? specifier : `{ ${names.join(", ")} } from ${specifier}`}${runtime === undefined ? "" : ` (${runtime} bundle)`}`;
 
 const rows = [];
 for (const budget of budgets) rows.push({ ...budget, ...(await measure(budget)) });
 const unbudgeted = Object.keys(manifest.exports)
   .filter((subpath) => !subpath.endsWith(".json"))
   .map((subpath) => (subpath === "." ? manifest.name : `${manifest.name}${subpath.slice(1)}`))
-  .filter((specifier) => !budgets.some((b) => b.import === specifier && b.names === "*"));
+  .filter((specifier) => !budgets.some((b) => b.import === specifier && b.names === "*" && b.runtime === undefined));
 
 if (process.argv.includes("--json")) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   for (const row of rows) {
     const verdict = row.gzipBytes <= row.maxGzipBytes ? "ok  " : "OVER";
-    console.log(`${verdict} ${label(row).padEnd(40)} ${kb(row.gzipBytes).padStart(8)} min+gzip (budget ${kb(row.maxGzipBytes)}), ${kb(row.minBytes)} min`);
+    console.log(`${verdict} ${label(row).padEnd(58)} ${kb(row.gzipBytes).padStart(8)} min+gzip (budget ${kb(row.maxGzipBytes)}), ${kb(row.minBytes)} min`);
   }
   for (const specifier of unbudgeted) console.log(`MISSING ${specifier}: an export with no budget in scripts/size-budgets.json`);
 }

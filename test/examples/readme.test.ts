@@ -181,23 +181,28 @@ function runsAsShown(block: Block): void {
   const name = `block #${block.number} (${block.doc}:${block.line})`;
   const shown = shownOutputs(block.code);
   const title = shown.length === 0 ? `${name} runs without throwing` : `${name} runs and prints what the README shows`;
-  it(title, async () => {
-    const printed: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-      printed.push(args.map((a) => show(a, true)).join(" "));
-    });
-    try {
-      await import(block.file);
-      await new Promise((resolve) => setTimeout(resolve, 20)); // logs from callbacks still in flight
-    } finally {
-      log.mockRestore();
-    }
-    if (shown.length === 0) return;
-    expect(printed, `printed:\n${printed.join("\n")}`).toHaveLength(shown.length);
-    shown.forEach((expected, i) => {
-      expect(squeeze(printed[i] ?? ""), `output ${i + 1} of ${name}`).toMatch(pattern(expected));
-    });
-  });
+  it(
+    title,
+    async () => {
+      const printed: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+        printed.push(args.map((a) => show(a, true)).join(" "));
+      });
+      try {
+        await import(block.file);
+        await new Promise((resolve) => setTimeout(resolve, 20)); // logs from callbacks still in flight
+      } finally {
+        log.mockRestore();
+      }
+      if (shown.length === 0) return;
+      expect(printed, `printed:\n${printed.join("\n")}`).toHaveLength(shown.length);
+      shown.forEach((expected, i) => {
+        expect(squeeze(printed[i] ?? ""), `output ${i + 1} of ${name}`).toMatch(pattern(expected));
+      });
+      // PGlite compiles Postgres to WebAssembly and runs initdb first: seconds, more on a busy machine.
+    },
+    block.code.includes("@electric-sql/pglite") ? 120_000 : undefined,
+  );
 }
 
 /**
