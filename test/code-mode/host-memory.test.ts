@@ -40,7 +40,6 @@ describe("codeMode host memory", () => {
     const m = (await runToolCalls([call], [code.tool], { toolTimeout: 110_000 })).messages[0];
     expect(m?.content).toBe(String(CALLS * 65_536));
     const growth = Math.max(...samples) - (samples[0] as number);
-    console.log(`host heap: ${(samples[0] as number) >> 20} MiB before, at most ${growth >> 20} MiB more over ${CALLS} calls`);
     // The bound: a few calls in flight, plus what the runner keeps per call; far below 125 MiB.
     expect(growth).toBeLessThan(32 * 1024 * 1024);
   }, 120_000);
