@@ -14,10 +14,11 @@ import {
   type ToolEvent,
 } from "../index.js";
 import { nestedReporterOf } from "../internal.js";
+import { isPlainRecord } from "../util/safe.js";
 import { CodeModeError } from "./code-mode-error.js";
 import type { Limits, NestedRunOptions } from "./code-mode-options.js";
 import type { NestedAnswer, RecordedCall, ScriptRecord } from "./replay-record.js";
-import { answerOf } from "./nested-answer.js";
+import { answerOf, notAnObject } from "./nested-answer.js";
 import type { NestedContinuation, NestedQuestion, ScriptEnd } from "./script-end.js";
 import type { LeaseEvent, SandboxLease, SandboxPool } from "./sandbox-pool.js";
 import { readScriptOutcome } from "./sandbox-message.js";
@@ -120,7 +121,6 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       }
       if (halting() && running.size === 0) haltForHost();
     };
-    /** An answered call's arguments no longer count as in flight. */
     const unhold = (seq: number): void => {
       inFlightBytes -= inFlight.get(seq) ?? 0;
       inFlight.delete(seq);
@@ -179,6 +179,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
         }
       }
       if (halting()) return; // made after a halt began: never run; the replay makes it again
+      if (!isPlainRecord(args)) return answered(seq, notAnObject(name, args));
       if (running.size >= limits.maxInFlight) queued.push({ seq, name, args });
       else start(seq, name, args);
     };
@@ -215,13 +216,12 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
         fail("protocol_error", `the host could not take the sandbox's message: ${thrown instanceof Error ? thrown.message : String(thrown)}`, true);
       }
     };
-    const onDone = (message: Extract<LeaseEvent, { type: "done" }>): void => {
+    const onDone = (message: Extract<LeaseEvent, { type: "done" }>): undefined => {
       if (halting()) return; // the halt waits for its running calls, not for the script
       const skipped = [...recorded.keys()].find((seq) => !issued.has(seq));
       if (skipped !== undefined) {
         const before = recorded.get(skipped) as RecordedCall;
-        fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
-        return;
+        return fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
       }
       const outcome = readScriptOutcome(message, limits.maxResultBytes);
       if (outcome.ok) end({ type: "result", result: ok(outcome.value) });

@@ -121,3 +121,15 @@ describe("codeMode against issue 42's findings", () => {
     expect((m as { content?: string })?.content).toContain("script ended (killed)");
   });
 });
+
+describe("codeMode against what the hostile-script hunt found", () => {
+  it("answers a call whose arguments are not an object with invalid_arguments, and the script goes on", async () => {
+    const scripts = [
+      'Object.prototype.toJSON = () => "polluted"; try { await tools.store({ note: "a" }); } catch (e) { return e.reason; }',
+      "try { await tools.store(5); } catch (e) { return e.reason; }",
+      "try { await tools.store([1]); } catch (e) { return e.reason; }",
+      "try { await tools.store(null); } catch (e) { return e.reason; }",
+    ];
+    for (const script of scripts) expect((await run(script))?.content).toBe("invalid_arguments");
+  });
+});
