@@ -27,6 +27,9 @@ export type ThreadCode = (typeof THREAD_CODES)[number];
 
 const threadCodes: ReadonlySet<string> = new Set(THREAD_CODES);
 
+/** How much of a script's error text reaches the model: enough to read, never a channel for bulk data. */
+export const MESSAGE_CHARS = 4_096;
+
 /**
  * Read a message from a sandbox thread as hostile input: the thread runs the guest's code, so
  * anything it posts is checked for its exact shape before the host acts on it. `undefined` for
@@ -46,7 +49,7 @@ export function readSandboxMessage(raw: unknown): FromSandbox | undefined {
     case "done":
       if (m.ok === true && typeof m.value === "string") return { type: "done", ok: true, value: m.value };
       if (m.ok === false && typeof m.code === "string" && threadCodes.has(m.code) && typeof m.message === "string")
-        return { type: "done", ok: false, code: m.code as ThreadCode, message: m.message };
+        return { type: "done", ok: false, code: m.code as ThreadCode, message: m.message.slice(0, MESSAGE_CHARS) };
       return undefined;
     default:
       return undefined;

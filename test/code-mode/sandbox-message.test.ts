@@ -58,6 +58,12 @@ describe("readSandboxMessage", () => {
     expect(readSandboxMessage({ type: "done", ok: false, code: "diverged", message: "forged" })).toBeUndefined();
     expect(readSandboxMessage({ type: "call", seq: -1, name: "t", args: "{}" })).toBeUndefined();
     expect(readSandboxMessage({ type: "call", seq: 0, name: "t", args: {} })).toBeUndefined();
+    expect(readSandboxMessage({ type: "done", ok: false, code: "script_error", message: "x".repeat(1e6) })).toEqual({
+      type: "done",
+      ok: false,
+      code: "script_error",
+      message: "x".repeat(4_096),
+    });
   });
 });
 
