@@ -106,6 +106,7 @@ export class SandboxPool {
         }
         // Guest code still queued may keep the thread busy: past the grace it is replaced.
         const grace = setTimeout(() => thread.lose("killed", "the sandbox thread did not stop"), STOP_GRACE_MS);
+        grace.unref();
         // Messages the script posted before it was stopped may still be on their way: the thread
         // is lent again only after its "stopped", so none of them reaches the next script.
         thread.listener = (message) => {
