@@ -112,13 +112,13 @@ describe("codeMode against issue 42's findings", () => {
     expect(Date.now() - started).toBeLessThan(300 + 1_000 + 1_500);
   });
 
-  it("8: close() ends a running script with killed and answers its call", async () => {
-    const own = codeMode({ tools });
-    const answer = run("return await tools.slow({});", own.tool);
+  it("8: close() ends a running script with killed and answers its call, and one waiting for a thread too", async () => {
+    const own = codeMode({ tools, threads: 1 });
+    const answers = [run("return await tools.slow({});", own.tool), run("return 1;", own.tool)];
     await new Promise((resolve) => setTimeout(resolve, 500));
     await own.close();
-    const m = await Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve("unanswered"), 3_000))]);
-    expect((m as { content?: string })?.content).toContain("script ended (killed)");
+    const unanswered = new Promise((resolve) => setTimeout(() => resolve({ content: "unanswered" }), 3_000));
+    for (const answer of answers) expect(((await Promise.race([answer, unanswered])) as { content?: string }).content).toContain("script ended (killed)");
   });
 });
 
