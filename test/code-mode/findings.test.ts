@@ -37,7 +37,7 @@ const slow = defineTool({
     }),
 });
 const tools: Tool[] = [store, lie, slow];
-const code = codeMode({ tools, limits: { cpuMs: 300, memoryBytes: 32 * 1024 * 1024 } });
+const code = codeMode({ tools, limits: { cpuMs: 1_000, memoryBytes: 32 * 1024 * 1024 } });
 afterAll(() => code.close());
 
 const run = async (script: string, tool: Tool = code.tool) =>
@@ -97,7 +97,7 @@ describe("codeMode against issue 42's findings", () => {
       "const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});",
       "const g = async () => { await null; return g(); }; await g();",
     ];
-    for (let i = 0; i < 5; i++) for (const flood of floods) expect((await run(flood))?.content).toContain("script ended (cpu_time)");
+    for (let i = 0; i < 3; i++) for (const flood of floods) expect((await run(flood))?.content).toContain("script ended (cpu_time)");
   });
 
   it("7: stops work left running after return, so the next script starts within cpuMs + 1 s", async () => {
@@ -109,7 +109,7 @@ describe("codeMode against issue 42's findings", () => {
     const started = Date.now();
     expect((await run("return 2;"))?.content).toBe("2");
     // cpuMs + 1 s is the bound; the rest is a margin for a loaded machine (it waited past 8 s before).
-    expect(Date.now() - started).toBeLessThan(300 + 1_000 + 1_500);
+    expect(Date.now() - started).toBeLessThan(1_000 + 1_000 + 1_500);
   });
 
   it("8: close() ends a running script with killed and answers its call, and one waiting for a thread too", async () => {

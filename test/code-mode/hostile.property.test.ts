@@ -39,6 +39,10 @@ const OVERWRITES = [
   "Symbol.prototype.description = 'x';",
   "Math.random = () => 0.5; Date.now = () => 1;",
   "globalThis.tools = null;",
+  "Promise.prototype.constructor = function () { throw new Error('species'); };",
+  "Object.defineProperty(Promise, Symbol.species, { get() { throw 1; } });",
+  "Object.setPrototypeOf(globalThis, null);",
+  "Object.freeze(Object.prototype); Object.freeze(Array.prototype);",
   "ToolCallError = class extends Error { constructor() { super('forged'); this.reason = 'forged'; } };",
 ];
 const HOST_NAMES = [
@@ -56,6 +60,12 @@ const THROWS = [
   'throw new Error("upstream: out of memory, stack overflow, interrupted");',
   'throw Object.create(InternalError.prototype, { message: { value: "out of memory" } });',
 ];
+const ODD_ARGUMENTS = [
+  "await tools.t({ get k() { throw new Error('getter'); } });",
+  "await tools.t(new Proxy({}, { ownKeys() { throw 1; } }));",
+  "await tools.t({ k: 1, toJSON() { for (;;) {} } });",
+  "await tools.t({ k: 1n });",
+];
 const LOOPS = [
   "{ const f = () => Promise.resolve().then(f); f(); }",
   "{ const g = async () => { await null; return g(); }; g(); }",
@@ -72,7 +82,7 @@ const LATER = [
 ];
 
 const hostile = fc.oneof(
-  fc.constantFrom(...OVERWRITES, ...HOST_NAMES, ...THROWS, ...LOOPS).map((text): Op => ({ kind: "raw", text })),
+  fc.constantFrom(...OVERWRITES, ...HOST_NAMES, ...THROWS, ...ODD_ARGUMENTS, ...LOOPS).map((text): Op => ({ kind: "raw", text })),
   fc.constant<Op>({ kind: "raw", text: 'await tools.t({ k: 2000, pad: "x".repeat(2e6) });' }),
 );
 const call = fc.record({
