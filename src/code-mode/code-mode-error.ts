@@ -7,10 +7,14 @@
  * - `memory`: the script's heap passed `limits.memoryBytes`.
  * - `stack_overflow`: the script recursed past `limits.stackBytes`.
  * - `too_many_calls`: more than `limits.maxCalls` nested calls.
+ * - `arguments_too_large`: a nested call's arguments, as JSON, are longer than
+ *   `limits.maxArgumentBytes`, or the calls waiting for answers hold more than `limits.maxInFlightBytes`.
  * - `result_too_large`: the script's value, as JSON, is longer than `limits.maxResultBytes`.
  * - `result_unserializable`: the script's value is not JSON.
  * - `diverged`: on resume, the script asked for other calls than it did before the halt.
- * - `killed`: the sandbox's thread died or was terminated.
+ * - `killed`: the sandbox's thread died or was terminated (the call was cancelled, `close()`).
+ * - `protocol_error`: the sandbox's thread sent the host what it never sends (a message of no known
+ *   shape, a call out of order or of no tool, text that is not JSON): the thread is terminated.
  */
 export const CODE_MODE_ERROR_CODES = [
   "script_too_large",
@@ -19,10 +23,12 @@ export const CODE_MODE_ERROR_CODES = [
   "memory",
   "stack_overflow",
   "too_many_calls",
+  "arguments_too_large",
   "result_too_large",
   "result_unserializable",
   "diverged",
   "killed",
+  "protocol_error",
 ] as const;
 
 /** One of {@link CODE_MODE_ERROR_CODES}. */

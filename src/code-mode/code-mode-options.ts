@@ -14,6 +14,10 @@ export interface CodeModeLimits {
   readonly maxCalls?: number;
   /** Nested calls at once; default 8. */
   readonly maxInFlight?: number;
+  /** One nested call's arguments as JSON, in UTF-8 bytes; default 1 MiB. */
+  readonly maxArgumentBytes?: number;
+  /** The arguments of all the nested calls not yet answered (running or queued), in UTF-8 bytes; default 8 MiB. */
+  readonly maxInFlightBytes?: number;
   /** The script's value as JSON, in UTF-8 bytes; default 262 144. */
   readonly maxResultBytes?: number;
 }
@@ -55,6 +59,8 @@ const DEFAULTS: Limits = {
   stackBytes: 512 * 1024,
   maxCalls: 100,
   maxInFlight: 8,
+  maxArgumentBytes: 1024 * 1024,
+  maxInFlightBytes: 8 * 1024 * 1024,
   maxResultBytes: 262_144,
 };
 

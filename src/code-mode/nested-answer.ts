@@ -27,3 +27,13 @@ function reasonOf(event: ToolEvent, result: HandlerResult | undefined): string {
   if (cause instanceof Error && cause.name === "ApprovalMismatchError") return "approval_mismatch";
   return "tool_error";
 }
+
+/**
+ * The answer to a call whose arguments are not a JSON object (`tools.x(5)`, or an object whose
+ * `toJSON` gives a string): the runner takes only objects, so the call never runs and the
+ * script reads `invalid_arguments`, as it would for arguments its schema refuses.
+ */
+export function notAnObject(name: string, args: unknown): NestedAnswer {
+  const got = args === null ? "null" : Array.isArray(args) ? "an array" : typeof args;
+  return { ok: false, text: JSON.stringify({ reason: "invalid_arguments", message: `Expected the arguments of ${name} to be an object, got ${got}` }) };
+}

@@ -10,7 +10,7 @@ export interface RecordedCall {
   /** The call's place in the script's order of calls (0 for the first). */
   readonly seq: number;
   readonly name: string;
-  /** The arguments, as the script's JSON text. */
+  /** The arguments, as the script's JSON text; past 256 characters, `sha256:<hex>` of that text. */
   readonly args: string;
   /** Its answer; absent while it waits for its approval or the user's answer. */
   readonly answer?: NestedAnswer;

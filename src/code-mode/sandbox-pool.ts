@@ -1,25 +1,24 @@
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
-import { sandboxThread } from "./sandbox-thread.js";
+import { type LeaseEvent, SandboxThread } from "./sandbox-worker.js";
 
-// In the CommonJS build `import.meta` is empty and this module's own file is `__filename`.
-const here: string = (import.meta as { url?: string }).url ?? pathToFileURL(__filename).href;
+export type { FromSandbox } from "./sandbox-message.js";
+export type { LeaseEvent } from "./sandbox-worker.js";
 
-/** What a sandbox thread says about the script it runs. */
-export type FromSandbox =
-  | { readonly type: "ready" }
-  | { readonly type: "stopped" }
-  | { readonly type: "idle" }
-  | { readonly type: "call"; readonly seq: number; readonly name: string; readonly args: string }
-  | { readonly type: "done"; readonly ok: true; readonly value: string }
-  | { readonly type: "done"; readonly ok: false; readonly code: string; readonly message: string };
+/** How long a thread told to stop its script may take before it is terminated and replaced. */
+export const STOP_GRACE_MS = 1_000;
 
 /** One script's start, as the thread reads it. */
 export interface ScriptStart {
   readonly script: string;
   readonly names: readonly string[];
-  readonly limits: { readonly memoryBytes: number; readonly stackBytes: number; readonly cpuMs: number };
+  readonly limits: {
+    readonly memoryBytes: number;
+    readonly stackBytes: number;
+    readonly cpuMs: number;
+    readonly maxCalls: number;
+    readonly maxArgumentBytes: number;
+    readonly maxInFlightBytes: number;
+    readonly maxResultBytes: number;
+  };
   readonly now: number;
   readonly seed: number;
 }
@@ -29,65 +28,17 @@ export interface SandboxLease {
   /**
    * Run `script`. A slice of guest code (the start, or the handling of one answer) that has not
    * returned `stuckMs` after it began is stuck where QuickJS's interrupt handler is not asked
-   * (a long native builtin): the thread is terminated and the listener hears `done` `cpu_time`.
+   * (a long native builtin): the thread is terminated and the listener hears `lost` `cpu_time`.
    */
-  start(script: ScriptStart, listener: (message: FromSandbox) => void, stuckMs: number): void;
+  start(script: ScriptStart, listener: (message: LeaseEvent) => void, stuckMs: number): void;
   answer(seq: number, ok: boolean, text: string): void;
-  /** Give the thread back, its script stopped if it still runs, once the thread says it stopped. */
+  /**
+   * Give the thread back, its script stopped if it still runs, once the thread says it stopped;
+   * a thread that has not said so within {@link STOP_GRACE_MS} is terminated and replaced.
+   */
   release(): void;
   /** Terminate the thread (a guest stuck past its grace): the pool starts another when needed. */
   kill(): void;
-}
-
-/**
- * The thread's program. `__name` is defined for runners that keep function names by wrapping
- * them in that helper (tsx, esbuild's `keepNames`): the function's text names it, its module does not travel.
- */
-const THREAD_SOURCE = `var __name = (target) => target;\n(${sandboxThread.toString()})(require);`;
-
-let modules: { core: string; variant: string } | undefined;
-
-/** The QuickJS packages' files, resolved from here so the thread loads the same installed copies. */
-function quickjsModules(): { core: string; variant: string } {
-  if (modules !== undefined) return modules;
-  const require = createRequire(here);
-  try {
-    modules = { core: require.resolve("quickjs-emscripten-core"), variant: require.resolve("@jitl/quickjs-wasmfile-release-sync") };
-  } catch (cause) {
-    throw new Error(
-      "toolrx/code-mode needs the optional peer dependencies `quickjs-emscripten-core` and `@jitl/quickjs-wasmfile-release-sync` (npm i quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync)",
-      { cause },
-    );
-  }
-  return modules;
-}
-
-/** A thread that runs one script at a time. */
-class SandboxThread {
-  readonly worker: Worker;
-  readonly ready: Promise<void>;
-  listener: ((message: FromSandbox) => void) | undefined;
-  dead = false;
-
-  constructor(onExit: (thread: SandboxThread) => void) {
-    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: quickjsModules() });
-    this.worker.unref();
-    this.ready = new Promise<void>((resolve, reject) => {
-      this.worker.on("message", (message: FromSandbox) => {
-        if (message.type === "ready") resolve();
-        else this.listener?.(message);
-      });
-      this.worker.on("error", reject);
-      this.worker.on("exit", () => {
-        this.dead = true;
-        reject(new Error("the sandbox thread exited"));
-        this.listener?.({ type: "done", ok: false, code: "killed", message: "the sandbox thread ended" });
-        onExit(this);
-      });
-    });
-    // Seen by whoever waits on it; a rejection nobody waited for is not a crash.
-    this.ready.catch(() => undefined);
-  }
 }
 
 /**
@@ -97,8 +48,8 @@ class SandboxThread {
 export class SandboxPool {
   readonly #size: number;
   readonly #idle: SandboxThread[] = [];
-  readonly #waiting: ((thread: SandboxThread) => void)[] = [];
-  #count = 0;
+  readonly #all = new Set<SandboxThread>();
+  readonly #waiting: { resolve: (thread: SandboxThread) => void; reject: (reason: Error) => void }[] = [];
   #closed = false;
 
   constructor(size: number) {
@@ -119,21 +70,13 @@ export class SandboxPool {
       watchdog = undefined;
       if (slices === 0 || done) return;
       watchdog = setTimeout(() => {
-        const listener = thread.listener;
-        kill();
-        listener?.({ type: "done", ok: false, code: "cpu_time", message: `the script's thread was stuck for ${stuck} ms and was terminated` });
+        done = true;
+        thread.lose("cpu_time", `the script's thread was stuck for ${stuck} ms and was terminated`);
       }, stuck);
     };
     const sliced = (): void => {
       slices++;
       if (slices === 1) watch();
-    };
-    const kill = (): void => {
-      if (done) return;
-      done = true;
-      if (watchdog !== undefined) clearTimeout(watchdog);
-      thread.listener = undefined;
-      void thread.worker.terminate();
     };
     return {
       start: (script, listener, stuckMs) => {
@@ -161,51 +104,64 @@ export class SandboxPool {
           thread.listener = undefined;
           return;
         }
+        // Guest code still queued may keep the thread busy: past the grace it is replaced.
+        const grace = setTimeout(() => thread.lose("killed", "the sandbox thread did not stop"), STOP_GRACE_MS);
+        grace.unref();
         // Messages the script posted before it was stopped may still be on their way: the thread
         // is lent again only after its "stopped", so none of them reaches the next script.
         thread.listener = (message) => {
+          if (message.type === "lost") clearTimeout(grace);
           if (message.type !== "stopped") return;
+          clearTimeout(grace);
           thread.listener = undefined;
           this.#give(thread);
         };
         thread.worker.postMessage({ type: "stop" });
       },
-      kill,
+      kill: () => {
+        if (done) return;
+        done = true;
+        if (watchdog !== undefined) clearTimeout(watchdog);
+        thread.listener = undefined;
+        void thread.worker.terminate();
+      },
     };
   }
 
   /** Start the threads now instead of on the first script; resolves once they are ready. */
   async warm(): Promise<void> {
     const threads: SandboxThread[] = [];
-    while (this.#count < this.#size) threads.push(this.#spawn());
+    while (this.#all.size < this.#size) threads.push(this.#spawn());
     await Promise.all(threads.map((t) => t.ready));
     for (const t of threads) this.#give(t);
   }
 
-  /** End every thread; scripts running answer `killed`. */
+  /** End every thread, those running scripts too (their scripts end `killed`); scripts waiting for a thread end `killed` as well. */
   async close(): Promise<void> {
     this.#closed = true;
-    const idle = this.#idle.splice(0);
-    await Promise.all(idle.map((t) => t.worker.terminate()));
+    this.#idle.length = 0;
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(new Error("the code-mode sandbox pool is closed"));
+    await Promise.all([...this.#all].map((t) => t.worker.terminate()));
   }
 
   #take(): Promise<SandboxThread> {
     const idle = this.#idle.pop();
     if (idle !== undefined) return Promise.resolve(idle);
-    if (this.#count < this.#size) return Promise.resolve(this.#spawn());
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    if (this.#all.size < this.#size) return Promise.resolve(this.#spawn());
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
   #spawn(): SandboxThread {
-    this.#count++;
-    return new SandboxThread((thread) => {
-      this.#count--;
+    const spawned = new SandboxThread((thread) => {
+      this.#all.delete(thread);
       const at = this.#idle.indexOf(thread);
       if (at >= 0) this.#idle.splice(at, 1);
       // A script that waits gets a new thread in place of the dead one.
       const next = this.#waiting.shift();
-      if (next !== undefined && !this.#closed) next(this.#spawn());
+      if (next !== undefined && !this.#closed) next.resolve(this.#spawn());
     });
+    this.#all.add(spawned);
+    return spawned;
   }
 
   #give(thread: SandboxThread): void {
@@ -214,7 +170,7 @@ export class SandboxPool {
       return;
     }
     const next = this.#waiting.shift();
-    if (next !== undefined) next(thread);
+    if (next !== undefined) next.resolve(thread);
     else this.#idle.push(thread);
   }
 }

@@ -2,61 +2,39 @@
  * The sandbox thread's whole program. It is sent to the thread as source text
  * (`new Worker(code, { eval: true })`), so it must stay self-contained: it references nothing
  * outside its own body but `load` (the thread's own `require`, passed by the source text, so no
- * bundler rewrites it) and what it is given as `workerData` (the QuickJS modules' absolute paths). Shipping it as text keeps it working from TypeScript source, from the ESM
- * build and from the CommonJS one alike, without a second built file to locate.
+ * bundler rewrites it) and what it is given as `workerData` (the QuickJS modules' absolute
+ * paths and the guest prelude's text). Shipping it as text keeps it working from TypeScript
+ * source, from the ESM build and from the CommonJS one alike, without a second built file to locate.
  *
  * One script at a time: a fresh QuickJS runtime and context per script (nothing survives from
  * one script to the next), with a memory limit, a stack limit and an interrupt handler that
  * counts only the time the guest itself runs (not the time it waits for its tools). The guest
- * sees `tools`, `ToolCallError` and plain ECMAScript; `Date.now`/`new Date()` are frozen at a
- * time the host gives and `Math.random` is a PRNG seeded by the host, so a replay is exact.
+ * reaches the host only through the two functions the prelude keeps in its closure. Why a
+ * script stopped comes from this side's own signals (the interrupt handler fired, a job batch
+ * ran past the budget, the heap is full) or from the prelude's check of the engine's own error
+ * class, never from a message's text. Once the script has ended, the interrupt handler stops
+ * any guest code still queued, and calls made in the slice it ended in are never sent.
  */
 export function sandboxThread(load: (id: string) => unknown): void {
   // biome-ignore lint/suspicious/noExplicitAny: untyped on purpose, this body runs as plain text in its own thread.
   type Any = any;
   const { parentPort, workerData } = load("node:worker_threads") as Any;
   const port = parentPort as Any;
-  const setup = workerData as { core: string; variant: string };
+  const setup = workerData as { core: string; variant: string; prelude: string };
   const core = load(setup.core) as Any;
   const variantModule = load(setup.variant) as Any;
+  /** How much of a guest's error text is told: enough to read, never a channel for bulk data. */
+  const MESSAGE_CHARS = 4_096;
+  const CODES: Record<string, string> = {
+    thrown: "script_error",
+    unserializable: "result_unserializable",
+    engine_memory: "memory",
+    engine_stack: "stack_overflow",
+  };
   let running: Any;
-
-  const PRELUDE = `
-    "use strict";
-    const __hostCall = globalThis.__hostCall, __hostEnd = globalThis.__hostEnd, __names = JSON.parse(globalThis.__names);
-    const __seed = globalThis.__seed, __now = globalThis.__now;
-    delete globalThis.__hostCall; delete globalThis.__hostEnd; delete globalThis.__names; delete globalThis.__seed; delete globalThis.__now;
-    class ToolCallError extends Error {
-      constructor(tool, reason, message) { super(message); this.name = "ToolCallError"; this.tool = tool; this.reason = reason; }
-    }
-    let __state = __seed >>> 0;
-    Math.random = function random() {
-      __state = (__state + 0x6d2b79f5) >>> 0;
-      let t = __state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    const __Date = Date;
-    globalThis.Date = new Proxy(__Date, {
-      construct(target, args) { return args.length === 0 ? new target(__now) : new target(...args); },
-      apply() { return new __Date(__now).toString(); },
-    });
-    __Date.now = function now() { return __now; };
-    const tools = Object.create(null);
-    for (const name of __names) {
-      tools[name] = function (args) {
-        const text = JSON.stringify(args === undefined ? {} : args);
-        return __hostCall(name, text === undefined ? "null" : text).then(
-          (answer) => JSON.parse(answer),
-          (failure) => { const f = JSON.parse(failure); throw new ToolCallError(name, f.reason, f.message); },
-        );
-      };
-    }
-    Object.freeze(tools);
-    globalThis.tools = tools;
-    globalThis.ToolCallError = ToolCallError;
-  `;
+  let module: Any;
+  /** The WebAssembly module aborted (QuickJS asserts on some out-of-memory paths): this thread is not reused. */
+  let broken = false;
 
   function start(message: Any): void {
     const { script, names, limits, now, seed } = message;
@@ -66,116 +44,156 @@ export function sandboxThread(load: (id: string) => unknown): void {
     const state: Any = {
       runtime,
       ctx: undefined,
+      limits,
       used: 0,
       since: 0,
       pending: new Map(),
       calls: 0,
+      inFlight: 0,
+      outbox: [],
       ended: false,
-      cpuMs: limits.cpuMs,
-      memoryBytes: limits.memoryBytes,
+      interrupted: false,
     };
     running = state;
-    runtime.setInterruptHandler(() => state.since !== 0 && state.used + (performance.now() - state.since) > state.cpuMs);
+    runtime.setInterruptHandler(() => {
+      if (state.ended) return true;
+      if (overBudget(state)) state.interrupted = true;
+      return state.interrupted;
+    });
     const ctx = runtime.newContext();
     state.ctx = ctx;
-    const hostCall = ctx.newFunction("__hostCall", (nameHandle: Any, argsHandle: Any) => {
-      const name = ctx.getString(nameHandle);
-      const args = ctx.getString(argsHandle);
-      const deferred = ctx.newPromise();
-      const seq = state.calls;
-      state.calls += 1;
-      state.pending.set(seq, deferred);
-      port.postMessage({ type: "call", seq, name, args });
-      return deferred.handle;
+    const hostCall = ctx.newFunction("call", (name: Any, args: Any) => call(state, name, args));
+    const hostEnd = ctx.newFunction("end", (ok: Any, text: Any, kind: Any) => {
+      const str = (h: Any, fallback: string): string => (ctx.typeof(h) === "string" ? ctx.getString(h) : fallback);
+      const kindText = str(kind, "thrown");
+      if (ctx.typeof(ok) === "boolean" && ctx.dump(ok) === true && kindText === "value") finish(state, true, str(text, "null"), "");
+      else finish(state, false, str(text, "the script failed"), CODES[kindText] ?? "script_error");
     });
-    const hostEnd = ctx.newFunction("__hostEnd", (okHandle: Any, valueHandle: Any, kindHandle: Any) => {
-      end(state, ctx.dump(okHandle) === true, ctx.getString(valueHandle), ctx.getString(kindHandle));
-    });
-    ctx.setProp(ctx.global, "__hostCall", hostCall);
-    ctx.setProp(ctx.global, "__hostEnd", hostEnd);
-    hostCall.dispose();
-    hostEnd.dispose();
-    for (const [key, value] of [
-      ["__names", JSON.stringify(names)],
-      ["__seed", seed],
-      ["__now", now],
-    ] as const) {
-      const handle = typeof value === "string" ? ctx.newString(value) : ctx.newNumber(value);
-      ctx.setProp(ctx.global, key, handle);
-      handle.dispose();
-    }
-    const wrapped = `${PRELUDE}\n(async () => {\n${script}\n})().then(
-      (v) => { let t; try { t = JSON.stringify(v === undefined ? null : v); } catch (e) { __hostEnd(false, String(e), "result_unserializable"); return; }
-               if (t === undefined) __hostEnd(false, "the script's value is not JSON", "result_unserializable"); else __hostEnd(true, t, ""); },
-      (e) => { let m; try { m = e instanceof Error ? e.name + ": " + e.message : String(e); } catch { m = "a value that cannot be shown"; } __hostEnd(false, m, "script_error"); });`;
     slice(state, () => {
-      const result = ctx.evalCode(wrapped, "script.js");
-      if (result.error) {
-        const failure = ctx.dump(result.error);
-        result.error.dispose();
-        end(state, false, describe(failure), "script_error");
-      } else result.value.dispose();
+      const installer = ctx.evalCode(setup.prelude, "prelude.js");
+      const args = [hostCall, hostEnd, ctx.newString(JSON.stringify(names)), ctx.newNumber(seed), ctx.newNumber(now)];
+      const settle = installer.error ? installer : ctx.callFunction(installer.value, ctx.undefined, ...args);
+      for (const handle of [...args, ...(installer.error ? [] : [installer.value])]) handle.dispose();
+      if (settle.error) return failed(state, settle.error);
+      const source = ctx.newString(`(async () => {\n${script}\n})`);
+      const ran = ctx.callFunction(settle.value, ctx.undefined, source);
+      source.dispose();
+      settle.value.dispose();
+      if (ran.error) failed(state, ran.error);
+      else ran.value.dispose();
     });
   }
 
-  /** Run guest code, counting its time against the CPU limit; an interrupt or out of memory ends the script. */
+  function overBudget(state: Any): boolean {
+    return state.since !== 0 && state.used + (performance.now() - state.since) > state.limits.cpuMs;
+  }
+
+  /** A nested call from the prelude: checked against the limits here, sent when the slice ends. */
+  function call(state: Any, nameHandle: Any, argsHandle: Any): Any {
+    const { ctx, limits } = state;
+    if (state.ended) return undefined;
+    if (ctx.typeof(nameHandle) !== "string" || ctx.typeof(argsHandle) !== "string")
+      return end(state, false, "a nested call without a name or arguments", "script_error");
+    const name = ctx.getString(nameHandle);
+    const args = ctx.getString(argsHandle);
+    const bytes = Buffer.byteLength(args);
+    const seq = state.calls;
+    if (seq >= limits.maxCalls) return end(state, false, `more than ${limits.maxCalls} nested calls`, "too_many_calls");
+    if (bytes > limits.maxArgumentBytes)
+      return end(state, false, `call ${seq + 1}'s arguments are ${bytes} bytes of JSON, over ${limits.maxArgumentBytes}`, "arguments_too_large");
+    if (state.inFlight + bytes > limits.maxInFlightBytes)
+      return end(state, false, `the calls waiting for answers hold over ${limits.maxInFlightBytes} bytes of arguments`, "arguments_too_large");
+    const deferred = ctx.newPromise();
+    state.calls += 1;
+    state.inFlight += bytes;
+    state.pending.set(seq, { deferred, bytes });
+    state.outbox.push({ type: "call", seq, name, args });
+    return deferred.handle;
+  }
+
+  /** Run guest code, counting its time against the CPU limit, then its jobs in batches until none is left or the budget is spent. */
   function slice(state: Any, run: () => void): void {
     if (state.ended) return;
     state.since = performance.now();
     try {
       run();
-      if (!state.ended) {
-        const jobs = state.runtime.executePendingJobs();
+      while (!state.ended) {
+        const jobs = state.runtime.executePendingJobs(64);
         if (jobs.error) {
-          const failure = state.ctx.dump(jobs.error);
-          jobs.error.dispose();
-          end(state, false, describe(failure), "script_error");
+          failed(state, jobs.error);
+          break;
         }
+        if (jobs.value === 0) break;
+        if (overBudget(state)) state.interrupted = true;
+        if (state.interrupted) break;
       }
     } catch (thrown) {
-      end(state, false, describe(thrown), "script_error");
+      // Not the guest's throw (those come back as handles): the WebAssembly module itself failed.
+      broken = true;
+      end(state, false, `the sandbox failed: ${String((thrown as Any)?.message ?? thrown)}`, outOfMemory(state) ? "memory" : "script_error");
     } finally {
       state.used += performance.now() - state.since;
       state.since = 0;
     }
+    if (!state.ended && state.interrupted) end(state, false, `the script ran past ${state.limits.cpuMs} ms of CPU time`, "cpu_time");
     // Nothing left to run and no tool call to wait for, yet no end: the script awaits a promise
     // nothing can settle, or ran out of memory where even its end could not be told.
     if (!state.ended && state.pending.size === 0) {
-      const full = outOfMemory(state);
-      end(state, false, full ? "InternalError: out of memory" : "the script awaits a promise that nothing can settle", "script_error");
+      if (outOfMemory(state)) end(state, false, "the script's heap is full", "memory");
+      else end(state, false, "the script awaits a promise that nothing can settle", "script_error");
     }
+    const outbox = state.outbox;
+    state.outbox = [];
+    if (state.ended) return;
+    for (const message of outbox) port.postMessage(message);
     // Tells the host's watchdog the slice is over (a slice stuck in a builtin never says it).
-    if (!state.ended) port.postMessage({ type: "idle" });
+    port.postMessage({ type: "idle" });
+  }
+
+  /** A failure that came back as a handle: the interrupt, the full heap, or a throw the prelude could not catch. */
+  function failed(state: Any, error: Any): void {
+    let text = "the script failed";
+    try {
+      const dumped = state.ctx.dump(error);
+      text = dumped !== null && typeof dumped === "object" ? `${dumped.name ?? "Error"}: ${dumped.message ?? ""}` : String(dumped);
+    } catch {
+      // A value that cannot be shown: the generic text stands.
+    }
+    error.dispose();
+    const code = state.interrupted ? "cpu_time" : outOfMemory(state) ? "memory" : "script_error";
+    end(state, false, text, code);
   }
 
   /** Whether the script's heap is full: a tiny allocation in it fails. */
   function outOfMemory(state: Any): boolean {
+    if (broken) return true;
     try {
       const probe = state.ctx.evalCode("[0, 1, 2, 3].map(String).join()");
-      const failed = probe.error !== undefined;
+      const full = probe.error !== undefined;
       (probe.error ?? probe.value).dispose();
-      return failed;
+      return full;
     } catch {
       return true;
     }
   }
 
-  function describe(failure: Any): string {
-    if (failure !== null && typeof failure === "object") return `${failure.name ?? "Error"}: ${failure.message ?? ""}`;
-    return String(failure);
+  /** The script's value as the prelude told it, past the result limit or not. */
+  function finish(state: Any, ok: boolean, text: string, code: string): void {
+    const bytes = Buffer.byteLength(text);
+    if (!ok || state.interrupted) end(state, false, text, state.interrupted ? "cpu_time" : code);
+    else if (bytes > state.limits.maxResultBytes)
+      end(state, false, `the script's value is ${bytes} bytes of JSON, over ${state.limits.maxResultBytes}`, "result_too_large");
+    else end(state, true, text, "");
   }
 
-  /** The script's end, once: its result, or the documented code of why it stopped. */
-  function end(state: Any, ok: boolean, text: string, kind: string): void {
-    if (state.ended) return;
+  /** The script's end, once. */
+  function end(state: Any, ok: boolean, text: string, code: string): undefined {
+    if (state.ended) return undefined;
     state.ended = true;
-    let code = kind;
-    if (!ok && /out of memory/i.test(text)) code = "memory";
-    else if (!ok && /stack overflow/i.test(text)) code = "stack_overflow";
-    else if (!ok && (/interrupted/i.test(text) || (state.since !== 0 && state.used + (performance.now() - state.since) > state.cpuMs))) code = "cpu_time";
-    port.postMessage(ok ? { type: "done", ok: true, value: text } : { type: "done", ok: false, code, message: text });
+    port.postMessage(ok ? { type: "done", ok: true, value: text } : { type: "done", ok: false, code, message: text.slice(0, MESSAGE_CHARS) });
     // Disposed after this slice: the guest's stack is still on the interpreter here.
     setImmediate(() => dispose(state));
+    return undefined;
   }
 
   function dispose(state: Any): void {
@@ -183,30 +201,33 @@ export function sandboxThread(load: (id: string) => unknown): void {
     state.disposed = true;
     if (running === state) running = undefined;
     try {
-      for (const deferred of state.pending.values()) deferred.dispose();
+      for (const { deferred } of state.pending.values()) deferred.dispose();
+      state.pending.clear();
       state.ctx.dispose();
       state.runtime.dispose();
     } catch {
-      // A runtime that ran out of memory may not free cleanly; the next script gets a new one.
+      broken = true;
     }
+    // A module that aborted cannot be trusted with the next script: the pool starts a new thread.
+    if (broken) process.exit(1);
   }
 
   function answer(message: Any): void {
     const state = running;
     if (state === undefined || state.ended) return;
-    const deferred = state.pending.get(message.seq);
-    if (deferred === undefined) return;
+    const entry = state.pending.get(message.seq);
+    if (entry === undefined) return;
     state.pending.delete(message.seq);
+    state.inFlight -= entry.bytes;
     slice(state, () => {
       const handle = state.ctx.newString(message.text);
-      if (message.ok) deferred.resolve(handle);
-      else deferred.reject(handle);
+      if (message.ok) entry.deferred.resolve(handle);
+      else entry.deferred.reject(handle);
       handle.dispose();
-      deferred.dispose();
+      entry.deferred.dispose();
     });
   }
 
-  let module: Any;
   core.newQuickJSWASMModuleFromVariant(variantModule.default ?? variantModule).then((loaded: Any) => {
     module = loaded;
     port.on("message", (message: Any) => {

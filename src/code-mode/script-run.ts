@@ -14,12 +14,15 @@ import {
   type ToolEvent,
 } from "../index.js";
 import { nestedReporterOf } from "../internal.js";
-import { CodeModeError, isCodeModeErrorCode } from "./code-mode-error.js";
+import { isPlainRecord } from "../util/safe.js";
+import { CodeModeError } from "./code-mode-error.js";
 import type { Limits, NestedRunOptions } from "./code-mode-options.js";
 import type { NestedAnswer, RecordedCall, ScriptRecord } from "./replay-record.js";
-import { answerOf } from "./nested-answer.js";
+import { answerOf, notAnObject } from "./nested-answer.js";
 import type { NestedContinuation, NestedQuestion, ScriptEnd } from "./script-end.js";
-import type { FromSandbox, SandboxLease, SandboxPool } from "./sandbox-pool.js";
+import type { LeaseEvent, SandboxLease, SandboxPool } from "./sandbox-pool.js";
+import { readScriptOutcome } from "./sandbox-message.js";
+import { checkNestedCall } from "./nested-call-check.js";
 
 /** One script's run: the sandbox runs the script, the host runs its nested calls through the batch runner. */
 export interface ScriptRun {
@@ -38,7 +41,6 @@ export interface ScriptRun {
   readonly continuation?: NestedContinuation | undefined;
 }
 
-const utf8 = new TextEncoder();
 const reserved: ReadonlySet<string> = new Set(RESERVED_HALT_REASONS);
 
 /** How long past `cpuMs` a slice of guest code may go unanswered before its thread is terminated. */
@@ -62,12 +64,15 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
   const report = nestedReporterOf(ctx);
   return new Promise<ScriptEnd>((resolve) => {
     const order: RecordedCall[] = [];
-    const issued = new Map<number, { name: string; args: string }>();
+    const issued = new Map<number, { name: string; args: string }>(); // as the record keeps them, not the text
+    const names: ReadonlySet<string> = new Set(r.tools.map((t) => t.name));
+    const inFlight = new Map<number, number>(); // bytes of arguments of each call not yet answered
+    let inFlightBytes = 0;
     const held = new Map<number, NestedAnswer>();
     const running = new Map<string, number>();
     const results = new Map<string, HandlerResult>();
     const pending: PendingApproval[] = [];
-    const queued: { seq: number; name: string; args: string }[] = [];
+    const queued: { seq: number; name: string; args: unknown }[] = [];
     let question: (NestedQuestion & { seq: number }) | undefined;
     let halted: { seq: number; reason: string; result: unknown } | undefined;
     let replayed = 0;
@@ -91,8 +96,8 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       else lease?.release();
       resolve(outcome);
     };
-    const fail = (code: CodeModeError["code"], message: string, kill = false): void =>
-      end({ type: "result", result: error(new CodeModeError(code, message)) }, kill);
+    const fail = (code: CodeModeError["code"], message: string, kill = false): undefined =>
+      void end({ type: "result", result: error(new CodeModeError(code, message)) }, kill);
     // The call's deadline or cancellation: the thread is ended at once (the runner answers the call).
     const onAbort = (): void => fail("killed", "the call was cancelled", true);
     const halting = (): boolean => pending.length > 0 || question !== undefined || halted !== undefined;
@@ -103,7 +108,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       if (!halting()) lease?.answer(seq, answer.ok, answer.text);
     };
     /** Answers go to the script in the recorded order first, then as they come. */
-    const pump = (): void => {
+    const pump = (): undefined => {
       while (replayed < prefix.length) {
         const next = prefix[replayed] as RecordedCall;
         if (!issued.has(next.seq)) return;
@@ -116,7 +121,12 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       }
       if (halting() && running.size === 0) haltForHost();
     };
-    const answered = (seq: number, answer: NestedAnswer): void => {
+    const unhold = (seq: number): void => {
+      inFlightBytes -= inFlight.get(seq) ?? 0;
+      inFlight.delete(seq);
+    };
+    const answered = (seq: number, answer: NestedAnswer): undefined => {
+      unhold(seq);
       held.set(seq, answer);
       pump();
     };
@@ -136,39 +146,40 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       const call = issued.get(seq) as { name: string; args: string };
       return { seq, name: call.name, args: call.args, delivered: false, ...(asked ? { asked } : {}) };
     };
-    const start = (seq: number, name: string, args: string): void => {
+    const start = (seq: number, name: string, args: unknown): void => {
       const id = `${baseId}.${seq}`;
       running.set(id, seq);
       const resumes = r.continuation?.seq === seq ? r.continuation.metadata : {};
-      calls$.next({ id, name, arguments: JSON.parse(args) as Record<string, unknown>, metadata: { codeMode: { parent: ctx.toolCall.id }, ...resumes } });
+      calls$.next({ id, name, arguments: args as Record<string, unknown>, metadata: { codeMode: { parent: ctx.toolCall.id }, ...resumes } });
     };
     /** A slot freed: the next queued call takes it, unless the script is halting (then the replay makes it again). */
     const startQueued = (): void => {
       while (!ended && !halting() && queued.length > 0 && running.size < limits.maxInFlight) {
-        const next = queued.shift() as { seq: number; name: string; args: string };
+        const next = queued.shift() as { seq: number; name: string; args: unknown };
         start(next.seq, next.name, next.args);
       }
     };
 
-    const onCall = (seq: number, name: string, args: string): void => {
-      issued.set(seq, { name, args });
-      if (issued.size > limits.maxCalls) {
-        fail("too_many_calls", `more than ${limits.maxCalls} nested calls`);
-        return;
-      }
+    const onCall = (seq: number, name: string, text: string): undefined => {
+      const checked = checkNestedCall(seq, name, text, limits, { count: issued.size, names, inFlightBytes });
+      if (!checked.ok) return fail(checked.code, checked.message, true);
+      const { args, bytes, kept } = checked;
+      issued.set(seq, { name, args: kept });
+      inFlight.set(seq, bytes);
+      inFlightBytes += bytes;
+      if (issued.size > limits.maxCalls) return fail("too_many_calls", `more than ${limits.maxCalls} nested calls`);
       const before = recorded.get(seq);
       if (before !== undefined) {
-        if (before.name !== name || before.args !== args) {
-          fail("diverged", `on resume, call ${seq + 1} was ${name}(${args}), not ${before.name}(${before.args}) as before the halt`);
-          return;
-        }
+        if (before.name !== name || before.args !== kept)
+          return fail("diverged", `on resume, call ${seq + 1} was ${name}(${kept}), not ${before.name}(${before.args}) as before the halt`);
         if (before.answer !== undefined) {
-          if (before.delivered) pump();
-          else answered(seq, before.answer);
-          return;
+          if (!before.delivered) return answered(seq, before.answer);
+          unhold(seq);
+          return pump();
         }
       }
       if (halting()) return; // made after a halt began: never run; the replay makes it again
+      if (!isPlainRecord(args)) return answered(seq, notAnObject(name, args));
       if (running.size >= limits.maxInFlight) queued.push({ seq, name, args });
       else start(seq, name, args);
     };
@@ -194,28 +205,27 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       pump();
     };
 
-    const onSandbox = (message: FromSandbox): void => {
+    const onSandbox = (message: LeaseEvent): void => {
       if (ended) return;
-      if (message.type === "call") onCall(message.seq, message.name, message.args);
-      else if (message.type === "done") {
-        if (halting()) return; // the halt waits for its running calls, not for the script
-        const skipped = [...recorded.keys()].find((seq) => !issued.has(seq));
-        if (skipped !== undefined) {
-          const before = recorded.get(skipped) as RecordedCall;
-          fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
-          return;
-        }
-        if (!message.ok) {
-          fail(isCodeModeErrorCode(message.code) ? message.code : "script_error", message.message);
-          return;
-        }
-        const bytes = utf8.encode(message.value).length;
-        if (bytes > limits.maxResultBytes) {
-          fail("result_too_large", `the script's value is ${bytes} bytes of JSON, over ${limits.maxResultBytes}`);
-          return;
-        }
-        end({ type: "result", result: ok(JSON.parse(message.value)) });
+      try {
+        if (message.type === "call") onCall(message.seq, message.name, message.args);
+        else if (message.type === "lost") fail(message.code, message.message, true);
+        else if (message.type === "done") onDone(message);
+      } catch (thrown) {
+        // Our own slip on a message the guest shaped: the script ends, the host does not.
+        fail("protocol_error", `the host could not take the sandbox's message: ${thrown instanceof Error ? thrown.message : String(thrown)}`, true);
       }
+    };
+    const onDone = (message: Extract<LeaseEvent, { type: "done" }>): undefined => {
+      if (halting()) return; // the halt waits for its running calls, not for the script
+      const skipped = [...recorded.keys()].find((seq) => !issued.has(seq));
+      if (skipped !== undefined) {
+        const before = recorded.get(skipped) as RecordedCall;
+        return fail("diverged", `on resume, the script ended without making call ${skipped + 1}, ${before.name}(${before.args}), as it did before the halt`);
+      }
+      const outcome = readScriptOutcome(message, limits.maxResultBytes);
+      if (outcome.ok) end({ type: "result", result: ok(outcome.value) });
+      else fail(outcome.code, outcome.message, outcome.kill);
     };
 
     // Subscribed now, inside the call: a traced runner takes the code-mode call's span as the parent.

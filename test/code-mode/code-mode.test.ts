@@ -5,7 +5,7 @@ import { codeMode } from "../../src/code-mode/index.js";
 import { countedTools, runScript } from "./helpers.js";
 
 const { runs, tools } = countedTools();
-const code = codeMode({ tools, limits: { cpuMs: 300, memoryBytes: 16 * 1024 * 1024 } });
+const code = codeMode({ tools, limits: { cpuMs: 1_000, memoryBytes: 16 * 1024 * 1024 } });
 afterAll(() => code.close());
 
 const content = async (script: string) => (await runScript(code.tool, script)).messages[0];

@@ -1,7 +1,15 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { SandboxPool, type FromSandbox } from "../../src/code-mode/sandbox-pool.js";
+import { type LeaseEvent, SandboxPool } from "../../src/code-mode/sandbox-pool.js";
 
-const limits = { memoryBytes: 16 * 1024 * 1024, stackBytes: 512 * 1024, cpuMs: 1_000 };
+const limits = {
+  memoryBytes: 16 * 1024 * 1024,
+  stackBytes: 512 * 1024,
+  cpuMs: 1_000,
+  maxCalls: 500,
+  maxArgumentBytes: 1024,
+  maxInFlightBytes: 65_536,
+  maxResultBytes: 1024,
+};
 const start = (script: string) => ({ script, names: ["t"], limits, now: 0, seed: 1 });
 
 describe("SandboxPool", () => {
@@ -26,8 +34,8 @@ describe("SandboxPool", () => {
       );
       // The next script starts at once, with no turn of the event loop in between.
       const next = await pool.lease();
-      const seen: FromSandbox[] = [];
-      const done = await new Promise<FromSandbox>((resolve) =>
+      const seen: LeaseEvent[] = [];
+      const done = await new Promise<LeaseEvent>((resolve) =>
         next.start(
           start("return 42;"),
           (m) => {
