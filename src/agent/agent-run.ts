@@ -245,7 +245,7 @@ export class AgentRun {
     }
     // The ending is on record before anyone hears of it; a journal that could not keep up fails the run closed.
     const cause = halt.haltedReason === "cancelled" ? halt.metadata.reason : halt.metadata.error;
-    journal.end(halt.haltedReason, this.#conversation, cause).then(
+    journal.end(halt.haltedReason, cause).then(
       () => this.#emitEnd(halt),
       (e: unknown) => this.#emitEnd({ haltedReason: "error", metadata: { error: e } }),
     );

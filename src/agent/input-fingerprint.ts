@@ -21,17 +21,16 @@ export function fingerprintOf(messages: readonly Message[]): string {
 
 /**
  * Where the run of `fingerprint` starts in `entries`: the index of the latest run's entry when it
- * is this input's (a restart plays it back), `"stale"` when an earlier run had this input or ended
- * with it (a later run came after), undefined when the input is new.
+ * is this input's (a restart plays it back), `"stale"` when only an earlier run had this input (a
+ * later run came after), undefined when the input is new. An earlier run's ending is not an older
+ * input: a host that drops a decision refused `token_expired` asks again from there.
  */
 export function runOf(entries: readonly JournalEntry[], fingerprint: string): number | "stale" | undefined {
-  let latest = true;
-  for (let i = entries.length - 1; i >= 0; i--) {
+  for (let i = entries.length - 1, latest = true; i >= 0; i--) {
     const entry = entries[i] as JournalEntry;
-    if (entry.type === "run") {
-      if (entry.input === fingerprint) return latest ? i : "stale";
-      latest = false;
-    } else if (!latest && entry.type === "halt" && entry.messages === fingerprint) return "stale";
+    if (entry.type !== "run") continue;
+    if (entry.input === fingerprint) return latest ? i : "stale";
+    latest = false;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * A run was started on an input older than its conversation's latest recorded run: one the
- * journal recorded as an earlier run's input or ending, with a later run after it. Starting a new
+ * journal recorded as an earlier run's input, with a later run after it. Starting a new
  * run from it would ask the model again for turns whose calls ran already (a host that saved the
  * conversation after a run instead of before, and restarted from that save, would charge twice).
  * The run ends with `error` and this as `metadata.error`, having run nothing. Restart from the

@@ -43,16 +43,8 @@ export type JournalEntry =
    * a spend in `approvalLedger` as its own.
    */
   | { readonly type: "decided"; readonly turn: number; readonly verdicts: readonly JournalVerdict[] }
-  /**
-   * The run ended. `messages`: the fingerprint of the conversation it ended with (an input equal
-   * to it, after a later run, is stale); `error`: what an `error` or `cancelled` ending was.
-   */
-  | {
-      readonly type: "halt";
-      readonly haltedReason: string;
-      readonly messages?: string;
-      readonly error?: { readonly name: string; readonly message: string };
-    };
+  /** The run ended; `error`: what an `error` or `cancelled` ending was. */
+  | { readonly type: "halt"; readonly haltedReason: string; readonly error?: { readonly name: string; readonly message: string } };
 
 /** What a recorded decision came to: run the call (as approved, maybe edited), ask again about edited arguments, or deny. */
 export type JournalVerdict = { readonly toolCallId: string } & (
@@ -119,7 +111,7 @@ export interface JournalOptions {
   readonly reattach?: JournalReattach;
   /**
    * Start a new run from an input older than the conversation's latest recorded run (an earlier
-   * run's input or ending); default `false`, and such an input ends the run with `error` and a
+   * run's input); default `false`, and such an input ends the run with `error` and a
    * `JournalStaleInputError`, having run nothing: the new run would ask the model again for turns
    * whose calls ran already. An input equal to the latest run's is played back either way.
    */

@@ -184,10 +184,10 @@ export class RunJournal {
    * and let go of the lease (the entries stay `retainMs`). `error`: what an `error` or
    * `cancelled` ending was, kept as its name and message.
    */
-  async end(haltedReason: string, messages: readonly Message[], error?: unknown): Promise<void> {
+  async end(haltedReason: string, error?: unknown): Promise<void> {
     try {
       if (this.#ending?.haltedReason !== haltedReason) {
-        const entry = { type: "halt", haltedReason, messages: fingerprintOf(messages) } as { -readonly [K in keyof Halt]: Halt[K] };
+        const entry = { type: "halt", haltedReason } as { -readonly [K in keyof Halt]: Halt[K] };
         if (haltedReason === "error" || haltedReason === "cancelled") entry.error = errorRecord(error);
         this.#write(entry)?.catch(noop);
       }

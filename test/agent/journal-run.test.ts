@@ -50,13 +50,13 @@ describe("RunJournal", () => {
     expect(journal.replyOf(1)).toBeUndefined();
     expect(journal.outcomeOf("model", 1, "a")).toBeUndefined();
     expect(journal.wasStarted("model", 1, "a")).toBe(false);
-    await journal.end("done", input);
+    await journal.end("done");
     expect(store.entries("k")).toEqual([
       { type: "run", input: fingerprintOf(input) },
       { type: "call", turn: 1, phase: "model", call: call("a"), text: "thinking" },
       { type: "reply", turn: 1, message: { role: "assistant", content: "x", toolCalls: [call("a")] }, finishReason: "tool_calls" },
       { type: "outcome", turn: 1, phase: "model", message: answer("a"), halt: { reason: "r" } },
-      { type: "halt", haltedReason: "done", messages: fingerprintOf(input) },
+      { type: "halt", haltedReason: "done" },
     ]);
     expect(store.acquire("k", "other", 10)).toHaveLength(5); // released
   });

@@ -201,13 +201,11 @@ describe("an input older than the conversation's latest recorded run", () => {
     const later = await runAgent({ model, tools: [charge], messages: latest, journal });
     expect(later.haltedReason).toBe("completed");
     expect(charges).toEqual([7, 7]);
-    // A host that restored an older save (the first input, or the first run's ending).
-    for (const older of [input, first.messages]) {
-      const stale = await runAgent({ model, tools: [charge], messages: older, journal });
-      expect(stale.haltedReason).toBe("error");
-      expect((stale.metadata as { error: unknown }).error).toBeInstanceOf(JournalStaleInputError);
-      expect(stale.messages).toEqual(older);
-    }
+    // A host that restored an older save.
+    const stale = await runAgent({ model, tools: [charge], messages: input, journal });
+    expect(stale.haltedReason).toBe("error");
+    expect((stale.metadata as { error: unknown }).error).toBeInstanceOf(JournalStaleInputError);
+    expect(stale.messages).toEqual(input);
     expect(charges).toEqual([7, 7]);
     // The latest input still plays back.
     expect((await runAgent({ model, tools: [charge], messages: latest, journal })).haltedReason).toBe("completed");

@@ -104,7 +104,7 @@ describe("RunJournal's writes", () => {
       release,
     };
     const journal = await RunJournal.open(env(store), input);
-    await journal.end("completed", input);
+    await journal.end("completed");
     await journal.release();
     await journal.release();
     expect(release).toHaveBeenCalledTimes(1);
