@@ -21,15 +21,21 @@ export function fingerprintOf(messages: readonly Message[]): string {
 
 /**
  * Where the run of `fingerprint` starts in `entries`: the index of the latest run's entry when it
- * is this input's (a restart plays it back), `"stale"` when only an earlier run had this input (a
- * later run came after), undefined when the input is new. An earlier run's ending is not an older
- * input: a host that drops a decision refused `token_expired` asks again from there.
+ * is this input's (a restart plays it back), `"stale"` when an earlier run had this input and
+ * work was recorded since (a call, a reply, a decision: a new run from it could do that work
+ * again), undefined when the input is new. An input whose runs since recorded only their start
+ * and ending is not stale: nothing of them can happen twice (a host that drops a decision refused
+ * `token_expired` asks again from the ending before, which may be such a run's input).
  */
 export function runOf(entries: readonly JournalEntry[], fingerprint: string): number | "stale" | undefined {
+  let work = false;
   for (let i = entries.length - 1, latest = true; i >= 0; i--) {
     const entry = entries[i] as JournalEntry;
-    if (entry.type !== "run") continue;
-    if (entry.input === fingerprint) return latest ? i : "stale";
+    if (entry.type !== "run") {
+      work ||= entry.type !== "halt";
+      continue;
+    }
+    if (entry.input === fingerprint) return latest ? i : work ? "stale" : undefined;
     latest = false;
   }
   return undefined;

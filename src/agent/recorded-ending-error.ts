@@ -3,8 +3,9 @@ import { describe } from "../tool/tool-error.js";
 /**
  * The run of this input had ended before (the journal recorded its ending) with a reason the
  * record alone cannot play back to (`error`, `cancelled`: what caused it is not in the record),
- * so its restart ends the same way, at the point where the record ends, asking the model nothing
- * and running nothing new. It is `metadata.error` of a replayed `error` ending and
+ * so its restart ends the same way where it would ask the model past its record, asking the model
+ * nothing and running nothing new. (A run that ended refusing its decisions judges them again on
+ * restart: nothing ran, and the refusal stands with its own error.) It is `metadata.error` of a replayed `error` ending and
  * `metadata.reason` of a replayed `cancelled` one; `recorded` is the first ending's error, as
  * its name and message. A restart that went further than its record (the host changed the
  * options) ends with `error` and this, `haltedReason` naming the ending on record.

@@ -84,7 +84,6 @@ export class Turn {
       this.#settle(open, undefined);
       return;
     }
-    if (this.#endedOnRecord(() => this.#env.journal?.decisionsOf(this.#turn) === undefined)) return;
     // Every decision is checked before anything of the resume runs: one that does not match fails it closed.
     settleDecisions(open, this.#env, this.#conversation.slice(), this.#turn).then(
       (verdicts) => this.#over || this.#settle(open, verdicts),
@@ -249,8 +248,9 @@ export class Turn {
 
   /**
    * A run whose ending is on record plays back to it: where its record ends (`live()`: the next
-   * step would ask the model, or judge decisions, anew), the turn fails with the ending on record
-   * instead of doing what the first run did not get to. True when it did.
+   * step would ask the model anew), the turn fails with the ending on record instead of doing
+   * what the first run did not get to. True when it did. (Decisions not on record are judged
+   * again: they were refused, nothing ran, and a refusal stands, with its own error.)
    */
   #endedOnRecord(live: () => boolean): boolean {
     const ending = this.#env.journal?.ending;

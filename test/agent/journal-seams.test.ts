@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   approve,
+  askUser,
   defineTool,
   JournalStaleInputError,
   MemoryJournalStore,
@@ -213,5 +214,39 @@ describe("an input older than the conversation's latest recorded run", () => {
     const forked = await runAgent({ model, tools: [charge], messages: input, journal: { ...journal, fork: true } });
     expect(forked.haltedReason).toBe("completed");
     expect(charges).toEqual([7, 7, 7]);
+  });
+});
+
+describe("a decision refused `token_expired`, asked again from the ending before (seam property counterexample)", () => {
+  it("is not a stale input when the runs since recorded no work: no fork needed, and the call runs once", async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const { tool, runs } = refundTool();
+    const ask = defineTool({ name: "ask", description: "", schema: z.object({ order: z.number() }), handler: () => askUser("Which card?") });
+    const model = (request: ModelRequest): ModelEvent[] =>
+      request.messages.some((m) => m.role === "assistant")
+        ? [{ type: "text_delta", text: "Done." }]
+        : [
+            { type: "tool_call", call: { id: "r1", name: "refund", arguments: { order: 7 } } },
+            { type: "tool_call", call: { id: "a1", name: "ask", arguments: { order: 7 } } },
+          ];
+    const journal = { store: new MemoryJournalStore(), conversationKey: "order-12" };
+    const base = { model, tools: [tool, ask], approvalSecret: secret, approvalTokenTtl: 60_000, approvalLedger: memoryApprovalLedger(), scheduler, journal };
+    const asked = await runAgent({ ...base, messages: input });
+    expect(asked.haltedReason).toBe("ask_user");
+    // The user answers the question; the run that reads it halts for the approval, adding nothing.
+    const answered: Message[] = [...asked.messages, { role: "user", content: "the blue one" }];
+    const held = await runAgent({ ...base, messages: answered });
+    expect(held.haltedReason).toBe("approval_required");
+    expect(held.messages).toEqual(answered);
+    scheduler.frame = 70_000;
+    const late = await runAgent({ ...base, messages: [...held.messages, ...pendingOf(held).map((p) => approve(p))] });
+    expect(late).toMatchObject({ haltedReason: "error", metadata: { error: { reason: "token_expired" } } });
+    // The host drops the stale decision and asks again from the ending before: the input of a run that did nothing.
+    const again = await runAgent({ ...base, messages: held.messages });
+    expect(again.haltedReason).toBe("approval_required");
+    const done = await runAgent({ ...base, messages: [...again.messages, ...pendingOf(again).map((p) => approve(p))] });
+    expect(done.haltedReason).toBe("completed");
+    expect(runs).toEqual([7]);
+    expectValidForEveryProvider(done.messages);
   });
 });
