@@ -50,7 +50,6 @@ describe("the seam property, in memory: approvals × journal × executors, kille
           store: new MemoryJournalStore(),
           ledger: memoryApprovalLedger(),
           effects,
-          kinds: [],
           tools: [thread],
           executors: () => ({ toolExecutors: { thread: pool } }),
           unsubscribeDead: true,

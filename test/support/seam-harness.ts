@@ -53,8 +53,6 @@ export interface SeamWorld {
   readonly ledger: ApprovalLedger;
   /** The file every handler appends `<kind> <n>` to as its effect, wherever it runs. */
   readonly effects: string;
-  /** The kinds this world can run (the Redis ones only where Redis is). */
-  readonly kinds: readonly SeamKind[];
   /** The tools beyond the in-process ones (thread, remote, routed), as the agent holds them. */
   readonly tools: readonly Tool[];
   /** The run's executors for conversation `key` (a BullMQ executor's job ids derive from it). */
