@@ -18,6 +18,7 @@ import {
   type ModelEvent,
   type ModelRequest,
   type PendingApproval,
+  type ToolExecutor,
 } from "../../src/index.js";
 import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
 import { dyingProcess, type DyingProcess } from "../support/dying-process.js";
@@ -248,5 +249,40 @@ describe("a decision refused `token_expired`, asked again from the ending before
     expect(done.haltedReason).toBe("completed");
     expect(runs).toEqual([7]);
     expectValidForEveryProvider(done.messages);
+  });
+});
+
+describe("a call in flight on an executor named by `control.executor`", () => {
+  it("is asked of that executor in `toolExecutors`: one that re-attaches gets the call again, not a fate-unknown answer", async () => {
+    const sent: number[] = [];
+    let proc: DyingProcess | undefined;
+    // Stands in for a remote executor whose job ids derive from the call id (bullmqExecutor).
+    const remote: ToolExecutor & { reattaches: true } = {
+      reattaches: true,
+      execute: (_tool, args) => {
+        sent.push(args.order as number);
+        if (sent.length === 1) {
+          proc?.kill();
+          return new Promise(() => {}); // the first process dies while the job runs
+        }
+        return ok(`refunded ${args.order as number}`);
+      },
+    };
+    const refund = defineTool({
+      name: "refund",
+      description: "",
+      schema: z.object({ order: z.number() }),
+      control: { executor: "remote" },
+      handler: () => ok("never here"),
+    });
+    const { model } = modelCalling("refund");
+    const store = new MemoryJournalStore();
+    const journal = { store, conversationKey: "order-13", owner: "agent" };
+    proc = dyingProcess(store);
+    await runUntilKilled({ model, tools: [refund], messages: input, toolExecutors: { remote }, journal: { ...journal, store: proc.store } }, proc);
+    const again = await runAgent({ model, tools: [refund], messages: input, toolExecutors: { remote }, journal });
+    expect(again.haltedReason).toBe("completed");
+    expect(again.messages.filter((m) => m.role === "tool")).toMatchObject([{ content: "refunded 7", isError: false }]);
+    expect(sent).toEqual([7, 7]);
   });
 });
