@@ -4,7 +4,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { z } from "zod";
-import { MemoryJournalStore, memoryApprovalLedger } from "../../src/index.js";
+import { appendFileSync } from "node:fs";
+import { defineTool, MemoryJournalStore, memoryApprovalLedger, ok } from "../../src/index.js";
+import { codeMode, type CodeMode } from "../../src/code-mode/index.js";
 import { workerPool, type WorkerPool } from "../../src/node/index.js";
 import { runSeamScenario, type SeamKind, type SeamStats, type SeamWorld } from "../support/seam-harness.js";
 import { seamScenario } from "../support/seam-scenario.js";
@@ -15,15 +17,28 @@ const RUNS = 300;
 describe("the seam property, in memory: approvals × journal × executors, killed at every step", () => {
   let dir: string;
   let pool: WorkerPool;
+  let code: CodeMode;
+  /** The scenario's effects file, for the tool a code-mode script calls (its handler runs here). */
+  let effects = "";
   const stats: SeamStats = { scenarios: 0, lives: 0, kills: 0, byStep: {}, tokenExpired: 0 };
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "toolrx-seams-"));
     pool = workerPool({ size: 1, spares: 0 });
+    const nested = defineTool({
+      name: "code",
+      description: "",
+      schema: z.object({ n: z.number() }),
+      handler: ({ n }) => {
+        appendFileSync(effects, `code ${n}\n`);
+        return ok(n);
+      },
+    });
+    code = codeMode({ tools: [nested] });
   });
 
   afterAll(async () => {
-    await pool?.close();
+    await Promise.allSettled([pool?.close(), code?.close()]);
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     console.log(
       `seam property (memory): ${stats.scenarios} scenarios, ${stats.lives} lives, ${stats.kills} kills ${JSON.stringify(stats.byStep)}, ${stats.tokenExpired} token_expired refusals`,
@@ -33,8 +48,8 @@ describe("the seam property, in memory: approvals × journal × executors, kille
   it("runs no non-idempotent handler twice, answers every call once, keeps the conversation valid for every provider, and ends as an uninterrupted run", async () => {
     let k = 0;
     await fc.assert(
-      fc.asyncProperty(seamScenario(["local", "idempotent", "approve", "ask", "repair", "thread"] satisfies SeamKind[]), async (scenario) => {
-        const effects = join(dir, `effects-${k}.log`);
+      fc.asyncProperty(seamScenario(["local", "idempotent", "approve", "ask", "repair", "thread", "code"] satisfies SeamKind[]), async (scenario) => {
+        effects = join(dir, `effects-${k}.log`);
         writeFileSync(effects, "");
         const thread = pool.tool({
           name: "thread",
@@ -50,7 +65,7 @@ describe("the seam property, in memory: approvals × journal × executors, kille
           store: new MemoryJournalStore(),
           ledger: memoryApprovalLedger(),
           effects,
-          tools: [thread],
+          tools: [thread, code.tool],
           executors: () => ({ toolExecutors: { thread: pool } }),
           unsubscribeDead: true,
         };

@@ -30,7 +30,7 @@ import {
 } from "../../src/index.js";
 import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
 
-export const SEAM_KINDS = ["local", "idempotent", "approve", "ask", "repair", "thread", "remote", "routed"] as const;
+export const SEAM_KINDS = ["local", "idempotent", "approve", "ask", "repair", "thread", "remote", "routed", "code"] as const;
 export type SeamKind = (typeof SEAM_KINDS)[number];
 export interface SeamCall {
   readonly kind: SeamKind;
@@ -112,11 +112,23 @@ function seamModel(plan: SeamScenario["plan"]) {
       ...calls.map(
         ({ kind, n }): ModelEvent => ({
           type: "tool_call",
-          call: { id: `call_${Math.random().toString(36).slice(2, 10)}`, name: kind, arguments: { n: kind === "repair" ? String(n) : n } },
+          call: { id: `call_${Math.random().toString(36).slice(2, 10)}`, ...callOf(kind, n) },
         }),
       ),
     ];
   };
+}
+
+/** The model's call for one planned call: a code-mode call is a script calling the nested tool `code`. */
+function callOf(kind: SeamKind, n: number): { name: string; arguments: Record<string, unknown> } {
+  if (kind === "code") return { name: "run_script", arguments: { script: `await tools.code({ n: ${n} }); return "code ${n} done";` } };
+  return { name: kind, arguments: { n: kind === "repair" ? String(n) : n } };
+}
+
+/** The planned call a model's call stands for. */
+function plannedOf(call: { name: string; arguments: Record<string, unknown> }): SeamCall {
+  if (call.name === "run_script") return { kind: "code", n: Number(/n: (\d+)/.exec(String(call.arguments.script))?.[1]) };
+  return { kind: call.name as SeamKind, n: Number(call.arguments.n) };
 }
 
 /** One process's view of the stores: counted steps, the kill, and nothing reaching them after it. */
@@ -190,8 +202,12 @@ function life(
 }
 
 /** Run one scenario to its end, restarting after each kill, and check the invariants. */
-export async function runSeamScenario(world: SeamWorld, scenario: SeamScenario, key: string, stats: SeamStats): Promise<void> {
+export async function runSeamScenario(world: SeamWorld, generated: SeamScenario, key: string, stats: SeamStats): Promise<void> {
   stats.scenarios++;
+  // Call numbers unique across scenarios: a killed process of an earlier one (shrinking replays
+  // them) may still finish a call, and must not count against this one.
+  const base = stats.scenarios * 1_000;
+  const scenario = { ...generated, plan: generated.plan.map((turn) => turn.map((c) => ({ ...c, n: c.n + base }))) };
   const scheduler = new VirtualTimeScheduler();
   const kills = scenario.kills.slice();
   let messages: Message[] = [{ role: "user", content: "go" }];
@@ -223,7 +239,7 @@ function dropTrailingDecisions(messages: readonly Message[]): Message[] {
 }
 
 /** Kinds whose call, cut off by a kill, is answered with its fate unknown (the others are sent again or re-attached). */
-const fateUnknownKinds = new Set<SeamKind>(["local", "approve", "ask", "repair", "thread"]);
+const fateUnknownKinds = new Set<SeamKind>(["local", "approve", "ask", "repair", "thread", "code"]);
 
 function checkFinal(world: SeamWorld, scenario: SeamScenario, final: readonly Message[]): void {
   const { plan } = scenario;
@@ -241,8 +257,7 @@ function checkFinal(world: SeamWorld, scenario: SeamScenario, final: readonly Me
   expect(answers.map((a) => a.toolCallId).sort()).toEqual(calls.map((c) => c.id).sort());
   for (const call of calls) {
     const answer = answers.find((a) => a.toolCallId === call.id);
-    const n = Number(call.arguments.n);
-    const kind = call.name as SeamKind;
+    const { kind, n } = plannedOf(call);
     if (answer?.isError === true) {
       expect(fateUnknownKinds.has(kind), `${kind} ${n}: ${answer.content}`).toBe(true);
       expect(answer.content).toContain("handler_exit");
