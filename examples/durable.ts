@@ -91,19 +91,23 @@ async function agent(): Promise<void> {
     execute: (tool: Tool, args: Record<string, unknown>, ctx: HandlerContext) =>
       tool.name === "ship" ? executor.execute(tool, args, ctx) : defaultExecutor.execute(tool, args, ctx),
   };
-  const result = await runAgent({
-    model,
-    tools: tools(effects),
-    messages: [{ role: "user", content: "Charge and ship order 1042" }],
-    toolExecutor,
-    // The owner stays the same across restarts, so the restarted process takes its lease back at once.
-    journal: { store, conversationKey, owner: "agent-process" },
-  });
-  for (const m of result.messages) if (m.role === "tool") process.stdout.write(`agent: ${m.name} answered ${m.content}\n`);
-  const last = result.messages.at(-1);
-  process.stdout.write(`agent: ${result.haltedReason}: ${last?.role === "assistant" ? last.content : ""}\n`);
-  await executor.close();
-  await store.close();
+  try {
+    const result = await runAgent({
+      model,
+      tools: tools(effects),
+      messages: [{ role: "user", content: "Charge and ship order 1042" }],
+      toolExecutor,
+      // The owner stays the same across restarts, so the restarted process takes its lease back at once.
+      journal: { store, conversationKey, owner: "agent-process" },
+    });
+    for (const m of result.messages) if (m.role === "tool") process.stdout.write(`agent: ${m.name} answered ${m.content}\n`);
+    const last = result.messages.at(-1);
+    process.stdout.write(`agent: ${result.haltedReason}: ${last?.role === "assistant" ? last.content : ""}\n`);
+    if (result.haltedReason !== "completed") process.exitCode = 1;
+  } finally {
+    // Open connections would keep a failed agent process alive: close them whatever happened.
+    await Promise.allSettled([executor.close(), store.close()]);
+  }
 }
 
 async function main(): Promise<void> {
@@ -123,23 +127,32 @@ async function main(): Promise<void> {
   const effectsFile = join(dir, "effects.log");
   appendFileSync(effectsFile, "");
   const here = fileURLToPath(import.meta.url);
-  const start = (role: string) =>
-    spawn(process.execPath, ["--import", "tsx", here, role, redisUrl as string, effectsFile], { stdio: ["ignore", "pipe", "inherit"] });
-  const worker = start("worker");
-  await new Promise((resolve) => worker.stdout?.once("data", resolve));
+  const children: ChildProcess[] = [];
+  const start = (role: string) => {
+    const child = spawn(process.execPath, ["--import", "tsx", here, role, redisUrl as string, effectsFile], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(child);
+    return child;
+  };
   try {
+    const worker = start("worker");
+    await Promise.race([
+      new Promise((resolve) => worker.stdout?.once("data", resolve)),
+      exitOf(worker).then((code) => {
+        throw new Error(`example: the worker exited with ${code} before it was ready`);
+      }),
+    ]);
     // First life: SIGKILL the agent process once both calls are running.
     const first = start("agent");
     first.stdout?.on("data", (d: Buffer) => process.stdout.write(d));
     await waitFor(() => readFileSync(effectsFile, "utf8").includes("charge"));
     await new Promise((r) => setTimeout(r, 200));
     first.kill("SIGKILL");
-    await new Promise((r) => first.once("exit", r));
+    await exitOf(first);
     console.log("example: the agent process was SIGKILLed while charge and ship ran");
     // Second life: the same program, the same conversation key.
     const second = start("agent");
     second.stdout?.on("data", (d: Buffer) => process.stdout.write(d));
-    const code = await new Promise((r) => second.once("exit", r));
+    const code = await exitOf(second);
     if (code !== 0) throw new Error(`example: the restarted agent exited with ${code}`);
     const done = readFileSync(effectsFile, "utf8").trim().split("\n");
     const counts = new Map<string, number>();
@@ -147,10 +160,26 @@ async function main(): Promise<void> {
     for (const [what, n] of counts) console.log(`example: ${what} happened ${n === 1 ? "once" : `${n} times`}`);
     if ([...counts.values()].some((n) => n !== 1) || counts.size !== 2) throw new Error("example: a side effect did not happen exactly once");
   } finally {
-    worker.kill("SIGTERM");
+    // Whatever failed, no process of the example outlives it: the worker closes, any agent still running is killed.
+    await Promise.all(children.map((child) => stop(child)));
     redis?.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function exitOf(child: ChildProcess): Promise<number | string | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode ?? child.signalCode);
+  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+}
+
+/** SIGTERM (the worker closes its queue), then SIGKILL if it has not exited within 5 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = exitOf(child);
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 async function waitFor(condition: () => boolean): Promise<void> {

@@ -90,9 +90,11 @@ export { resultPages, type ResultPages, type ResultPagesOptions } from "./tool/r
 export { memoryResultStore, type ResultStore } from "./tool/result-store.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
 export type { SubagentState } from "./agent/subagent-resume.js";
-export type { JournalEntry, JournalOptions, JournalPhase, JournalStore } from "./agent/journal.js";
+export type { JournalEntry, JournalOptions, JournalPhase, JournalStore, JournalVerdict } from "./agent/journal.js";
 export type { JournalReattach } from "./agent/journal-reattach.js";
 export { JournalLeaseError } from "./agent/journal-lease-error.js";
+export { JournalStaleInputError } from "./agent/journal-stale-input-error.js";
+export { RecordedEndingError } from "./agent/recorded-ending-error.js";
 export { MemoryJournalStore, type MemoryJournalStoreOptions } from "./agent/memory-journal-store.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/approval/needs-approval.js";
 export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval/approval-mismatch-error.js";

@@ -17,6 +17,7 @@ import { Turn, type TurnOutcome } from "./turn.js";
 import type { AgentEvent, TokenUsage, UsageSource } from "./types.js";
 import type { Message } from "../tool/message.js";
 import { RunJournal } from "./run-journal.js";
+import { RecordedEndingError } from "./recorded-ending-error.js";
 
 /**
  * One subscription to `streamAgent`: turns one after another until a reason ends the loop.
@@ -217,7 +218,7 @@ export class AgentRun {
     this.#turn = undefined;
     // Abort what the failed turn left running (its handlers, the model's request) with the cause.
     this.#controller.abort(error);
-    this.#end({ haltedReason: "error", metadata: { error } });
+    this.#end(endingOf(error));
   }
 
   #cancel(reason: unknown): void {
@@ -243,7 +244,8 @@ export class AgentRun {
       return;
     }
     // The ending is on record before anyone hears of it; a journal that could not keep up fails the run closed.
-    journal.end(halt.haltedReason).then(
+    const cause = halt.haltedReason === "cancelled" ? halt.metadata.reason : halt.metadata.error;
+    journal.end(halt.haltedReason, cause).then(
       () => this.#emitEnd(halt),
       (e: unknown) => this.#emitEnd({ haltedReason: "error", metadata: { error: e } }),
     );
@@ -268,6 +270,12 @@ export class AgentRun {
 }
 
 function noop(): void {}
+
+/** How a failed turn ends the run: with `error`, or, where the journal played back to a recorded ending, with that one. */
+function endingOf(error: unknown): AgentHalt {
+  if (error instanceof RecordedEndingError && error.haltedReason === "cancelled") return { haltedReason: "cancelled", metadata: { reason: error } };
+  return { haltedReason: "error", metadata: { error } };
+}
 
 /** A subagent's resume as the open turn of a continuation call the loop adds (at the conversation's end). */
 function continuationOf(messages: readonly Message[]): OpenTurn | undefined {

@@ -3,6 +3,7 @@ import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.
 import type { Message } from "../tool/message.js";
 import type { BatchEnv } from "./batch-env.js";
 import type { OpenTurn } from "./resume.js";
+import type { JournalVerdict } from "./journal.js";
 
 /**
  * Check every decision after the open turn and say what each comes to, before anything of the
@@ -12,7 +13,17 @@ import type { OpenTurn } from "./resume.js";
  *
  * @throws {ApprovalMismatchError} for the first decision that does not match; what a rule throws.
  */
-export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversation: readonly Message[]): Promise<Map<string, Verdict>> {
+export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversation: readonly Message[], turn: number): Promise<Map<string, Verdict>> {
+  const journal = env.journal;
+  const recorded = journal?.decisionsOf(turn);
+  if (recorded !== undefined) {
+    // A restart of this input: the decisions stand as judged when they were recorded (a token
+    // that expired since still counts: the calls it approved may have run, and are answered
+    // from the record), and an approval spent since is this run's own spend.
+    const verdicts = new Map(recorded.map((v) => [v.toolCallId, verdictOf(v)]));
+    await spendAll(verdicts, env, () => undefined, true);
+    return verdicts;
+  }
   const last = new Map<string, number>();
   open.decisions.forEach(({ message, at }, k) => {
     const id = message.toolCallId;
@@ -46,19 +57,36 @@ export async function settleDecisions(open: OpenTurn, env: BatchEnv, conversatio
       await judgeDecision(message, call, env.lookup(call.name), { binding: agent.approvalBinding, validate: agent.validate, reissued, at, approvalContext }),
     );
   }
-  const ledger = agent.approvalLedger;
-  if (ledger !== undefined) {
-    for (const [id, verdict] of verdicts) {
-      if (verdict.kind !== "run") continue;
-      try {
-        await spendApproval(ledger, verdict.call, agent.approvalBinding, open.decisions[last.get(id) as number]?.at);
-      } catch (e) {
-        // A journal replaying this very run spent it the first time, before its process died. The
-        // journal keeps the call from running twice (its recorded outcome answers it, or its fate
-        // is unknown), so the ledger's refusal, meant for a replayed request, does not apply.
-        if (!(env.journal?.replaying === true && e instanceof ApprovalMismatchError && e.reason === "already_used")) throw e;
-      }
+  // On record before any is spent: a process that dies between a spend and its call's record
+  // leaves a restart that knows the spend as its own.
+  await journal?.recordDecisions(
+    turn,
+    [...verdicts].map(([toolCallId, v]) => ({ toolCallId, ...v })),
+  );
+  await spendAll(verdicts, env, (id) => open.decisions[last.get(id) as number]?.at, false);
+  return verdicts;
+}
+
+/**
+ * Spend each approval that runs its call in the run's `approvalLedger`. `own`: the decisions were
+ * on record before this run's first start spent them, so a key found spent is that start's spend
+ * (the journal keeps the call from running twice: its recorded outcome answers it, or its fate is
+ * unknown); the ledger's refusal, meant for a replayed request, does not apply.
+ */
+async function spendAll(verdicts: ReadonlyMap<string, Verdict>, env: BatchEnv, at: (id: string) => number | undefined, own: boolean): Promise<void> {
+  const { approvalLedger: ledger, approvalBinding } = env.agent;
+  if (ledger === undefined) return;
+  for (const [id, verdict] of verdicts) {
+    if (verdict.kind !== "run") continue;
+    try {
+      await spendApproval(ledger, verdict.call, approvalBinding, at(id));
+    } catch (e) {
+      if (!(own && e instanceof ApprovalMismatchError && e.reason === "already_used")) throw e;
     }
   }
-  return verdicts;
+}
+
+function verdictOf(recorded: JournalVerdict): Verdict {
+  if (recorded.kind === "deny") return { kind: "deny", reason: recorded.reason };
+  return { kind: recorded.kind, call: recorded.call };
 }

@@ -26,11 +26,16 @@ export interface BatchJournal {
  * Whether a call that started before the process stopped, and has no recorded outcome, may be
  * sent again: when the tool is `control.idempotent`, or the executor re-attaches to the work it
  * sent (an executor with `reattaches: true`, such as `bullmqExecutor`, whose job ids derive from
- * the call id; a router of executors may answer per tool with `reattaches: (tool) => boolean`). Any other call's fate is unknown and it is not run again.
+ * the call id; a router of executors may answer per tool with `reattaches: (tool) => boolean`).
+ * The executor asked is the one the call ran on: `toolExecutors[control.executor]` for a tool
+ * that names one, else `toolExecutor`. Any other call's fate is unknown and it is not run again.
  */
 export function resendsInFlight(tool: Tool | undefined, runOptions: RunOptions): boolean {
-  if (tool !== undefined && controlOf(tool)?.idempotent === true) return true;
-  const executor = runOptions.toolExecutor ?? runOptions.engine?.toolExecutor;
+  const control = tool === undefined ? undefined : controlOf(tool);
+  if (control?.idempotent === true) return true;
+  // Asked of the executor the call went to: a tool's own `control.executor` routes it past `toolExecutor`.
+  const executor =
+    control?.executor === undefined ? (runOptions.toolExecutor ?? runOptions.engine?.toolExecutor) : runOptions.toolExecutors?.[control.executor];
   const reattaches = (executor as { reattaches?: unknown } | undefined)?.reattaches;
   // A router of executors answers per tool.
   return reattaches === true || (typeof reattaches === "function" && tool !== undefined && reattaches(tool) === true);

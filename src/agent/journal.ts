@@ -36,8 +36,22 @@ export type JournalEntry =
    * report): a restart follows that work instead of answering the call with its fate unknown.
    */
   | { readonly type: "handle"; readonly turn: number; readonly phase: JournalPhase; readonly toolCallId: string; readonly handle: string }
-  /** The run ended. */
-  | { readonly type: "halt"; readonly haltedReason: string };
+  /**
+   * The host's decisions a resume settles, as they were judged (token, conversation, expiry),
+   * recorded before any approval is spent: a restart of the same input acts on them as judged
+   * then (an executed call is answered from the record even after its token expired), and knows
+   * a spend in `approvalLedger` as its own.
+   */
+  | { readonly type: "decided"; readonly turn: number; readonly verdicts: readonly JournalVerdict[] }
+  /** The run ended; `error`: what an `error` or `cancelled` ending was. */
+  | { readonly type: "halt"; readonly haltedReason: string; readonly error?: { readonly name: string; readonly message: string } };
+
+/** What a recorded decision came to: run the call (as approved, maybe edited), ask again about edited arguments, or deny. */
+export type JournalVerdict = { readonly toolCallId: string } & (
+  | { readonly kind: "run"; readonly call: ToolCall }
+  | { readonly kind: "ask"; readonly call: ToolCall }
+  | { readonly kind: "deny"; readonly reason?: string }
+);
 
 /** Whose calls an entry records: a model reply's, or the ones a resume settles before asking the model. */
 export type JournalPhase = "model" | "resume";
@@ -95,6 +109,13 @@ export interface JournalOptions {
    * `toolrx/mcp`, for MCP tasks); default none: such a call is answered with its fate unknown.
    */
   readonly reattach?: JournalReattach;
+  /**
+   * Start a new run from an input older than the conversation's latest recorded run (an earlier
+   * run's input); default `false`, and such an input ends the run with `error` and a
+   * `JournalStaleInputError`, having run nothing: the new run would ask the model again for turns
+   * whose calls ran already. An input equal to the latest run's is played back either way.
+   */
+  readonly fork?: boolean;
 }
 
 /** {@link JournalOptions} checked, defaults filled in. */
@@ -105,6 +126,7 @@ export interface JournalEnv {
   readonly leaseMs: number;
   readonly retainMs: number;
   readonly reattach: JournalReattach | undefined;
+  readonly fork: boolean;
 }
 
 /**
@@ -115,7 +137,7 @@ export interface JournalEnv {
 export function checkJournalOptions(journal: unknown): JournalEnv | undefined {
   if (journal === undefined) return undefined;
   if (typeof journal !== "object" || journal === null) throw new TypeError(`Expected \`journal\` to be { store, conversationKey }, got ${describe(journal)}`);
-  const { store, conversationKey, owner, leaseMs = 30_000, retainMs = 86_400_000, reattach } = journal as JournalOptions;
+  const { store, conversationKey, owner, leaseMs = 30_000, retainMs = 86_400_000, reattach, fork = false } = journal as JournalOptions;
   for (const method of ["acquire", "append", "renew", "release"] as const) {
     if (typeof (store as Partial<JournalStore> | undefined)?.[method] !== "function") {
       throw new TypeError(`Expected \`journal.store\` to be a JournalStore with \`${method}\`, got ${describe(store)}`);
@@ -136,5 +158,6 @@ export function checkJournalOptions(journal: unknown): JournalEnv | undefined {
   if (reattach !== undefined && (typeof reattach?.handleOf !== "function" || typeof reattach.callOf !== "function")) {
     throw new TypeError(`Expected \`journal.reattach\` to be { handleOf, callOf }, got ${describe(reattach)}`);
   }
-  return { store, key: conversationKey, owner, leaseMs, retainMs, reattach };
+  if (typeof fork !== "boolean") throw new TypeError(`Expected \`journal.fork\` to be a boolean, got ${describe(fork)}`);
+  return { store, key: conversationKey, owner, leaseMs, retainMs, reattach, fork };
 }

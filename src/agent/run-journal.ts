@@ -3,10 +3,13 @@ import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js"
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { isThenable } from "../tool/results.js";
-import type { JournalEntry, JournalEnv, JournalPhase } from "./journal.js";
+import type { JournalEntry, JournalEnv, JournalPhase, JournalVerdict } from "./journal.js";
+import { fingerprintOf, runOf } from "./input-fingerprint.js";
+import { JournalStaleInputError } from "./journal-stale-input-error.js";
 import type { JournalReattach } from "./journal-reattach.js";
 import { JournalLeaseError } from "./journal-lease-error.js";
 import type { FinishReason } from "./types.js";
+import { errorRecord, type RecordedEnding } from "./recorded-ending-error.js";
 
 /** A model reply as the journal gives it back: the whole reply, or (`partial`) the calls that had started when the process stopped. */
 export interface RecordedReply {
@@ -33,6 +36,10 @@ export class RunJournal {
   readonly #outcomes = new Map<string, RecordedOutcome>();
   /** The latest handle each call named (`journal.reattach`), by phase, turn and call id. */
   readonly #handles = new Map<string, string>();
+  /** The decisions each turn's resume settled, as judged then. */
+  readonly #decided = new Map<number, readonly JournalVerdict[]>();
+  /** How the run of this input ended, when it did. */
+  #ending: RecordedEnding | undefined;
   #tail: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -54,15 +61,12 @@ export class RunJournal {
     const journal = new RunJournal(env, owner);
     const entries = await env.store.acquire(env.key, owner, env.leaseMs);
     const fingerprint = fingerprintOf(input);
-    let start = -1;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = entries[i] as JournalEntry;
-      if (entry.type === "run") {
-        if (entry.input === fingerprint) start = i;
-        break;
-      }
+    const start = runOf(entries, fingerprint);
+    if (start === "stale" && !env.fork) {
+      await env.store.release(env.key, owner, env.retainMs);
+      throw new JournalStaleInputError(env.key);
     }
-    if (start < 0) await env.store.append(env.key, owner, [{ type: "run", input: fingerprint }]);
+    if (typeof start !== "number") await env.store.append(env.key, owner, [{ type: "run", input: fingerprint }]);
     else {
       journal.#replaying = start + 1 < entries.length;
       for (let i = start + 1; i < entries.length; i++) journal.#load(entries[i] as JournalEntry);
@@ -102,6 +106,23 @@ export class RunJournal {
   wasStarted(phase: JournalPhase, turn: number, id: string): boolean {
     if (!this.#replaying) return false;
     return this.#started.get(`${phase}:${turn}`)?.some((s) => s.call.id === id) === true;
+  }
+
+  /** The decisions the resume of turn `turn` settled, as recorded before any was spent. */
+  decisionsOf(turn: number): readonly JournalVerdict[] | undefined {
+    return this.#replaying ? this.#decided.get(turn) : undefined;
+  }
+
+  /** Record the decisions a resume settled; resolves once that is durable (undefined: it already is). */
+  recordDecisions(turn: number, verdicts: readonly JournalVerdict[]): Promise<void> | undefined {
+    const entry: JournalEntry = { type: "decided", turn, verdicts };
+    if (this.#replaying) this.#load(entry);
+    return this.#write(entry);
+  }
+
+  /** How the run of this input ended, when an earlier start of it got that far. */
+  get ending(): RecordedEnding | undefined {
+    return this.#ending;
   }
 
   /** How calls whose work outlives the process are picked up again, when the host said. */
@@ -158,10 +179,18 @@ export class RunJournal {
     });
   }
 
-  /** Record the run's ending, make everything durable, and let go of the lease (the entries stay `retainMs`). */
-  async end(haltedReason: string): Promise<void> {
+  /**
+   * Record the run's ending (unless it is the one on record already), make everything durable,
+   * and let go of the lease (the entries stay `retainMs`). `error`: what an `error` or
+   * `cancelled` ending was, kept as its name and message.
+   */
+  async end(haltedReason: string, error?: unknown): Promise<void> {
     try {
-      this.#write({ type: "halt", haltedReason })?.catch(noop);
+      if (this.#ending?.haltedReason !== haltedReason) {
+        const entry = { type: "halt", haltedReason } as { -readonly [K in keyof Halt]: Halt[K] };
+        if (haltedReason === "error" || haltedReason === "cancelled") entry.error = errorRecord(error);
+        this.#write(entry)?.catch(noop);
+      }
       await this.flush();
     } finally {
       await this.release();
@@ -194,6 +223,12 @@ export class RunJournal {
         return;
       case "handle":
         this.#handles.set(`${entry.phase}:${entry.turn}:${entry.toolCallId}`, entry.handle);
+        return;
+      case "decided":
+        this.#decided.set(entry.turn, entry.verdicts);
+        return;
+      case "halt":
+        this.#ending = entry.error === undefined ? { haltedReason: entry.haltedReason } : { haltedReason: entry.haltedReason, error: entry.error };
         return;
     }
   }
@@ -255,20 +290,4 @@ export class RunJournal {
 
 function noop(): void {}
 
-/**
- * A run's input, in a short string: the same conversation gives the same one. Not a security
- * measure (the store is the host's own): 53 bits of a string hash, and the length.
- */
-export function fingerprintOf(messages: readonly Message[]): string {
-  const text = JSON.stringify(messages);
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}.${text.length}`;
-}
+type Halt = Extract<JournalEntry, { type: "halt" }>;

@@ -15,6 +15,7 @@ import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
 import { replayOf } from "./journal-replay.js";
+import { RecordedEndingError } from "./recorded-ending-error.js";
 
 /** What a turn added and left open, for the loop to decide whether to go on. */
 export interface TurnOutcome {
@@ -84,7 +85,7 @@ export class Turn {
       return;
     }
     // Every decision is checked before anything of the resume runs: one that does not match fails it closed.
-    settleDecisions(open, this.#env, this.#conversation.slice()).then(
+    settleDecisions(open, this.#env, this.#conversation.slice(), this.#turn).then(
       (verdicts) => this.#over || this.#settle(open, verdicts),
       (e: unknown) => this.#fail(e),
     );
@@ -136,6 +137,7 @@ export class Turn {
 
   /** Ask the host's `prepareTurn` first, when there is one: its plan shapes this turn's request and tools. */
   #askModel(): void {
+    if (this.#endedOnRecord(() => this.#env.journal?.replyOf(this.#turn) === undefined)) return;
     const prepare = this.#env.agent.prepareTurn;
     if (prepare === undefined) {
       this.#request(this.#env, undefined, undefined);
@@ -242,6 +244,19 @@ export class Turn {
       questions: carried.length === 0 ? asked : [...carried, ...asked],
       finishReason,
     });
+  }
+
+  /**
+   * A run whose ending is on record plays back to it: where its record ends (`live()`: the next
+   * step would ask the model anew), the turn fails with the ending on record instead of doing
+   * what the first run did not get to. True when it did. (Decisions not on record are judged
+   * again: they were refused, nothing ran, and a refusal stands, with its own error.)
+   */
+  #endedOnRecord(live: () => boolean): boolean {
+    const ending = this.#env.journal?.ending;
+    if (ending === undefined || !live()) return false;
+    this.#fail(new RecordedEndingError(ending.haltedReason, ending.error));
+    return true;
   }
 
   #fail(error: unknown): void {

@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JournalLeaseError, MemoryJournalStore, type JournalEntry, type JournalStore } from "../../src/index.js";
-import { fingerprintOf, RunJournal } from "../../src/agent/run-journal.js";
+import { fingerprintOf } from "../../src/agent/input-fingerprint.js";
+import { RunJournal } from "../../src/agent/run-journal.js";
+import { JournalStaleInputError } from "../../src/agent/journal-stale-input-error.js";
 import type { Message } from "../../src/index.js";
 import { answer, call, env, input, tick } from "./run-journal-fixtures.js";
 
@@ -116,8 +118,12 @@ describe("RunJournal", () => {
       { type: "run", input: fingerprintOf(input) },
       { type: "run", input: fingerprintOf(other) },
     ]);
-    // The first input again: only the last run's entries count, and that run was another input's.
-    const third = await RunJournal.open(env(store), input);
+    // The first input again, older than the latest run: refused, unless the host forks from it.
+    await expect(RunJournal.open(env(store), input)).rejects.toThrow(JournalStaleInputError);
+    expect(store.acquire("k", "other", 10)).toHaveLength(3); // the refusal let go of the lease
+    store.release("k", "other", 1_000);
+    // Forked: only the last run's entries count, and that run was another input's.
+    const third = await RunJournal.open(env(store, { fork: true }), input);
     expect(third.replaying).toBe(false);
     await third.release();
     const fourth = await RunJournal.open(env(store), input);

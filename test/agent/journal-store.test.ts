@@ -223,13 +223,21 @@ describe("the `journal` option (journal.ts)", () => {
   it("takes a store and a key, with a 30 s lease and a day's retention by default", async () => {
     const { checkJournalOptions } = await import("../../src/agent/journal.js");
     expect(checkJournalOptions(undefined)).toBeUndefined();
-    expect(checkJournalOptions({ store, conversationKey: "k" })).toEqual({ store, key: "k", owner: undefined, leaseMs: 30_000, retainMs: 86_400_000 });
+    expect(checkJournalOptions({ store, conversationKey: "k" })).toEqual({
+      store,
+      key: "k",
+      owner: undefined,
+      leaseMs: 30_000,
+      retainMs: 86_400_000,
+      fork: false,
+    });
     expect(checkJournalOptions({ store, conversationKey: "k", owner: "w", leaseMs: 10, retainMs: 0 })).toEqual({
       store,
       key: "k",
       owner: "w",
       leaseMs: 10,
       retainMs: 0,
+      fork: false,
     });
     const reattach = { handleOf: () => undefined, callOf: (call: ToolCall) => call };
     expect(checkJournalOptions({ store, conversationKey: "k", reattach })?.reattach).toBe(reattach);
@@ -250,6 +258,7 @@ describe("the `journal` option (journal.ts)", () => {
     [{ store, conversationKey: "" }, 'Expected `journal.conversationKey` to be a non-empty string, got ""'],
     [{ store, conversationKey: "k", owner: "" }, 'Expected `journal.owner` to be a non-empty string, got ""'],
     [{ store, conversationKey: "k", owner: 1 }, "Expected `journal.owner` to be a non-empty string, got 1"],
+    [{ store, conversationKey: "k", fork: "yes" }, 'Expected `journal.fork` to be a boolean, got "yes"'],
     [{ store, conversationKey: "k", leaseMs: 9.5 }, "Expected `journal.leaseMs` to be a number of milliseconds from 10 to 2147483647, got 9.5"],
     [{ store, conversationKey: "k", leaseMs: 2_147_483_648 }, "from 10 to 2147483647, got 2147483648"],
     [{ store, conversationKey: "k", leaseMs: Infinity }, "from 10 to 2147483647, got Infinity"],

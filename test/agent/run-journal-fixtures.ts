@@ -16,5 +16,6 @@ export const env = (store: JournalStore, more: Partial<JournalEnv> = {}): Journa
   leaseMs: 60_000,
   retainMs: 1_000,
   reattach: undefined,
+  fork: false,
   ...more,
 });
