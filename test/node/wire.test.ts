@@ -425,19 +425,35 @@ describe("a wire written by someone else", () => {
 });
 
 describe("an error result, whatever it carries", () => {
+  /**
+   * Sends an error with `data` as its own properties and checks what the other side holds. Each
+   * key is defined, not assigned: assigning an own `__proto__` key would set the error's prototype
+   * instead of giving it data, and reading it back would read the prototype.
+   */
+  function crossesUnchanged(message: string, data: Record<string, unknown>, cause: unknown): void {
+    const sent = new Error(message, { cause });
+    for (const [key, value] of Object.entries(data)) Object.defineProperty(sent, key, { value, enumerable: true, writable: true, configurable: true });
+    const back = decodeResult(overJson(encoded(error(sent))));
+    expect(back.ok).toBe(true);
+    const reason = (back as { value: { reason: Error & Record<string, unknown> } }).value.reason;
+    expect(reason).toBeInstanceOf(Error);
+    expect(Object.getPrototypeOf(reason)).toBe(Error.prototype);
+    expect(reason.message).toBe(message);
+    expect(reason.cause).toEqual(overJson(cause));
+    for (const key of Object.keys(data).filter((k) => !["stack", "message", "name", "cause"].includes(k))) {
+      expect(Object.getOwnPropertyDescriptor(reason, key)?.value).toEqual(overJson(data[key]));
+    }
+  }
+
   it("crosses and decodes as the same thing, for any error data fast-check makes", () => {
-    fc.assert(
-      fc.property(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), (message, data, cause) => {
-        const sent = Object.assign(new Error(message, { cause }), data);
-        const back = decodeResult(overJson(encoded(error(sent))));
-        expect(back.ok).toBe(true);
-        const reason = (back as { value: { reason: Error & Record<string, unknown> } }).value.reason;
-        expect(reason.message).toBe(message);
-        expect(reason.cause).toEqual(overJson(cause));
-        for (const key of Object.keys(data).filter((k) => !["stack", "message", "name", "cause"].includes(k))) {
-          expect(reason[key]).toEqual(overJson(data[key]));
-        }
-      }),
-    );
+    fc.assert(fc.property(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), crossesUnchanged));
+  });
+
+  // Seed -1021691178: fast-check's dictionary made an own `__proto__` key, which the property
+  // assigned onto the error and so turned it into an object with a null prototype.
+  it("keeps an own __proto__ key of an error's data as data, the error's prototype untouched", () => {
+    crossesUnchanged("", JSON.parse('{"__proto__": null}') as Record<string, unknown>, 0);
+    crossesUnchanged("m", JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>, null);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
