@@ -100,7 +100,7 @@ function vitest(list, seed, report, log) {
   return new Promise((done) => {
     const child = spawn(join(root, "node_modules/.bin/vitest"), ["run", "--reporter=json", `--outputFile=${report}`, ...list], {
       cwd: root,
-      env: { ...process.env, TOOLRX_SEED: String(seed) },
+      env: { ...process.env, TOOLRX_SEED: String(seed), TOOLRX_HUNT: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const chunks = [];
@@ -141,7 +141,9 @@ function print(f) {
   const counterexample = /Counterexample: ([\s\S]*?)\nShrunk/.exec(f.message)?.[1];
   console.log(`\n  FOUND in ${f.file} › ${f.name}`);
   console.log(`  seed ${fast?.[1] ?? f.seed}${fast ? `, path "${fast[2]}"` : ""}`);
+  const got = /\nGot ([\s\S]*?)(?:\n\s+at |$)/.exec(f.message)?.[1];
   if (counterexample !== undefined) console.log(`  counterexample: ${counterexample.slice(0, 2000)}`);
+  if (got !== undefined) console.log(`  got ${got.slice(0, 1500).split("\n").join("\n  ")}`);
   else console.log(`  ${f.message.split("\n").slice(0, 6).join("\n  ")}`);
   console.log(`  replay: TOOLRX_SEED=${f.seed} npx vitest run ${f.file} -t ${JSON.stringify(f.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))}`);
 }

@@ -41,6 +41,13 @@ function render(body: readonly Stmt[]): string {
 
 const outcomeOf = (table: readonly Outcome[], k: number): Outcome => table[k % table.length] as Outcome;
 
+/**
+ * The nested calls' deadline, which a "timeout" outcome waits out. Real time: at 40 ms a call that
+ * answers at once timed out on a loaded machine (a hunt, seed -116635973), and the script then
+ * differed from its oracle. 300 ms leaves a wide margin and keeps the property under 20 s.
+ */
+const DEADLINE_MS = 300;
+
 /** The script's nested-call limit (`limits.maxCalls`), which the oracle keeps as the sandbox does. */
 const MAX_CALLS = 100;
 
@@ -95,7 +102,7 @@ describe("codeMode replay (property)", () => {
       return ok(outcome === "approve" ? k * 3 : k * 2);
     },
   });
-  const code = codeMode({ tools: [t], run: { toolTimeout: 40 }, limits: { cpuMs: 5_000, maxInFlight: 2, maxCalls: MAX_CALLS } });
+  const code = codeMode({ tools: [t], run: { toolTimeout: DEADLINE_MS }, limits: { cpuMs: 5_000, maxInFlight: 2, maxCalls: MAX_CALLS } });
   afterAll(() => code.close());
 
   /** Runs the script of `body` to its end, resuming every halt, and checks it against the oracle. */

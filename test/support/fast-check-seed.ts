@@ -9,7 +9,9 @@ const seed = suiteSeed();
 // fast-check merges these under each property's own parameters: a property that sets its own
 // `numRuns` still runs on this seed; one that sets its own `seed` (a replay such as
 // TOOLRX_DIFFERENTIAL_SEED) keeps it.
-fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
+// A hunt reads failures from vitest's JSON report, which leaves out an error's cause: there the
+// property's own error goes into fast-check's message.
+fc.configureGlobal({ ...fc.readConfigureGlobal(), seed, ...(process.env.TOOLRX_HUNT === "1" ? { includeErrorInReport: true } : {}) });
 
 // fast-check names the seed in its own failure message, but not when vitest's timeout stops a
 // property midway, nor when a test fails around a property rather than inside it.
