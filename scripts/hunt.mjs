@@ -127,7 +127,7 @@ function failures(report, seed, status, log) {
     const path = relative(root, file.name);
     for (const t of file.assertionResults) {
       tests++;
-      if (t.status === "failed") failed.push({ file: path, name: t.fullName, seed, message: t.failureMessages.join("\n") });
+      if (t.status === "failed") failed.push({ file: path, name: t.fullName, seed, message: t.failureMessages.join("\n"), ms: Math.round(t.duration ?? 0) });
     }
     if (file.status === "failed" && file.assertionResults.every((t) => t.status !== "failed")) {
       failed.push({ file: path, name: "(the file)", seed, message: file.message });
@@ -140,7 +140,9 @@ function print(f) {
   const fast = /\{ seed: (-?\d+), path: "([^"]*)"/.exec(f.message);
   const counterexample = /Counterexample: ([\s\S]*?)\nShrunk/.exec(f.message)?.[1];
   console.log(`\n  FOUND in ${f.file} › ${f.name}`);
-  console.log(`  seed ${fast?.[1] ?? f.seed}${fast ? `, path "${fast[2]}"` : ""}`);
+  console.log(`  seed ${fast?.[1] ?? f.seed}${fast ? `, path "${fast[2]}"` : ""}${f.ms === undefined ? "" : `, after ${f.ms} ms`}`);
+  // vitest reports a test stopped by its timeout with this placeholder in place of a message.
+  if (f.message.startsWith("Error: STACK_TRACE_ERROR")) console.log("  stopped by vitest's timeout (a property too slow for its test's time limit)");
   const got = /\nGot ([\s\S]*?)(?:\n\s+at |$)/.exec(f.message)?.[1];
   if (counterexample !== undefined) console.log(`  counterexample: ${counterexample.slice(0, 2000)}`);
   if (got !== undefined) console.log(`  got ${got.slice(0, 1500).split("\n").join("\n  ")}`);
