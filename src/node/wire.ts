@@ -47,15 +47,15 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
     case "bigint":
       if (mode === "exact") throw new Unencodable(`${where(path)} is a bigint, which JSON cannot hold`);
       return { [TAG]: "bigint", value: String(value) };
+    // A result's value itself (depth 0) crosses as what it is, so the receiving side's after-hooks
+    // and encoder judge it as this side's would (a hook wrapping `undefined` gets `{}` on both).
+    // Nested in data, these are left out of their object, as JSON.stringify does.
     case "undefined":
-      if (mode === "lenient") return { [TAG]: "undefined" };
-      if (depth === 0) throw new Unencodable(`${where(path)} is undefined, which JSON cannot hold`);
-      return undefined; // left out of its object, as JSON.stringify does
+      return mode === "lenient" || depth === 0 ? { [TAG]: "undefined" } : undefined;
     case "symbol":
     case "function":
       // Tagged, so that an error's text renders them on the other side as it does here.
-      if (mode === "lenient") return typeof value === "symbol" ? symbolTag(value) : functionTag(value as () => unknown);
-      if (depth === 0) throw new Unencodable(`${where(path)} is a ${typeof value}, which JSON cannot hold`);
+      if (mode === "lenient" || depth === 0) return typeof value === "symbol" ? symbolTag(value) : functionTag(value as () => unknown);
       return undefined;
   }
   if (value === null) return null;
@@ -85,6 +85,8 @@ function encodeObject(object: object, mode: Mode, path: string, depth: number, s
   if (typeof toJSON === "function") {
     // As JSON.stringify does: a Date becomes its ISO string, a class its chosen form.
     const json: unknown = toJSON.call(object, key);
+    // A result's value whose toJSON gives text (a Date) is written quoted, where text itself is not.
+    if (depth === 0 && mode === "exact" && typeof json === "string") return { [TAG]: "json", value: json };
     // An object toJSON gives (itself included) is written as it is, without calling its toJSON again.
     return typeof json === "object" && json !== null && !isError(json)
       ? encodeObject(json, mode, path, depth, seen, key, false)
@@ -189,6 +191,11 @@ function symbolTag(symbol: symbol): Wire {
   return symbol.description === undefined ? { [TAG]: "symbol" } : { [TAG]: "symbol", description: symbol.description };
 }
 
+/** What a value whose toJSON gave `text` (a Date) comes back as: JSON writes it as the same quoted text. */
+function jsonStandIn(text: string): object {
+  return Object.freeze(Object.defineProperty({}, "toJSON", { value: () => text }));
+}
+
 /** What a function that crossed as data comes back as: one of the same name, which cannot be called. */
 function functionStandIn(name: unknown): () => never {
   const label = typeof name === "string" ? name : "";
@@ -219,7 +226,7 @@ const BUILTIN_ERRORS: Readonly<Record<string, ErrorConstructor>> = {
 };
 const REASONS: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
 
-/** The value a {@link Wire} stands for: tags become Errors, bigints, `undefined`, symbols and stand-ins of functions again. */
+/** The value a {@link Wire} stands for: tags become Errors, bigints, `undefined`, symbols, and stand-ins of functions and of values whose toJSON gave text. */
 export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
   if (typeof wire !== "object" || wire === null) {
     if (typeof wire === "string" || typeof wire === "boolean" || wire === null) return wire;
@@ -242,6 +249,9 @@ export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
       return BigInt(object.value);
     case "function":
       return functionStandIn(object.name);
+    case "json":
+      if (typeof object.value !== "string") break;
+      return jsonStandIn(object.value);
     case "symbol":
       return Symbol(typeof object.description === "string" ? object.description : undefined);
     case "error":

@@ -67,9 +67,6 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
   );
   const halt = fc.record({ do: fc.constant("halt"), reason: fc.constantFrom("stop_here", "budget_exhausted", "compliance_hold"), result: json });
   const thrown = fc.record({ do: fc.constant("throw"), kind: fc.constantFrom("error", "type", "string", "object", "undefined"), message: text });
-  // A hook's `after` wraps an ok value into one JSON can hold: in-process the wrapped `undefined`
-  // or function is then encoded, while across a boundary it never left the handler's side.
-  const unwrappable = tool === "hooked" ? [] : ["ok-undefined", "ok-function"];
   const hostile = fc.record({
     do: fc.constant("hostile"),
     kind: fc.constantFrom(
@@ -77,13 +74,18 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
       "undefined",
       "function",
       "bare",
-      ...unwrappable,
+      // A hook's `after` wraps these into a value JSON can hold: the value must reach it as it is.
+      "ok-undefined",
+      "ok-function",
       "ok-bad-parts",
       "ok-bigint",
       "ok-cycle",
       "ok-nested-undefined",
       "ok-huge",
       "ok-date",
+      // Issue 41: a value whose toJSON gives text reads quoted in-process and must off-process too.
+      "ok-date-itself",
+      "ok-tojson-text",
       "error-bigint",
       "error-undefined",
       "error-cycle",

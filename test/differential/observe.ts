@@ -24,7 +24,7 @@ import type { Batch } from "./arbitraries.js";
  *   `ask_user` opts are compared as their JSON form (a `Date` arrives as its string, `NaN` as `null`,
  *   `undefined` properties and functions nested in objects left out), and an error's parts that
  *   cannot cross as their short description (`"[Circular]"`);
- * - a value JSON cannot hold (a bigint, a cycle, `undefined`, a function): in-process the encoder
+ * - a value JSON cannot hold (a bigint, a cycle): in-process the encoder
  *   refuses it (`encoding_failed`); across a boundary it cannot leave the handler's side
  *   (`invalid_return`, `metadata.crossing`). Both are compared as "unencodable", the message too.
  */

@@ -66,7 +66,9 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     }));
     fc.assert(
       fc.property(tree, (value) => {
-        expect((encoded(ok(value)) as { value: unknown }).value).toStrictEqual(JSON.parse(JSON.stringify(value)));
+        // The encoder on the other side writes the value it gets as JSON wrote the handler's own.
+        const back = decodeResult(overJson(encoded(ok(value))));
+        expect(JSON.stringify((back as { value: { value: unknown } }).value.value)).toBe(JSON.stringify(value));
       }),
     );
     const inError = across(Object.assign(new Error("m"), { at: { toJSON: (key: string) => key } })) as { at: unknown };
@@ -99,8 +101,9 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     };
     expect(encoded(ok(value))).toEqual({ type: "ok", value: JSON.parse(JSON.stringify(value)) });
     expect((encoded(ok(value)) as { value: object }).value).not.toHaveProperty("gone");
-    // At the top, toJSON is given the empty key, as JSON.stringify gives it.
-    expect(encoded(ok({ toJSON: (key: string) => `key:${key}` }))).toEqual({ type: "ok", value: "key:" });
+    // At the top, toJSON is given the empty key, as JSON.stringify gives it; its text crosses as a
+    // stand-in JSON writes quoted, as it writes the handler's own value.
+    expect(encoded(ok({ toJSON: (key: string) => `key:${key}` }))).toEqual({ type: "ok", value: { $toolrx: "json", value: "key:" } });
   });
 
   it("sends an Error that toJSON gives as the Error it is, as an ok value that is an Error crosses", () => {
@@ -110,11 +113,9 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     expect((at as Error).message).toBe("r");
   });
 
-  it("names what cannot cross and where: a function, a symbol, a toJSON that throws, an unreadable object", () => {
+  it("names what cannot cross and where: a toJSON that throws, an unreadable object, a bigint", () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    expect(problemOf(ok(() => 1))).toBe("the value is a function, which JSON cannot hold");
-    expect(problemOf(ok(Symbol("s")))).toBe("the value is a symbol, which JSON cannot hold");
     expect(
       problemOf(
         ok({
