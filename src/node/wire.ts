@@ -135,15 +135,32 @@ function encodeError(error: Error, path: string, depth: number, seen: object[]):
     // crosses inside one, so the error keeps its class and reason and its metadata stays readable.
     wire.metadata = comesBackAsRecord(metadata) ? metadata : { value: metadata };
   } else {
-    const data: [string, Wire][] = [];
-    for (const key of ownKeys(error)) {
-      if (key === "stack" || key === "message" || key === "name" || key === "cause") continue;
-      data.push([key, field(key)]);
-    }
-    if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
+    // A built-in class under another name (a RangeError renamed) comes back as that class.
+    const builtin = builtinOf(error);
+    if (builtin !== undefined && builtin !== wire.name) wire.builtin = builtin;
   }
+  // Own data beside the fields above, a ToolError's extra properties included.
+  const skip = isToolError(error) ? TOOL_ERROR_FIELDS : ERROR_FIELDS;
+  const data: [string, Wire][] = [];
+  for (const key of ownKeys(error)) if (!skip.has(key)) data.push([key, field(key)]);
+  if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
   if (safeHasOwn(error, "cause")) wire.cause = field("cause");
   return wire;
+}
+
+const ERROR_FIELDS: ReadonlySet<string> = new Set(["stack", "message", "name", "cause"]);
+const TOOL_ERROR_FIELDS: ReadonlySet<string> = new Set([...ERROR_FIELDS, "reason", "toolName", "toolCallId", "metadata"]);
+
+/** The built-in Error class `error` is an instance of, other than Error itself. */
+function builtinOf(error: Error): string | undefined {
+  for (const name of Object.keys(BUILTIN_ERRORS)) {
+    try {
+      if (name !== "Error" && error instanceof (BUILTIN_ERRORS[name] as ErrorConstructor)) return name;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Whether {@link decodeValue} makes an object of `wire` that is not a list: a record, an escaped one, an Error. */
@@ -284,15 +301,18 @@ function decodeError(wire: Record<string, unknown>, path: string, depth: number)
       metadata: metadata as Record<string, unknown>,
     });
   } else {
-    const Builtin = (hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name] : undefined) ?? Error;
+    const classNamed = (n: unknown): ErrorConstructor | undefined => (typeof n === "string" && hasOwn(BUILTIN_ERRORS, n) ? BUILTIN_ERRORS[n] : undefined);
+    const Builtin = classNamed(wire.builtin) ?? classNamed(name) ?? Error;
     error = hasOwn(wire, "cause") ? new Builtin(message, { cause: sub("cause") }) : new Builtin(message);
     if (error.name !== name) Object.defineProperty(error, "name", { value: name, writable: true, configurable: true });
-    const data = wire.data;
-    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-      for (const key of Object.keys(data)) {
-        const value = decodeValue((data as Record<string, unknown>)[key], `${path}.data.${key}`, depth + 1);
-        Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
-      }
+  }
+  const data = wire.data;
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    for (const key of Object.keys(data)) {
+      // A ToolError's own fields are its constructor's: data never overrides its reason or names.
+      if (wire[TAG] === "tool_error" && TOOL_ERROR_FIELDS.has(key)) continue;
+      const value = decodeValue((data as Record<string, unknown>)[key], `${path}.data.${key}`, depth + 1);
+      Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
     }
   }
   // The stack is this side's, which says nothing true about where the error came from.

@@ -66,7 +66,7 @@ const answer = (tool: ToolName, exclude: KnownUntilFixed): fc.Arbitrary<Step> =>
     { requiredKeys: ["do", "question"] },
   );
   const halt = fc.record({ do: fc.constant("halt"), reason: fc.constantFrom("stop_here", "budget_exhausted", "compliance_hold"), result: json });
-  const thrown = fc.record({ do: fc.constant("throw"), kind: fc.constantFrom("error", "type", "string", "object", "undefined"), message: text });
+  const thrown = fc.record({ do: fc.constant("throw"), kind: fc.constantFrom("error", "type", "renamed", "string", "object", "undefined"), message: text });
   const hostile = fc.record({
     do: fc.constant("hostile"),
     kind: fc.constantFrom(

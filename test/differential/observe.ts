@@ -162,7 +162,8 @@ export function canon(value: unknown, seen: Set<object> = new Set()): unknown {
   seen.add(value);
   try {
     if (value instanceof Error) {
-      const out: Record<string, unknown> = { $error: value.name, message: value.message };
+      // The class too: a renamed RangeError must come back a RangeError.
+      const out: Record<string, unknown> = { $error: value.name, $class: Object.getPrototypeOf(value)?.constructor?.name, message: value.message };
       for (const key of Object.keys(value)) if (key !== "stack") out[key] = canon((value as unknown as Record<string, unknown>)[key], seen);
       if ("cause" in value) out.cause = canon(value.cause, seen);
       return out;

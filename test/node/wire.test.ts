@@ -450,6 +450,29 @@ describe("an error result, whatever it carries", () => {
     fc.assert(fc.property(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), crossesUnchanged));
   });
 
+  // Issue 41: a renamed RangeError came back as an Error, and a ToolError's own extra data was dropped.
+  it("keeps a renamed built-in error's class, and a ToolError's own extra data", () => {
+    const renamed = Object.assign(new RangeError("out"), { name: "OutOfStock" });
+    const back = across(renamed) as Error;
+    expect(back).toBeInstanceOf(RangeError);
+    expect(back.name).toBe("OutOfStock");
+    const tool = Object.assign(new ToolError("timeout", { toolName: "t", message: "slow", metadata: { ms: 5 } }), { retryAfter: 30 });
+    const toolBack = across(tool) as ToolError & { retryAfter?: unknown };
+    expect(toolBack).toBeInstanceOf(ToolError);
+    expect(toolBack).toMatchObject({ reason: "timeout", toolName: "t", metadata: { ms: 5 }, retryAfter: 30 });
+    // Data on the wire never overrides a ToolError's own fields.
+    const forged = decodeThrown({
+      $toolrx: "tool_error",
+      name: "ToolError",
+      message: "m",
+      reason: "timeout",
+      metadata: {},
+      data: { reason: "nope", x: 1 },
+    }) as ToolError;
+    expect(forged.reason).toBe("timeout");
+    expect(forged).toHaveProperty("x", 1);
+  });
+
   // Seed -1021691178: fast-check's dictionary made an own `__proto__` key, which the property
   // assigned onto the error and so turned it into an object with a null prototype.
   it("keeps an own __proto__ key of an error's data as data, the error's prototype untouched", () => {
