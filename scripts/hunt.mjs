@@ -98,7 +98,7 @@ function must(value) {
 /** One round: the files through vitest on `seed`, its JSON report at `report`. */
 function vitest(list, seed, report, log) {
   return new Promise((done) => {
-    const child = spawn(join(root, "node_modules/.bin/vitest"), ["run", "--reporter=json", `--outputFile=${report}`, ...list], {
+    const child = spawn(join(root, "node_modules/.bin/vitest"), ["run", "--reporter=json", "--reporter=default", `--outputFile.json=${report}`, ...list], {
       cwd: root,
       env: { ...process.env, TOOLRX_SEED: String(seed), TOOLRX_HUNT: "1" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -130,7 +130,8 @@ function failures(report, seed, status, log) {
       if (t.status === "failed") failed.push({ file: path, name: t.fullName, seed, message: t.failureMessages.join("\n"), ms: Math.round(t.duration ?? 0) });
     }
     if (file.status === "failed" && file.assertionResults.every((t) => t.status !== "failed")) {
-      failed.push({ file: path, name: "(the file)", seed, message: file.message });
+      const message = file.message === "" ? `the file failed outside its tests (a hook, or an error after them): see ${log}` : file.message;
+      failed.push({ file: path, name: "(the file)", seed, message });
     }
   }
   return { tests, failed };
@@ -147,5 +148,6 @@ function print(f) {
   if (counterexample !== undefined) console.log(`  counterexample: ${counterexample.slice(0, 2000)}`);
   if (got !== undefined) console.log(`  got ${got.slice(0, 1500).split("\n").join("\n  ")}`);
   else console.log(`  ${f.message.split("\n").slice(0, 6).join("\n  ")}`);
-  console.log(`  replay: TOOLRX_SEED=${f.seed} npx vitest run ${f.file} -t ${JSON.stringify(f.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))}`);
+  const only = f.name === "(the file)" ? "" : ` -t ${JSON.stringify(f.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))}`;
+  console.log(`  replay: TOOLRX_SEED=${f.seed} npx vitest run ${f.file}${only}`);
 }

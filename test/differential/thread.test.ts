@@ -29,7 +29,8 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     config.onUnhandledError = (e) => unhandled.push(e);
     pool = workerPool({ size: 4, spares: 0, grace: 200 });
     await pool.warm();
-  });
+    // Four threads starting on a loaded machine: a hunt saw the file fail here at vitest's default 10 s.
+  }, 60_000);
 
   afterAll(async () => {
     await pool?.close();
