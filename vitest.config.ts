@@ -8,6 +8,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // Every fast-check property runs on a fixed seed unless TOOLRX_SEED names another (docs/testing.md).
+    setupFiles: ["test/support/fast-check-seed.ts"],
     projects: [
       {
         extends: true,

@@ -26,5 +26,7 @@ export default defineConfig({
     include: narrowed !== undefined && narrowed.length > 0 ? narrowed : ["test/**/*.test.ts"],
     exclude: ["test/examples/ui.e2e.test.ts", "test/bullmq/*.test.ts", "test/differential/bullmq.test.ts"],
     testTimeout: 20_000,
+    // The same fixed fast-check seed as `npm test`: a mutant is killed by a test, not by a seed's luck.
+    setupFiles: ["test/support/fast-check-seed.ts"],
   },
 });

@@ -28,12 +28,17 @@ export function remoteIdempotencyKey(ctx: HandlerContext): string | undefined {
  * `toolCall` (the worker's runner may run it with a repair's arguments), and keeps the handler's
  * own settlement: the job must not end (and free its slot and leases) while the handler still
  * runs, even after the runner answered for it.
+ *
+ * A progress update the runner cannot take goes to `malformed` instead: the producer's runner
+ * drops it and reports it to its host, as an in-process call's would be. Reported here, on the
+ * worker, the error would be rethrown on its own task and end the worker's process.
  */
 export function remoteContextExecutor(
   inner: ToolExecutor,
   idempotencyKey: string,
   attempt: number,
   toolCall: ToolCall,
+  malformed: (update: unknown) => void,
 ): { executor: ToolExecutor; started(): boolean; settled(): Promise<unknown> } {
   let running: Promise<unknown> | undefined;
   const executor: ToolExecutor = {
@@ -50,7 +55,7 @@ export function remoteContextExecutor(
         get signal() {
           return ctx.signal;
         },
-        progress: (update: ProgressUpdate) => ctx.progress(update),
+        progress: (update: ProgressUpdate) => (wellFormed(update) ? ctx.progress(update) : malformed(update)),
         idempotencyKey,
         attempt,
       };
@@ -60,4 +65,9 @@ export function remoteContextExecutor(
     },
   };
   return { executor, started: () => running !== undefined, settled: () => running ?? Promise.resolve() };
+}
+
+/** What the runner's `ctx.progress` takes: `{ progress: number, ... }`. */
+export function wellFormed(update: unknown): update is ProgressUpdate {
+  return typeof update === "object" && update !== null && typeof (update as { progress?: unknown }).progress === "number";
 }

@@ -12,6 +12,7 @@ import {
   type ToolResultEncoder,
 } from "../index.js";
 import { REMOTE_ATTEMPT } from "../internal.js";
+import { encodeThrown } from "../node/index.js";
 import type { CallJobData, CallJobReturn } from "./protocol.js";
 import { remoteContextExecutor } from "./remote-context.js";
 import { encodeJobResult } from "./result-codec.js";
@@ -35,7 +36,9 @@ const NO_ENCODING: ToolResultEncoder = { encode: () => "", encodeError: () => ""
  * when the handler has settled, or `settleGrace` after it was aborted.
  */
 export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSignal, onProgress: (update: unknown) => void): Promise<CallJobReturn> {
-  const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt, data.call);
+  const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt, data.call, (update) =>
+    onProgress({ malformed: encodeThrown(update) }),
+  );
   const remaining = data.deadline === undefined ? Infinity : data.deadline - Date.now();
   if (remaining <= 0) return { v: 1, cancelled: "the job's deadline passed before it started", started: false };
   const options = {

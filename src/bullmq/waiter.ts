@@ -1,5 +1,7 @@
 import { reportFate, type HandlerContext, type HandlerResult, type ProgressUpdate } from "../index.js";
+import { decodeThrown } from "../node/index.js";
 import type { LaneLimit } from "./lanes.js";
+import { wellFormed } from "./remote-context.js";
 
 /** One call the executor waits on. */
 export interface Waiter {
@@ -68,12 +70,15 @@ export function openWaiter(
     beaten: false,
     worker: undefined,
     progress(update) {
-      if (typeof update === "object" && update !== null && typeof update.progress === "number") {
-        try {
-          ctx.progress(update);
-        } catch {
-          // The runner refuses progress once the call is answered; nothing to do.
-        }
+      // A malformed update the worker sent on is given to this runner as the handler gave it:
+      // it drops it and reports it to this host, as it does an in-process call's.
+      const malformed = typeof update === "object" && update !== null && "malformed" in update;
+      const given = malformed ? decodeThrown((update as { malformed: unknown }).malformed) : update;
+      if (!malformed && !wellFormed(update)) return;
+      try {
+        ctx.progress(given as ProgressUpdate);
+      } catch {
+        // The runner refuses progress once the call is answered; nothing to do.
       }
     },
     cancelSent: () => reportFate(ctx, "cancel_sent"),

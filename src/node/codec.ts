@@ -23,7 +23,10 @@ export type CodecOutcome<T> = { readonly ok: true; readonly value: T } | { reado
  * Data a result carries for the model (an `ok` value, a `halt` result, `ask_user` opts) crosses
  * as the default JSON encoder would write it (`toJSON` applied, `NaN` as `null`, `undefined`
  * properties left out); what that encoder would reject (a bigint, a cycle, a getter that throws,
- * `undefined` itself, nesting deeper than 512) is a problem. An `ok` result's content `parts` cross
+ * nesting deeper than 512) is a problem. The value itself crosses as what it is when it is
+ * `undefined`, a function or a symbol, and as a stand-in the encoder writes as the same quoted
+ * text when its `toJSON` gives text (a `Date`): the receiving side's hooks and encoder then
+ * answer as this side's would. An `ok` result's content `parts` cross
  * the same way, as they are: the receiving runner checks them as it checks an in-process result's,
  * so a bad part is the same `invalid_return` on either side. An `error` reason crosses as far as
  * it can: an `Error` keeps its name, message, own enumerable data and cause chain, a `ToolError`

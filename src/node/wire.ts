@@ -47,15 +47,15 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
     case "bigint":
       if (mode === "exact") throw new Unencodable(`${where(path)} is a bigint, which JSON cannot hold`);
       return { [TAG]: "bigint", value: String(value) };
+    // A result's value itself (depth 0) crosses as what it is, so the receiving side's after-hooks
+    // and encoder judge it as this side's would (a hook wrapping `undefined` gets `{}` on both).
+    // Nested in data, these are left out of their object, as JSON.stringify does.
     case "undefined":
-      if (mode === "lenient") return { [TAG]: "undefined" };
-      if (depth === 0) throw new Unencodable(`${where(path)} is undefined, which JSON cannot hold`);
-      return undefined; // left out of its object, as JSON.stringify does
+      return mode === "lenient" || depth === 0 ? { [TAG]: "undefined" } : undefined;
     case "symbol":
     case "function":
       // Tagged, so that an error's text renders them on the other side as it does here.
-      if (mode === "lenient") return typeof value === "symbol" ? symbolTag(value) : functionTag(value as () => unknown);
-      if (depth === 0) throw new Unencodable(`${where(path)} is a ${typeof value}, which JSON cannot hold`);
+      if (mode === "lenient" || depth === 0) return typeof value === "symbol" ? symbolTag(value) : functionTag(value as () => unknown);
       return undefined;
   }
   if (value === null) return null;
@@ -85,6 +85,8 @@ function encodeObject(object: object, mode: Mode, path: string, depth: number, s
   if (typeof toJSON === "function") {
     // As JSON.stringify does: a Date becomes its ISO string, a class its chosen form.
     const json: unknown = toJSON.call(object, key);
+    // A result's value whose toJSON gives text (a Date) is written quoted, where text itself is not.
+    if (depth === 0 && mode === "exact" && typeof json === "string") return { [TAG]: "json", value: json };
     // An object toJSON gives (itself included) is written as it is, without calling its toJSON again.
     return typeof json === "object" && json !== null && !isError(json)
       ? encodeObject(json, mode, path, depth, seen, key, false)
@@ -133,15 +135,32 @@ function encodeError(error: Error, path: string, depth: number, seen: object[]):
     // crosses inside one, so the error keeps its class and reason and its metadata stays readable.
     wire.metadata = comesBackAsRecord(metadata) ? metadata : { value: metadata };
   } else {
-    const data: [string, Wire][] = [];
-    for (const key of ownKeys(error)) {
-      if (key === "stack" || key === "message" || key === "name" || key === "cause") continue;
-      data.push([key, field(key)]);
-    }
-    if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
+    // A built-in class under another name (a RangeError renamed) comes back as that class.
+    const builtin = builtinOf(error);
+    if (builtin !== undefined && builtin !== wire.name) wire.builtin = builtin;
   }
+  // Own data beside the fields above, a ToolError's extra properties included.
+  const skip = isToolError(error) ? TOOL_ERROR_FIELDS : ERROR_FIELDS;
+  const data: [string, Wire][] = [];
+  for (const key of ownKeys(error)) if (!skip.has(key)) data.push([key, field(key)]);
+  if (data.length > 0) wire.data = Object.fromEntries(data) as Record<string, Wire>;
   if (safeHasOwn(error, "cause")) wire.cause = field("cause");
   return wire;
+}
+
+const ERROR_FIELDS: ReadonlySet<string> = new Set(["stack", "message", "name", "cause"]);
+const TOOL_ERROR_FIELDS: ReadonlySet<string> = new Set([...ERROR_FIELDS, "reason", "toolName", "toolCallId", "metadata"]);
+
+/** The built-in Error class `error` is an instance of, other than Error itself. */
+function builtinOf(error: Error): string | undefined {
+  for (const name of Object.keys(BUILTIN_ERRORS)) {
+    try {
+      if (name !== "Error" && error instanceof (BUILTIN_ERRORS[name] as ErrorConstructor)) return name;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Whether {@link decodeValue} makes an object of `wire` that is not a list: a record, an escaped one, an Error. */
@@ -189,6 +208,11 @@ function symbolTag(symbol: symbol): Wire {
   return symbol.description === undefined ? { [TAG]: "symbol" } : { [TAG]: "symbol", description: symbol.description };
 }
 
+/** What a value whose toJSON gave `text` (a Date) comes back as: JSON writes it as the same quoted text. */
+function jsonStandIn(text: string): object {
+  return Object.freeze(Object.defineProperty({}, "toJSON", { value: () => text }));
+}
+
 /** What a function that crossed as data comes back as: one of the same name, which cannot be called. */
 function functionStandIn(name: unknown): () => never {
   const label = typeof name === "string" ? name : "";
@@ -219,7 +243,7 @@ const BUILTIN_ERRORS: Readonly<Record<string, ErrorConstructor>> = {
 };
 const REASONS: ReadonlySet<string> = new Set(TOOL_ERROR_REASONS);
 
-/** The value a {@link Wire} stands for: tags become Errors, bigints, `undefined`, symbols and stand-ins of functions again. */
+/** The value a {@link Wire} stands for: tags become Errors, bigints, `undefined`, symbols, and stand-ins of functions and of values whose toJSON gave text. */
 export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
   if (typeof wire !== "object" || wire === null) {
     if (typeof wire === "string" || typeof wire === "boolean" || wire === null) return wire;
@@ -242,6 +266,9 @@ export function decodeValue(wire: unknown, path = "", depth = 0): unknown {
       return BigInt(object.value);
     case "function":
       return functionStandIn(object.name);
+    case "json":
+      if (typeof object.value !== "string") break;
+      return jsonStandIn(object.value);
     case "symbol":
       return Symbol(typeof object.description === "string" ? object.description : undefined);
     case "error":
@@ -274,15 +301,18 @@ function decodeError(wire: Record<string, unknown>, path: string, depth: number)
       metadata: metadata as Record<string, unknown>,
     });
   } else {
-    const Builtin = (hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name] : undefined) ?? Error;
+    const classNamed = (n: unknown): ErrorConstructor | undefined => (typeof n === "string" && hasOwn(BUILTIN_ERRORS, n) ? BUILTIN_ERRORS[n] : undefined);
+    const Builtin = classNamed(wire.builtin) ?? classNamed(name) ?? Error;
     error = hasOwn(wire, "cause") ? new Builtin(message, { cause: sub("cause") }) : new Builtin(message);
     if (error.name !== name) Object.defineProperty(error, "name", { value: name, writable: true, configurable: true });
-    const data = wire.data;
-    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-      for (const key of Object.keys(data)) {
-        const value = decodeValue((data as Record<string, unknown>)[key], `${path}.data.${key}`, depth + 1);
-        Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
-      }
+  }
+  const data = wire.data;
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    for (const key of Object.keys(data)) {
+      // A ToolError's own fields are its constructor's: data never overrides its reason or names.
+      if (wire[TAG] === "tool_error" && TOOL_ERROR_FIELDS.has(key)) continue;
+      const value = decodeValue((data as Record<string, unknown>)[key], `${path}.data.${key}`, depth + 1);
+      Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
     }
   }
   // The stack is this side's, which says nothing true about where the error came from.

@@ -57,7 +57,7 @@ function recheck(run: CallState, tool: Tool, failed: InvalidArgumentsError, repa
     finish(run, error(failed));
     return;
   }
-  if (!isPlainRecord(repaired)) {
+  if (!isPlainObject(repaired)) {
     const what = `Expected \`repairToolCall\` to return the repaired arguments as a plain object or undefined, got ${describe(repaired)}; call ${run.toolCallId} of tool ${run.toolName} was answered with its issues`;
     refused(run, failed, new TypeError(what));
     return;
@@ -104,6 +104,21 @@ function repairedCheck(
   }
   if (run.phase === DONE) return; // cancelled by id from the listener
   start(run, tool, checked.value, repaired);
+}
+
+/**
+ * An object literal or a prototype-less object. A class instance, a `Map` or a `Date` may pass a
+ * loose schema, but it is not arguments a model could have sent: its getters and methods would
+ * reach the handler unchecked. A value whose prototype cannot be read (a revoked Proxy) is not one.
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isPlainRecord(value)) return false;
+  try {
+    const prototype: unknown = Object.getPrototypeOf(value);
+    return prototype === Object.prototype || prototype === null;
+  } catch {
+    return false;
+  }
 }
 
 /** The hook failed: the call is answered with its issues, and the hook's failure reaches `config.onUnhandledError`. */

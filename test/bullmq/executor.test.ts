@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { firstValueFrom, Subject, tap, toArray } from "rxjs";
+import { config, firstValueFrom, Subject, tap, toArray } from "rxjs";
 import type { Redis } from "ioredis";
 import { isToolError, runToolCalls, streamToolCalls, type CallReport, type ToolCall, type ToolEvent } from "../../src/index.js";
 import { bullmqExecutor, jobIdOf, type BullmqExecutor } from "../../src/bullmq/index.js";
@@ -85,6 +85,31 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
     it("hands the handler zod's output, a stable idempotency key and the attempt", async () => {
       const { messages } = await runToolCalls([{ id: "i:1", name: "echo", arguments: { text: "ab" } }], tools(queue, "p"), { toolExecutor: executor });
       expect(JSON.parse(must(messages[0]).content)).toEqual({ text: "ab", worker: "w1", idempotencyKey: "toolrx:conv-1|i%3A1", attempt: 1 });
+    });
+
+    // Issue 41: the worker process (set up as docs/distributed.md shows, no onUnhandledError) died
+    // of the TypeError a malformed update is reported with, and the call was answered handler_exit.
+    it("drops a malformed progress update as in-process, reporting it to the producer's host, and the worker lives on", async () => {
+      const unhandled: unknown[] = [];
+      const previous = config.onUnhandledError;
+      config.onUnhandledError = (e) => unhandled.push(e);
+      try {
+        const reports: CallReport[] = [];
+        const call = { id: "bp", name: "bad_progress", arguments: {} };
+        const remote = await runToolCalls([call], tools(queue, "p"), { toolExecutor: executor, onCallReport: (r) => reports.push(r) });
+        const local = await runToolCalls([call], tools(queue, "w1"));
+        expect(remote).toEqual(local);
+        expect(remote.messages[0]).toMatchObject({ content: "done", isError: false });
+        expect(reports).toEqual([]);
+        // One report from each run: the remote one reaches this host as the local one does.
+        await until(() => unhandled.length === 2, 5_000);
+        for (const e of unhandled) expect(String(e)).toContain("Expected `ctx.progress` of tool bad_progress (call bp) to get");
+        expect(worker.process.exitCode).toBeNull();
+        const after = await runToolCalls([{ id: "after", name: "echo", arguments: { text: "still here" } }], tools(queue, "p"), { toolExecutor: executor });
+        expect(after.messages[0]?.isError).toBe(false);
+      } finally {
+        config.onUnhandledError = previous;
+      }
     });
 
     it("brings the remote handler's progress to onCallReport", async () => {

@@ -41,15 +41,31 @@ function render(body: readonly Stmt[]): string {
 
 const outcomeOf = (table: readonly Outcome[], k: number): Outcome => table[k % table.length] as Outcome;
 
-/** What the script returns when every approval is given: the same script run in plain JavaScript. */
-async function oracle(script: string, table: readonly Outcome[]): Promise<{ ok: boolean; value?: unknown }> {
+/**
+ * The nested calls' deadline, which a "timeout" outcome waits out. Real time: at 40 ms a call that
+ * answers at once timed out on a loaded machine (a hunt, seed -116635973), and the script then
+ * differed from its oracle. 300 ms leaves a wide margin and keeps the property under 20 s.
+ */
+const DEADLINE_MS = 300;
+
+/** The script's nested-call limit (`limits.maxCalls`), which the oracle keeps as the sandbox does. */
+const MAX_CALLS = 100;
+
+/**
+ * What the script returns when every approval is given: the same script run in plain JavaScript.
+ * Past {@link MAX_CALLS} calls the sandbox ends the script whatever it catches, so the oracle
+ * answers `too_many_calls` then, however the script goes on.
+ */
+async function oracle(script: string, table: readonly Outcome[]): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
   class ToolCallError extends Error {
     constructor(readonly reason: string) {
       super(reason);
     }
   }
+  let calls = 0;
   const tools = {
     t: async ({ k }: { k: number }) => {
+      if (++calls > MAX_CALLS) throw new ToolCallError("too_many_calls");
       const outcome = outcomeOf(table, k);
       if (outcome === "fail") throw new ToolCallError("tool_error");
       if (outcome === "timeout") throw new ToolCallError("timeout");
@@ -58,11 +74,13 @@ async function oracle(script: string, table: readonly Outcome[]): Promise<{ ok: 
     },
   };
   const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+  let ended: { ok: true; value: unknown } | { ok: false; reason: string };
   try {
-    return { ok: true, value: await new AsyncFunction("tools", "ToolCallError", script)(tools, ToolCallError) };
+    ended = { ok: true, value: await new AsyncFunction("tools", "ToolCallError", script)(tools, ToolCallError) };
   } catch {
-    return { ok: false };
+    ended = { ok: false, reason: "script_error" };
   }
+  return calls > MAX_CALLS ? { ok: false, reason: "too_many_calls" } : ended;
 }
 
 describe("codeMode replay (property)", () => {
@@ -84,46 +102,56 @@ describe("codeMode replay (property)", () => {
       return ok(outcome === "approve" ? k * 3 : k * 2);
     },
   });
-  const code = codeMode({ tools: [t], run: { toolTimeout: 40 }, limits: { cpuMs: 5_000, maxInFlight: 2 } });
+  const code = codeMode({ tools: [t], run: { toolTimeout: DEADLINE_MS }, limits: { cpuMs: 5_000, maxInFlight: 2, maxCalls: MAX_CALLS } });
   afterAll(() => code.close());
+
+  /** Runs the script of `body` to its end, resuming every halt, and checks it against the oracle. */
+  async function check(body: Stmt[], outcomes: Outcome[]): Promise<void> {
+    table = outcomes;
+    runs.clear();
+    asked.clear();
+    const script = `const log = []; ${render(body)} return log;`;
+    let call: ToolCall = { id: "p", name: "run_script", arguments: { script } };
+    let rounds = 0;
+    for (;;) {
+      const result = await runToolCalls([call], [code.tool], { toolTimeout: 30_000 });
+      const halt = result.halt as AskUserHalt | undefined;
+      if (halt?.haltedReason !== "ask_user") {
+        const expected = await oracle(script, outcomes);
+        const message = result.messages[0];
+        if (expected.ok) expect(JSON.parse(message?.content ?? "")).toEqual(expected.value);
+        else expect(message?.content).toContain(`script ended (${expected.reason})`);
+        break;
+      }
+      rounds++;
+      expect(rounds).toBeLessThanOrEqual(40);
+      const state = (halt.askUserOpts as { subagent: SubagentState }).subagent;
+      const decisions: Message[] = ((state.metadata.pendingApprovals ?? []) as Parameters<typeof approve>[0][]).map((p) => approve(p));
+      const question = state.metadata.pendingQuestion;
+      if (typeof question === "string") decisions.push({ role: "user", content: question.replace("q", "a") });
+      call = {
+        id: `p-resume${rounds}`,
+        name: "run_script",
+        arguments: { script },
+        metadata: { "toolrx.subagentResume": { ...state, messages: decisions } },
+      };
+    }
+    // A call that asked alongside an earlier question runs again to ask its own: only those may run twice.
+    for (const [id, count] of runs) if (!asked.has(id)) expect([id, count]).toEqual([id, 1]);
+  }
 
   it("answers every nested call once, replays approvals and questions without running completed calls again, and always ends", async () => {
     const outcome = fc.constantFrom<Outcome>("ok", "ok", "ok", "fail", "timeout", "approve", "ask");
-    await fc.assert(
-      fc.asyncProperty(stmts, fc.array(outcome, { minLength: 1, maxLength: 8 }), async (body, outcomes) => {
-        table = outcomes;
-        runs.clear();
-        asked.clear();
-        const script = `const log = []; ${render(body)} return log;`;
-        let call: ToolCall = { id: "p", name: "run_script", arguments: { script } };
-        let rounds = 0;
-        for (;;) {
-          const result = await runToolCalls([call], [code.tool], { toolTimeout: 30_000 });
-          const halt = result.halt as AskUserHalt | undefined;
-          if (halt?.haltedReason !== "ask_user") {
-            const expected = await oracle(script, outcomes);
-            const message = result.messages[0];
-            if (expected.ok) expect(JSON.parse(message?.content ?? "")).toEqual(expected.value);
-            else expect(message?.content).toContain("script ended (script_error)");
-            break;
-          }
-          rounds++;
-          expect(rounds).toBeLessThanOrEqual(40);
-          const state = (halt.askUserOpts as { subagent: SubagentState }).subagent;
-          const decisions: Message[] = ((state.metadata.pendingApprovals ?? []) as Parameters<typeof approve>[0][]).map((p) => approve(p));
-          const question = state.metadata.pendingQuestion;
-          if (typeof question === "string") decisions.push({ role: "user", content: question.replace("q", "a") });
-          call = {
-            id: `p-resume${rounds}`,
-            name: "run_script",
-            arguments: { script },
-            metadata: { "toolrx.subagentResume": { ...state, messages: decisions } },
-          };
-        }
-        // A call that asked alongside an earlier question runs again to ask its own: only those may run twice.
-        for (const [id, count] of runs) if (!asked.has(id)) expect([id, count]).toEqual([id, 1]);
-      }),
-      { numRuns: 60 },
-    );
+    await fc.assert(fc.asyncProperty(stmts, fc.array(outcome, { minLength: 1, maxLength: 8 }), check), { numRuns: 60 });
   }, 120_000);
+
+  // Seed 870442464 (under `npm run mutate`'s dry run): loops nested three deep make 130 calls; the
+  // sandbox ends the script at its 101st, and the oracle did not know the limit.
+  it("ends a script past maxCalls with too_many_calls, as its oracle does", async () => {
+    const calls = (n: number): Stmt[] => Array.from({ length: n }, () => ({ kind: "call", k: 0 }));
+    const inner: Stmt = { kind: "loop", n: 3, body: [...calls(1), { kind: "if", b: 0, yes: [], no: [{ kind: "loop", n: 3, body: calls(3) }, ...calls(2)] }] };
+    const body: Stmt[] = [{ kind: "loop", n: 1, body: [{ kind: "loop", n: 3, body: [inner] }] }];
+    expect(await oracle(`const log = []; ${render(body)} return log;`, ["ok"])).toEqual({ ok: false, reason: "too_many_calls" });
+    await check(body, ["ok"]);
+  }, 60_000);
 });

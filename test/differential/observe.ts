@@ -20,11 +20,11 @@ import type { Batch } from "./arbitraries.js";
  *   handler the runner abandoned settled, and its `fate` or `remoteState`), which may come after the
  *   batch;
  * - stacks: an error that crossed a thread or a process keeps its first line only;
- * - data for the model crosses as JSON: the `completed` event's `ok` value, `halt` result and
- *   `ask_user` opts are compared as their JSON form (a `Date` arrives as its string, `NaN` as `null`,
+ * - data crosses as JSON: the `completed` event's `ok` value, `halt` result and `ask_user` opts,
+ *   a progress report's `data` and an error's own data are compared as their JSON form (a `Date` arrives as its string, `NaN` as `null`,
  *   `undefined` properties and functions nested in objects left out), and an error's parts that
  *   cannot cross as their short description (`"[Circular]"`);
- * - a value JSON cannot hold (a bigint, a cycle, `undefined`, a function): in-process the encoder
+ * - a value JSON cannot hold (a bigint, a cycle): in-process the encoder
  *   refuses it (`encoding_failed`); across a boundary it cannot leave the handler's side
  *   (`invalid_return`, `metadata.crossing`). Both are compared as "unencodable", the message too.
  */
@@ -70,7 +70,9 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
   return {
     calls: batch.calls.map((call, index) => ({
       events: events.filter((e) => e.index === index).map((e) => canonEvent(e, unencodable.has(index))),
-      reports: reports.filter((r) => r.index === index && r.type !== "late_settlement").map((r) => canon(r)),
+      reports: reports
+        .filter((r) => r.index === index && r.type !== "late_settlement")
+        .map((r) => (r.type === "progress" ? canon({ ...r, data: jsonForm(r.data) }) : canon(r))),
       message: unencodable.has(index) ? { ...result.messages[index], content: "<unencodable>" } : result.messages[index],
       runs: runs[call.id] ?? {},
     })),
@@ -162,8 +164,12 @@ export function canon(value: unknown, seen: Set<object> = new Set()): unknown {
   seen.add(value);
   try {
     if (value instanceof Error) {
-      const out: Record<string, unknown> = { $error: value.name, message: value.message };
-      for (const key of Object.keys(value)) if (key !== "stack") out[key] = canon((value as unknown as Record<string, unknown>)[key], seen);
+      // The class too: a renamed RangeError must come back a RangeError.
+      const out: Record<string, unknown> = { $error: value.name, $class: Object.getPrototypeOf(value)?.constructor?.name, message: value.message };
+      // An error's own data crosses in JSON's form (docs/running.md): a Map as {}, NaN as null.
+      // Its name is `$error`, whether it was set as an own, enumerable property or not.
+      for (const key of Object.keys(value))
+        if (key !== "stack" && key !== "name") out[key] = canon(jsonLeaf((value as unknown as Record<string, unknown>)[key]), seen);
       if ("cause" in value) out.cause = canon(value.cause, seen);
       return out;
     }
@@ -172,4 +178,11 @@ export function canon(value: unknown, seen: Set<object> = new Set()): unknown {
   } finally {
     seen.delete(value);
   }
+}
+
+/** A Map or Set as JSON writes it ({}), a number JSON cannot hold as null; anything else as it is. */
+function jsonLeaf(value: unknown): unknown {
+  if (typeof value === "number" && !Number.isFinite(value)) return null;
+  if (value instanceof Map || value instanceof Set) return {};
+  return value;
 }

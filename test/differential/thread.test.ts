@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { config } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerPool, type WorkerPool } from "../../src/node/index.js";
-import { batch, excluded } from "./arbitraries.js";
-import { observe } from "./observe.js";
+import { batch, excluded, type Batch } from "./arbitraries.js";
+import { observe, type Observation } from "./observe.js";
 import { propertyTimeout, runParameters } from "./runs.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
 
@@ -29,7 +29,8 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     config.onUnhandledError = (e) => unhandled.push(e);
     pool = workerPool({ size: 4, spares: 0, grace: 200 });
     await pool.warm();
-  });
+    // Four threads starting on a loaded machine: a hunt saw the file fail here at vitest's default 10 s.
+  }, 60_000);
 
   afterAll(async () => {
     await pool?.close();
@@ -57,4 +58,31 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     },
     propertyTimeout(NUM_RUNS, 120_000),
   );
+
+  /** One batch through both executors: the same observation, and the message the model reads. */
+  async function same(name: string, b: Batch): Promise<Observation> {
+    const [inProcess, threaded] = await Promise.all([
+      observe(b, inProcessTools(), undefined, `local-${name}`, logDir),
+      observe(b, isolatedTools(pool), pool, `thread-${name}`, logDir),
+    ]);
+    expect(threaded).toEqual(inProcess);
+    return inProcess;
+  }
+
+  // Seed -1359196645: the repair's ok(undefined) reached the after-hook in-process (which wrapped
+  // it into {}) and was refused at the thread's boundary (invalid_return).
+  it("a repaired call answering ok(undefined) reaches the after-hook on both sides", async () => {
+    const b: Batch = {
+      onToolError: "continue",
+      repair: [{ do: "hostile", kind: "ok-undefined" }],
+      calls: [{ id: "c0", name: "hooked", arguments: { steps: "not a list" } }],
+    };
+    expect((await same("undefined", b)).calls[0]?.message).toMatchObject({ content: "{}", isError: false });
+  });
+
+  it("a Date, or any value whose toJSON gives text, reads quoted on both sides", async () => {
+    const calls = ["ok-date-itself", "ok-tojson-text"].map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
+    const seen = await same("date", { onToolError: "continue", calls });
+    expect(seen.calls.map((c) => (c.message as { content: string }).content)).toEqual(['"1970-01-01T00:00:00.000Z"', '"as text"']);
+  });
 });

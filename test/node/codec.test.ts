@@ -84,7 +84,6 @@ describe("encodeResult and decodeResult", () => {
   describe("when the data cannot cross", () => {
     it.each([
       ["a bigint", ok(10n), "the value is a bigint"],
-      ["undefined", ok(undefined), "the value is undefined"],
       ["a nested bigint", halt("h", { a: [1, 2n] }), "`a[1]` is a bigint"],
       [
         "a cycle",
@@ -114,6 +113,19 @@ describe("encodeResult and decodeResult", () => {
       const encoded = encodeResult(result as HandlerResult);
       expect(encoded.ok).toBe(false);
       expect(!encoded.ok && encoded.problem).toContain(problem);
+    });
+
+    it("carries a value that is undefined, a function or a symbol itself, and a Date as text JSON writes quoted (issue 41)", () => {
+      expect(roundTrip(ok(undefined))).toEqual(ok(undefined));
+      expect(roundTrip(halt("h", undefined))).toEqual(halt("h", undefined));
+      const fn = roundTrip(ok(function price() {})) as { value: unknown };
+      expect(typeof fn.value).toBe("function");
+      expect((fn.value as () => unknown).name).toBe("price");
+      expect(typeof (roundTrip(ok(Symbol("s"))) as { value: unknown }).value).toBe("symbol");
+      // What the encoder writes of each is what it writes of the handler's own value.
+      for (const value of [undefined, () => 1, new Date(0), { toJSON: () => "t" }, "t", { at: new Date(0) }]) {
+        expect(JSON.stringify((roundTrip(ok(value)) as { value: unknown }).value)).toBe(JSON.stringify(value));
+      }
     });
 
     it("reports a value that is not a result", () => {
@@ -295,7 +307,7 @@ describe("encodeThrown and decodeThrown", () => {
 describe("what the codec says went wrong (issue 36)", () => {
   it("names the field of the result that cannot cross", () => {
     expect(encodeResult(ok(10n))).toEqual({ ok: false, problem: "the value is a bigint, which JSON cannot hold" });
-    expect(encodeResult(halt("h", undefined))).toEqual({ ok: false, problem: "the result is undefined, which JSON cannot hold" });
+    expect(encodeResult(halt("h", { n: [1n] }))).toEqual({ ok: false, problem: "`n[0]` is a bigint, which JSON cannot hold" });
     expect(encodeResult(askUser("q", { a: 1n } as never))).toEqual({ ok: false, problem: "`a` is a bigint, which JSON cannot hold" });
   });
 

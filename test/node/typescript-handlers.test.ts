@@ -32,7 +32,12 @@ describe("workerPool with TypeScript handlers", () => {
       const missing = pool.tool({ name: "missing", description: "", schema, module: new URL("./fixtures/no-such-file.mjs", import.meta.url) });
       const calls = [call("a", "distance", { x: 3, y: 4 }), call("b", "missing", { x: 0, y: 0 })];
       const events: ToolEvent[] = await firstValueFrom(streamToolCalls(calls, [distance, missing], { toolExecutor: pool }).pipe(toArray()));
-      const contents = events.flatMap((e) => (e.type === "tool_result_encoded" ? [e.content] : []));
+      // By call, not by arrival: under load the missing module's call may end first.
+      const byIndex = (a: ToolEvent, b: ToolEvent) => a.index - b.index;
+      const contents = events
+        .filter((e) => e.type === "tool_result_encoded")
+        .sort(byIndex)
+        .map((e) => e.content);
       expect(contents[0]).toBe(
         '{"error":"tool error (distance): handler_raised: its handler\'s module failed to load: Unknown file extension \\".ts\\" for typed-handlers.ts"}',
       );
@@ -41,7 +46,10 @@ describe("workerPool with TypeScript handlers", () => {
         expect(content).not.toContain(fixtures);
         expect(content).not.toContain("file:");
       }
-      const reasons = events.flatMap((e) => (e.type === "tool_execution_completed" ? [(e.result as { reason: ToolError }).reason] : []));
+      const reasons = events
+        .filter((e) => e.type === "tool_execution_completed")
+        .sort(byIndex)
+        .map((e) => (e.result as { reason: ToolError }).reason);
       expect(must(reasons[0]).reason).toBe("handler_raised");
       expect((must(reasons[0]).cause as Error).cause).toMatchObject({ name: "TypeError", message: expect.stringContaining(fileURLToPath(typed)) });
     });

@@ -66,7 +66,9 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     }));
     fc.assert(
       fc.property(tree, (value) => {
-        expect((encoded(ok(value)) as { value: unknown }).value).toStrictEqual(JSON.parse(JSON.stringify(value)));
+        // The encoder on the other side writes the value it gets as JSON wrote the handler's own.
+        const back = decodeResult(overJson(encoded(ok(value))));
+        expect(JSON.stringify((back as { value: { value: unknown } }).value.value)).toBe(JSON.stringify(value));
       }),
     );
     const inError = across(Object.assign(new Error("m"), { at: { toJSON: (key: string) => key } })) as { at: unknown };
@@ -99,8 +101,9 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     };
     expect(encoded(ok(value))).toEqual({ type: "ok", value: JSON.parse(JSON.stringify(value)) });
     expect((encoded(ok(value)) as { value: object }).value).not.toHaveProperty("gone");
-    // At the top, toJSON is given the empty key, as JSON.stringify gives it.
-    expect(encoded(ok({ toJSON: (key: string) => `key:${key}` }))).toEqual({ type: "ok", value: "key:" });
+    // At the top, toJSON is given the empty key, as JSON.stringify gives it; its text crosses as a
+    // stand-in JSON writes quoted, as it writes the handler's own value.
+    expect(encoded(ok({ toJSON: (key: string) => `key:${key}` }))).toEqual({ type: "ok", value: { $toolrx: "json", value: "key:" } });
   });
 
   it("sends an Error that toJSON gives as the Error it is, as an ok value that is an Error crosses", () => {
@@ -110,11 +113,9 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     expect((at as Error).message).toBe("r");
   });
 
-  it("names what cannot cross and where: a function, a symbol, a toJSON that throws, an unreadable object", () => {
+  it("names what cannot cross and where: a toJSON that throws, an unreadable object, a bigint", () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    expect(problemOf(ok(() => 1))).toBe("the value is a function, which JSON cannot hold");
-    expect(problemOf(ok(Symbol("s")))).toBe("the value is a symbol, which JSON cannot hold");
     expect(
       problemOf(
         ok({
@@ -425,19 +426,58 @@ describe("a wire written by someone else", () => {
 });
 
 describe("an error result, whatever it carries", () => {
+  /**
+   * Sends an error with `data` as its own properties and checks what the other side holds. Each
+   * key is defined, not assigned: assigning an own `__proto__` key would set the error's prototype
+   * instead of giving it data, and reading it back would read the prototype.
+   */
+  function crossesUnchanged(message: string, data: Record<string, unknown>, cause: unknown): void {
+    const sent = new Error(message, { cause });
+    for (const [key, value] of Object.entries(data)) Object.defineProperty(sent, key, { value, enumerable: true, writable: true, configurable: true });
+    const back = decodeResult(overJson(encoded(error(sent))));
+    expect(back.ok).toBe(true);
+    const reason = (back as { value: { reason: Error & Record<string, unknown> } }).value.reason;
+    expect(reason).toBeInstanceOf(Error);
+    expect(Object.getPrototypeOf(reason)).toBe(Error.prototype);
+    expect(reason.message).toBe(message);
+    expect(reason.cause).toEqual(overJson(cause));
+    for (const key of Object.keys(data).filter((k) => !["stack", "message", "name", "cause"].includes(k))) {
+      expect(Object.getOwnPropertyDescriptor(reason, key)?.value).toEqual(overJson(data[key]));
+    }
+  }
+
   it("crosses and decodes as the same thing, for any error data fast-check makes", () => {
-    fc.assert(
-      fc.property(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), (message, data, cause) => {
-        const sent = Object.assign(new Error(message, { cause }), data);
-        const back = decodeResult(overJson(encoded(error(sent))));
-        expect(back.ok).toBe(true);
-        const reason = (back as { value: { reason: Error & Record<string, unknown> } }).value.reason;
-        expect(reason.message).toBe(message);
-        expect(reason.cause).toEqual(overJson(cause));
-        for (const key of Object.keys(data).filter((k) => !["stack", "message", "name", "cause"].includes(k))) {
-          expect(reason[key]).toEqual(overJson(data[key]));
-        }
-      }),
-    );
+    fc.assert(fc.property(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), crossesUnchanged));
+  });
+
+  // Issue 41: a renamed RangeError came back as an Error, and a ToolError's own extra data was dropped.
+  it("keeps a renamed built-in error's class, and a ToolError's own extra data", () => {
+    const renamed = Object.assign(new RangeError("out"), { name: "OutOfStock" });
+    const back = across(renamed) as Error;
+    expect(back).toBeInstanceOf(RangeError);
+    expect(back.name).toBe("OutOfStock");
+    const tool = Object.assign(new ToolError("timeout", { toolName: "t", message: "slow", metadata: { ms: 5 } }), { retryAfter: 30 });
+    const toolBack = across(tool) as ToolError & { retryAfter?: unknown };
+    expect(toolBack).toBeInstanceOf(ToolError);
+    expect(toolBack).toMatchObject({ reason: "timeout", toolName: "t", metadata: { ms: 5 }, retryAfter: 30 });
+    // Data on the wire never overrides a ToolError's own fields.
+    const forged = decodeThrown({
+      $toolrx: "tool_error",
+      name: "ToolError",
+      message: "m",
+      reason: "timeout",
+      metadata: {},
+      data: { reason: "nope", x: 1 },
+    }) as ToolError;
+    expect(forged.reason).toBe("timeout");
+    expect(forged).toHaveProperty("x", 1);
+  });
+
+  // Seed -1021691178: fast-check's dictionary made an own `__proto__` key, which the property
+  // assigned onto the error and so turned it into an object with a null prototype.
+  it("keeps an own __proto__ key of an error's data as data, the error's prototype untouched", () => {
+    crossesUnchanged("", JSON.parse('{"__proto__": null}') as Record<string, unknown>, 0);
+    crossesUnchanged("m", JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>, null);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

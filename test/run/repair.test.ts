@@ -77,6 +77,41 @@ describe("repairToolCall", () => {
       });
     }
 
+    it("a repair that returns a class instance, a Map or a revoked Proxy never runs the handler, even when the schema takes it", async () => {
+      const unhandled: unknown[] = [];
+      config.onUnhandledError = (e) => unhandled.push(e);
+      class Repaired {
+        a = 1;
+        b = 2;
+      }
+      const revoked = Proxy.revocable({ a: 1, b: 2 }, {});
+      revoked.revoke();
+      const loose = defineTool({
+        name: "add",
+        description: "adds",
+        schema: z.object({ a: z.number() }).loose(),
+        handler: (args) => {
+          ran.push(args);
+          return ok("ran");
+        },
+      });
+      for (const value of [new Repaired(), new Map([["a", 1]]), revoked.proxy]) {
+        for (const tool of [add, loose]) {
+          const result = await runToolCalls([call({ a: "1", b: 3 })], [tool], { repairToolCall: () => value as unknown as Record<string, unknown> });
+          expect(result.messages[0]).toMatchObject({ isError: true });
+        }
+      }
+      await new Promise((r) => setTimeout(r, 20)); // RxJS reports unhandled errors on a timer
+      expect(ran).toEqual([]);
+      expect(unhandled).toHaveLength(6);
+      for (const e of unhandled) expect(String(e)).toContain("Expected `repairToolCall` to return the repaired arguments as a plain object");
+    });
+
+    it("takes a prototype-less object as a plain one", async () => {
+      const result = await runToolCalls([call({ a: "1", b: 3 })], [add], { repairToolCall: () => Object.assign(Object.create(null), { a: 1, b: 3 }) });
+      expect(result.messages[0]).toMatchObject({ isError: false, content: "4" });
+    });
+
     it("a repair that throws, or returns something other than an object, is answered and reported as unhandled", async () => {
       const unhandled: unknown[] = [];
       config.onUnhandledError = (e) => unhandled.push(e);

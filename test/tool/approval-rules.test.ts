@@ -84,6 +84,17 @@ describe("approvalNeeded", () => {
     expect(approvalNeeded(undefined, call, ctx, true)).toBe(false);
   });
 
+  it("never needs approval for invalid arguments, whatever the rule: `true` too (issue 41, item 9)", async () => {
+    const invalid = { ...call, arguments: { to: 1 } };
+    expect(approvalNeeded(transfer(true), invalid, ctx, true)).toBe(false);
+    expect(approvalNeeded(transfer(true), { ...call, rawArguments: '{"to": "Ana", ' }, ctx, true)).toBe(false);
+    const slow = z.object({ to: z.string() }).refine(async (a) => a.to !== "Mallory");
+    expect(await approvalNeeded(transfer(true, slow), { ...call, arguments: { to: "Mallory" } }, ctx, true)).toBe(false);
+    expect(await approvalNeeded(transfer(true, slow), call, ctx, true)).toBe(true);
+    // Without validation nothing is known invalid: the rule stands.
+    expect(approvalNeeded(transfer(true), invalid, ctx, false)).toBe(true);
+  });
+
   it("asks a function rule with the schema's output, and never about invalid arguments", () => {
     const rule = vi.fn((args: { eur: number }) => args.eur > 100);
     expect(approvalNeeded(transfer(rule), call, ctx, true)).toBe(true);

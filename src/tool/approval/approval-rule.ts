@@ -6,20 +6,22 @@ import { describe } from "../tool-error.js";
 import type { ApprovalContext } from "./needs-approval.js";
 
 /**
- * Whether `call` needs approval before it runs. A function rule gets the schema's output, so a
- * call with invalid arguments is never asked about: the runner answers it without its handler.
- * `validate: false` hands the rule the call's arguments as they are (the runner has validated
- * them already, or validation is off).
+ * Whether `call` needs approval before it runs. A call with invalid arguments never does, whatever
+ * the rule (`true` included): the runner answers it with its issues at once, and the user is never
+ * asked about a call that cannot run. A function rule gets the schema's output. `validate: false`
+ * takes the call's arguments as they are (the runner has validated them already, or validation is
+ * off).
  *
  * @throws {TypeError} (or rejects) when the rule throws or answers something other than a boolean.
  */
 export function approvalNeeded(tool: Tool | undefined, call: ToolCall, ctx: ApprovalContext, validate: boolean): boolean | Promise<boolean> {
   const rule = tool?.needsApproval;
-  if (rule === undefined || typeof rule === "boolean") return rule === true;
-  if (!validate) return answerOf(rule(call.arguments, ctx), call);
+  if (rule === undefined || rule === false) return false;
+  const ask = (args: Record<string, unknown>): boolean | Promise<boolean> => (rule === true ? true : answerOf(rule(args, ctx), call));
+  if (!validate) return ask(call.arguments);
   const checked = checkArguments(tool as Tool, call);
-  if (isThenable(checked)) return checked.then((c) => (c.ok ? answerOf(rule(c.value, ctx), call) : false));
-  return checked.ok ? answerOf(rule(checked.value, ctx), call) : false;
+  if (isThenable(checked)) return checked.then((c) => (c.ok ? ask(c.value) : false));
+  return checked.ok ? ask(checked.value) : false;
 }
 
 function answerOf(answer: boolean | PromiseLike<boolean>, call: ToolCall): boolean | Promise<boolean> {
