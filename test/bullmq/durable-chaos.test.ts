@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approve, type Message, type PendingApproval } from "../../src/index.js";
-import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { expectDurablePromises, liveUntilEnd } from "../support/chaos-lives.js";
 import type { KillPoint, PlannedCall, Setup } from "./fixtures/chaos-agent.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 
@@ -74,44 +73,18 @@ describe.skipIf(redisUnavailable !== undefined)("a durable agent, SIGKILLed anyw
         const key = `chaos-${scenarios}-${Date.now()}`;
         const violations = join(dir, `${key}.violations`);
         const out = join(dir, `${key}.json`);
-        const pending = killList.slice();
-        let messages: Message[] = [{ role: "user", content: "go" }];
-        let result: { haltedReason: string; metadata: Record<string, unknown>; messages: Message[] } | undefined;
-        for (let life = 0; life < 20; life++) {
-          const kill = pending.shift() ?? null;
-          starts++;
-          const child = run("agent", { redisUrl: redis.url, queue, key, effects, plan, messages, kill, out, violations });
-          const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once("exit", (c, s) => resolve([c, s])));
-          if (signal === "SIGKILL") {
-            kills++;
-            continue;
-          }
-          expect(code).toBe(0);
-          result = JSON.parse(readFileSync(out, "utf8"));
-          rmSync(out);
-          if (result?.haltedReason === "ask_user") messages = [...result.messages, { role: "user", content: "yes" }];
-          else if (result?.haltedReason === "approval_required")
-            messages = [...result.messages, ...(result.metadata.pendingApprovals as PendingApproval[]).map((p) => approve(p))];
-          else break;
-        }
-        expect(result?.haltedReason).toBe("completed");
-        const final = result?.messages ?? [];
-        // The final answer is an uninterrupted run's: the script's last turn, after every planned turn.
-        expect(final.at(-1)).toEqual({ role: "assistant", content: `done after ${plan.length} turns` });
-        // Every non-idempotent handler ran at most once (an ask handler too).
+        const counts = { starts: 0, kills: 0 };
+        const result = await liveUntilEnd(
+          (messages, kill) => run("agent", { redisUrl: redis.url, queue, key, effects, plan, messages, kill, out, violations }),
+          killList,
+          out,
+          counts,
+        );
+        starts += counts.starts;
+        kills += counts.kills;
+        // Every non-idempotent handler ran at most once (an ask handler too), and the rest of the promises.
         const lines = readFileSync(effects, "utf8").split("\n");
-        for (const c of plan.flat()) {
-          const ran = lines.filter((l) => l.endsWith(` ${c.n}`) && l.startsWith(c.kind)).length;
-          if (c.kind !== "idempotent") expect(ran, `${c.kind} ${c.n}`).toBeLessThanOrEqual(1);
-        }
-        // Every call answered exactly once.
-        const ids = final.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : []));
-        const answers = final.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : []));
-        expect(answers.slice().sort()).toEqual(ids.slice().sort());
-        expect(checkConversation(openai.toChatMessages(final), "openai-chat")).toEqual([]);
-        expect(checkConversation(openai.toResponsesInput(final), "openai-responses")).toEqual([]);
-        expect(checkConversation(anthropic.toMessages(final).messages, "anthropic")).toEqual([]);
-        expect(existsSync(violations) ? readFileSync(violations, "utf8") : "").toBe("");
+        expectDurablePromises(result, plan, (c) => lines.filter((l) => l.endsWith(` ${c.n}`) && l.startsWith(c.kind)).length, violations);
       }),
       {
         // The examples count among the runs: RUNS random scenarios after them.
