@@ -146,6 +146,11 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       // On 2026-07-28 the client opts in per request (tasks extension); one that did not is answered at once.
       const ext = rctx.inputRequired && optsIntoTasks(rctx.clientCapabilities());
       if (ext || request.params?.task !== undefined) return startTask(serving, { name: tool.name, arguments: args }, runTask, ext);
+      // 2025-11-25: a tool listed `taskSupport: "required"` is called as a task, or the server
+      // MUST answer -32601 (1.x's McpServer raises it too, then wraps it in an isError result); 2026-07-28 has no taskSupport to break.
+      if (serving.support === "required" && !rctx.inputRequired) {
+        throw Object.assign(new Error(`Tool ${tool.name} requires task augmentation (taskSupport: "required")`), { code: -32601 });
+      }
     }
     const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
     const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport));
