@@ -22,6 +22,7 @@ export {
   type ContentPart,
   type FilePart,
   type ImagePart,
+  type AudioPart,
   type ResourcePart,
   type TextPart,
 } from "./tool/content-part.js";
