@@ -1,4 +1,4 @@
-import { reportFate, type HandlerContext, type HandlerResult, type ProgressUpdate } from "../index.js";
+import { reportFate, type HandlerContext, type HandlerResult, type LogEntry, type ProgressUpdate } from "../index.js";
 import type { LaneLimit } from "./lanes.js";
 
 /** One call the executor waits on. */
@@ -68,12 +68,14 @@ export function openWaiter(
     beaten: false,
     worker: undefined,
     progress(update) {
-      if (typeof update === "object" && update !== null && typeof update.progress === "number") {
-        try {
-          ctx.progress(update);
-        } catch {
-          // The runner refuses progress once the call is answered; nothing to do.
-        }
+      if (typeof update !== "object" || update === null) return;
+      try {
+        // A worker's ctx.log comes as { log: entry } on the same channel; the runner's ctx.log checks it.
+        const { log } = update as { log?: LogEntry };
+        if (log !== undefined) ctx.log(log);
+        else if (typeof update.progress === "number") ctx.progress(update);
+      } catch {
+        // The runner refuses reports once the call is answered; nothing to do.
       }
     },
     cancelSent: () => reportFate(ctx, "cancel_sent"),
