@@ -22,6 +22,7 @@ export {
   type ContentPart,
   type FilePart,
   type ImagePart,
+  type AudioPart,
   type ResourcePart,
   type TextPart,
 } from "./tool/content-part.js";
@@ -43,11 +44,13 @@ export type {
   LateSettlementReport,
   NestedEventReport,
   ProgressReport,
+  LogReport,
   RecipeStepFields,
   RecipeStepReport,
   RepairedReport,
 } from "./run/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
+export { LOG_LEVELS, type LogEntry, type LogLevel } from "./tool/handler-context.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
 export type { ToolControl } from "./tool/tool-control.js";
 export type { AfterCallAnswer, BeforeCallAnswer, CallHook } from "./tool/call-hook.js";

@@ -1,4 +1,4 @@
-import type { HandlerContext, ProgressUpdate, ToolCall, ToolExecutor } from "../index.js";
+import type { HandlerContext, LogEntry, ProgressUpdate, ToolCall, ToolExecutor } from "../index.js";
 
 /** What a handler run by a {@link bullmqWorker} gets besides the usual context. */
 export interface RemoteHandlerContext extends HandlerContext {
@@ -56,6 +56,7 @@ export function remoteContextExecutor(
           return ctx.signal;
         },
         progress: (update: ProgressUpdate) => (wellFormed(update) ? ctx.progress(update) : malformed(update)),
+        log: (entry: LogEntry) => ctx.log(entry),
         idempotencyKey,
         attempt,
       };

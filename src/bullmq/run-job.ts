@@ -58,6 +58,10 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
       if (report.type === "progress") {
         const { progress, total, message, data: partial } = report;
         onProgress({ progress, total, message, data: partial });
+      } else if (report.type === "log") {
+        // A log line rides the job's progress channel too, marked so the producer tells it apart.
+        const { level, data: logged, logger } = report;
+        onProgress({ log: { level, data: logged, ...(logger === undefined ? {} : { logger }) } });
       }
     },
   };

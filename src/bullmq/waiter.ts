@@ -1,4 +1,4 @@
-import { reportFate, type HandlerContext, type HandlerResult, type ProgressUpdate } from "../index.js";
+import { reportFate, type HandlerContext, type HandlerResult, type LogEntry, type ProgressUpdate } from "../index.js";
 import { decodeThrown } from "../node/index.js";
 import type { LaneLimit } from "./lanes.js";
 import { wellFormed } from "./remote-context.js";
@@ -70,15 +70,18 @@ export function openWaiter(
     beaten: false,
     worker: undefined,
     progress(update) {
+      if (typeof update !== "object" || update === null) return;
+      // A worker's ctx.log comes as { log: entry } on the same channel; the runner's ctx.log checks it.
+      const { log } = update as { log?: LogEntry };
       // A malformed update the worker sent on is given to this runner as the handler gave it:
       // it drops it and reports it to this host, as it does an in-process call's.
-      const malformed = typeof update === "object" && update !== null && "malformed" in update;
-      const given = malformed ? decodeThrown((update as { malformed: unknown }).malformed) : update;
-      if (!malformed && !wellFormed(update)) return;
+      const malformed = "malformed" in update;
       try {
-        ctx.progress(given as ProgressUpdate);
+        if (log !== undefined) ctx.log(log);
+        else if (malformed) ctx.progress(decodeThrown((update as { malformed: unknown }).malformed) as ProgressUpdate);
+        else if (wellFormed(update)) ctx.progress(update);
       } catch {
-        // The runner refuses progress once the call is answered; nothing to do.
+        // The runner refuses reports once the call is answered; nothing to do.
       }
     },
     cancelSent: () => reportFate(ctx, "cancel_sent"),

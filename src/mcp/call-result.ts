@@ -1,6 +1,7 @@
 import { askUser, error, type HandlerResult, ok, ToolError } from "../index.js";
 import { type CompiledSchema, sizeOf } from "../internal.js";
 import { isPlainRecord } from "../util/safe.js";
+import { callToolResultProblems } from "./call-tool-result.js";
 import { partsOfBlocks } from "./content-parts.js";
 
 /** What the mapping of one result needs to know. */
@@ -27,15 +28,17 @@ export interface ResultContext {
  *   it, else a `handler_raised` error (the server broke its own promise);
  * - `resultType: "input_required"` → `ask_user` with the server's questions, the retry data in
  *   `opts.mcp`;
- * - anything that is not a `CallToolResult` → `invalid_return`.
+ * - anything that is not a `CallToolResult` → `invalid_return`, its problems listed as the client
+ *   SDK lists them for a plain call (a task's result reaches toolrx unchecked).
  *
  * `text` is {@link renderContent}, cut to `maxResultChars`.
  */
 export function resultOf(result: unknown, rc: ResultContext): HandlerResult {
   if (!isPlainRecord(result)) return notAResult(result, rc);
   if (result.resultType === "input_required") return inputRequired(result, rc);
+  const problems = callToolResultProblems(result);
+  if (problems !== undefined) return notAResult(result, rc, problems);
   const { content, structuredContent } = result;
-  if (content !== undefined && !Array.isArray(content)) return notAResult(result, rc);
   const blocks = (content ?? []) as unknown[];
   if (result.isError === true) return error(cap(renderContent(blocks, structuredContent), rc.maxResultChars));
   if (rc.outputSchema !== undefined) {

@@ -1,7 +1,7 @@
 import { inputRequired, type ResultContext, resultOf } from "./call-result.js";
 import type { McpRequester } from "./task-requests.js";
 import { sleep } from "../util/sleep.js";
-import { isTerminal } from "./task-state.js";
+import { isTerminal, pollDelay } from "./task-state.js";
 import { type McpExtTaskState, readExtTask } from "./ext-task.js";
 import { error, type HandlerResult, ToolError } from "../index.js";
 
@@ -21,18 +21,15 @@ export interface ExtTaskFollower {
 /** A task of the extension that ended or needs input, or a description toolrx cannot use. */
 export type ExtTaskEnd = { readonly state: McpExtTaskState } | { readonly malformed: string; readonly value: unknown };
 
-/** The server's `pollIntervalMs` when it gives none (or none usable). */
-const DEFAULT_POLL = 1_000;
-
 /**
  * Follow task `taskId` of the tasks extension (revision 2026-07-28) with `tasks/get` at the
- * server's `pollIntervalMs` (at most `maxPollInterval`) until it ends, its result or error inline,
+ * server's `pollIntervalMs` (floored, at most `maxPollInterval`: see `pollDelay`) until it ends, its result or error inline,
  * or asks for input the call has not answered yet. There is no `tasks/result`: the last state is
  * the answer. Rejects as the requests do.
  */
 export async function followExtTask(f: ExtTaskFollower, taskId: string, created?: McpExtTaskState): Promise<ExtTaskEnd> {
   // A task handle carries no result: even one created ended is read with tasks/get.
-  if (created?.status === "working") await sleep(Math.min(created.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
+  if (created?.status === "working") await sleep(pollDelay(created.pollInterval, f.maxPollInterval), f.signal);
   for (;;) {
     const answer = await f.request("tasks/get", { taskId, _meta: f.meta }, { signal: f.signal });
     const state = readExtTask(answer, taskId);
@@ -41,7 +38,7 @@ export async function followExtTask(f: ExtTaskFollower, taskId: string, created?
     if (isTerminal(state.status)) return { state };
     const asks = state.inputRequests === undefined ? [] : Object.keys(state.inputRequests).filter((key) => !f.answered.has(key));
     if (asks.length > 0) return { state };
-    await sleep(Math.min(state.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
+    await sleep(pollDelay(state.pollInterval, f.maxPollInterval), f.signal);
   }
 }
 

@@ -76,15 +76,23 @@ export async function listAllTools(client: McpClientLike, options: ListOptions):
     let cursor: string | undefined;
     for (let pages = 1; ; pages++) {
       let page: unknown;
+      // Each page gets its own signal, tied to the walk's only while the page is pending: 1.x
+      // leaves its abort listener on a request's signal after the answer, and would send
+      // notifications/cancelled for an answered page when the walk's signal aborts at its end.
+      const own = new AbortController();
+      const onStop = () => own.abort(controller.signal.reason);
+      controller.signal.addEventListener("abort", onStop, { once: true });
       try {
         const params = cursor === undefined ? undefined : { cursor };
         // The SDK's own timeout is out of the way: ours covers the whole walk, not one page.
-        const request = client.listTools(params, { signal: controller.signal, timeout: 2_147_483_647, cacheMode: "refresh" });
+        const request = client.listTools(params, { signal: own.signal, timeout: 2_147_483_647, cacheMode: "refresh" });
         page = await Promise.race([request, stopped]);
       } catch (cause) {
         if (timedOut) throw timeoutError(cause);
         if (signal?.aborted) throw signal.reason;
         throw new McpToolsError("list_failed", `tools/list failed: ${messageOf(cause)}`, { server, cause });
+      } finally {
+        controller.signal.removeEventListener("abort", onStop);
       }
       const next = checkPage(page, server, tools, onInvalidTool);
       if (next === undefined) return tools;

@@ -36,7 +36,11 @@ export async function askApproval(tool: Tool, pending: PendingApproval, rctx: Mc
       inputRequired: { resultType: "input_required", inputRequests: { [APPROVAL_KEY]: { method: "elicitation/create", params: question } } },
     };
   }
-  if (!canElicit(rctx.clientCapabilities())) return cannotAsk(name);
+  const declared = rctx.clientCapabilities();
+  // A server made for this one request (the 2.x web handler, stateless) never saw the client's
+  // initialize: it does not know what the client declared, and could not route its answer back.
+  if (declared === undefined) return unknownClient(name);
+  if (!canElicit(declared)) return cannotAsk(name);
   try {
     return decided(await rctx.elicit(question, { signal: rctx.signal, timeout }), name);
   } catch (e) {
@@ -84,6 +88,12 @@ function canElicit(capabilities: unknown): boolean {
 function cannotAsk(name: string): ApprovalOutcome {
   return refuse(
     `The tool ${name} needs the user's approval, and this client cannot ask for it (it does not support MCP form elicitation); the call was not run`,
+  );
+}
+
+function unknownClient(name: string): ApprovalOutcome {
+  return refuse(
+    `The tool ${name} needs the user's approval, and this server cannot ask for it: it serves each request on its own (stateless) and never saw the client's initialize, so it does not know whether the client supports MCP form elicitation, nor could it hear the answer; the call was not run`,
   );
 }
 

@@ -5,12 +5,11 @@ import { ConcurrencyGate } from "./concurrency-gate.js";
 import { askApproval } from "./serve-approval.js";
 import { type ServeTaskOptions, servedAsTask, serveTaskRequests, startTask, taskServing } from "./serve-tasks.js";
 import type { TaskRun } from "./task-records.js";
-import { isV2Server, setRequestHandler, type McpRequestContext, type McpServerLike } from "./server-like.js";
+import { isV2Server, setRequestHandler, type McpServerLike } from "./server-like.js";
 import { optsIntoTasks, TASKS_EXTENSION } from "./ext-task.js";
 import {
   type ApprovalMessage,
   approve,
-  type CallReport,
   isToolResolver,
   type PendingApproval,
   type RunOptions,
@@ -24,6 +23,8 @@ import {
 import { resendsInFlight, resolveOptions } from "../internal.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 import { blockOfPart, type McpContentBlock } from "./content-parts.js";
+import { serveLogging } from "./serve-logging.js";
+import { channelOf, statusTo } from "./serve-channel.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
@@ -124,6 +125,8 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       ),
     );
   }
+  // A tool's ctx.log goes to the client as notifications/message, filtered by logging/setLevel.
+  const logging = serveLogging(server);
   setRequestHandler(server, "tools/list", async () => ({
     tools: list().map((tool) => {
       const described = describeTool(tool);
@@ -146,9 +149,14 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       // On 2026-07-28 the client opts in per request (tasks extension); one that did not is answered at once.
       const ext = rctx.inputRequired && optsIntoTasks(rctx.clientCapabilities());
       if (ext || request.params?.task !== undefined) return startTask(serving, { name: tool.name, arguments: args }, runTask, ext);
+      // 2025-11-25: a tool listed `taskSupport: "required"` is called as a task, or the server
+      // MUST answer -32601 (1.x's McpServer raises it too, then wraps it in an isError result); 2026-07-28 has no taskSupport to break.
+      if (serving.support === "required" && !rctx.inputRequired) {
+        throw Object.assign(new Error(`Tool ${tool.name} requires task augmentation (taskSupport: "required")`), { code: -32601 });
+      }
     }
     const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
-    const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport));
+    const run = streamed(rctx.signal, channelOf(rctx, request.params?._meta?.progressToken, logging, runOptions.onCallReport));
     // The runner holds a call that needs approval (a function rule asked first, with the
     // validated arguments); the user is asked with no slot held, and an approved call runs again.
     const events = await run(undefined);
@@ -167,39 +175,6 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
 function heldFor(events: readonly ToolEvent[]): PendingApproval | undefined {
   const halt = events.find((e) => e.type === "tool_halt");
   return halt?.type === "tool_halt" && halt.reason === "approval_required" ? (halt.result as PendingApproval) : undefined;
-}
-
-/**
- * The side channel of one request: a handler's `ctx.progress` goes out as a progress
- * notification when the client asked for progress, and every report still reaches the
- * `onCallReport` given to `serveTools`.
- */
-function progressTo(
-  rctx: McpRequestContext,
-  progressToken: string | number | undefined,
-  own: ((report: CallReport) => void) | undefined,
-): ((report: CallReport) => void) | undefined {
-  if (progressToken === undefined) return own;
-  return (report) => {
-    if (report.type === "progress") {
-      const params: Record<string, unknown> = { progressToken, progress: report.progress };
-      if (report.total !== undefined) params.total = report.total;
-      if (report.message !== undefined) params.message = report.message;
-      // A notification that cannot be sent (the client went away) must not fail the call.
-      rctx.notify({ method: "notifications/progress", params }).catch(() => {});
-    }
-    own?.(report);
-  };
-}
-
-/** A task's side channel: each progress report becomes its status message. */
-function statusTo(status: (message: string) => void, own: ((report: CallReport) => void) | undefined): (report: CallReport) => void {
-  return (report) => {
-    if (report.type === "progress") {
-      status(report.message ?? `${report.progress}${report.total === undefined ? "" : ` of ${report.total}`}`);
-    }
-    own?.(report);
-  };
 }
 
 function listOf(tools: readonly Tool[] | ToolResolver): () => readonly Tool[] {

@@ -7,7 +7,7 @@ import { z } from "zod";
  */
 export interface McpServerLike {
   setRequestHandler(method: never, handler: never): void;
-  registerCapabilities?(capabilities: { tools?: object; tasks?: object; extensions?: object }): void;
+  registerCapabilities?(capabilities: { tools?: object; tasks?: object; extensions?: object; logging?: object }): void;
   /** What the client declared at `initialize` (both lines; 2.x per request on revision 2026-07-28). */
   getClientCapabilities?(): unknown;
 }
@@ -19,7 +19,15 @@ export function isV2Server(server: McpServerLike): boolean {
 
 /** A `tools/list` or `tools/call` request as the handler sees it. */
 export interface McpRequest {
-  params?: { name?: unknown; arguments?: unknown; cursor?: unknown; taskId?: unknown; task?: unknown; _meta?: { progressToken?: string | number } };
+  params?: {
+    name?: unknown;
+    arguments?: unknown;
+    cursor?: unknown;
+    taskId?: unknown;
+    task?: unknown;
+    level?: unknown;
+    _meta?: { progressToken?: string | number };
+  };
 }
 
 /** What a request handler may use of the SDK's per-request context. */
@@ -77,7 +85,7 @@ type Handler = (request: McpRequest, ctx: McpRequestContext) => Promise<Record<s
  */
 export function setRequestHandler(
   server: McpServerLike,
-  method: "tools/list" | "tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update",
+  method: "tools/list" | "tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update" | "logging/setLevel",
   handler: Handler,
 ): void {
   const register = server.setRequestHandler as (a: unknown, b: unknown, c?: unknown) => void;

@@ -1,6 +1,7 @@
+import { isPlainRecord } from "../util/safe.js";
 import { sleep } from "../util/sleep.js";
 import type { McpRequester } from "./task-requests.js";
-import { isTerminal, type McpTaskState, readTask } from "./task-state.js";
+import { isTerminal, type McpTaskState, pollDelay, readTask } from "./task-state.js";
 
 /** What following a task needs: how to ask, what stops it, and who hears each state. */
 export interface TaskFollower {
@@ -13,11 +14,11 @@ export interface TaskFollower {
   onState(state: McpTaskState): void;
 }
 
+/** The `_meta` key by which a message names the task it belongs to. */
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
 /** A task that ended in a result (of `tasks/result`), or a server that described it in a way toolrx cannot use. */
 export type TaskEnd = { readonly result: unknown } | { readonly malformed: string; readonly value: unknown };
-
-/** The server's `pollInterval` when it gives none (the SDKs' own default). */
-const DEFAULT_POLL = 1_000;
 
 /**
  * Follow task `taskId` to its end: `tasks/get` at the server's `pollInterval` (at most
@@ -33,10 +34,23 @@ export async function followTask(f: TaskFollower, taskId: string): Promise<TaskE
     if (typeof state === "string") return { malformed: state, value: answer };
     f.onState(state);
     if (state.status === "input_required" || isTerminal(state.status)) {
-      return { result: await resultWhilePolling(f, taskId, state) };
+      const result = await resultWhilePolling(f, taskId, state);
+      const other = relatedTask(result);
+      // The spec has a tasks/result name its task: a result for another task is not this call's.
+      if (other !== undefined && other !== taskId) {
+        return { malformed: `tasks/result for task ${JSON.stringify(taskId)} names another task, ${JSON.stringify(other)}`, value: result };
+      }
+      return { result };
     }
-    await sleep(Math.min(state.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), f.signal);
+    await sleep(pollDelay(state.pollInterval, f.maxPollInterval), f.signal);
   }
+}
+
+/** The `related-task` metadata's `taskId` a result carries, or `undefined` when it names none. */
+function relatedTask(result: unknown): unknown {
+  if (!isPlainRecord(result) || !isPlainRecord(result._meta)) return undefined;
+  const related = result._meta[RELATED_TASK];
+  return isPlainRecord(related) ? related.taskId : undefined;
 }
 
 async function resultWhilePolling(f: TaskFollower, taskId: string, last: McpTaskState): Promise<unknown> {
@@ -48,7 +62,7 @@ async function resultWhilePolling(f: TaskFollower, taskId: string, last: McpTask
   const signal = AbortSignal.any([f.signal, stop.signal]);
   const poll = async () => {
     while (!done) {
-      await sleep(Math.min(last.pollInterval ?? DEFAULT_POLL, f.maxPollInterval), signal);
+      await sleep(pollDelay(last.pollInterval, f.maxPollInterval), signal);
       if (done) return;
       const state = readTask(await f.request("tasks/get", { taskId }, { signal }), taskId);
       // A bad state beside a pending result is left to the result: it is the answer that counts.

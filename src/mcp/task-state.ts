@@ -26,6 +26,24 @@ export interface McpTaskReport {
 
 const STATUSES: ReadonlySet<string> = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
 
+/** The server's poll interval when it gives none (or none usable): the SDKs' own default, in ms. */
+export const DEFAULT_POLL_INTERVAL = 1_000;
+
+/**
+ * The shortest wait, in ms, toolrx takes from a server between two `tasks/get`: a server that
+ * says `pollInterval: 0` (or 1) would otherwise have toolrx poll as fast as it answers.
+ */
+export const MIN_POLL_INTERVAL = 100;
+
+/**
+ * How long to wait before the next `tasks/get`: the server's hint (1,000 ms without one), never
+ * under {@link MIN_POLL_INTERVAL}, and never over the host's own `maxPollInterval`, which is the
+ * host's choice and so wins over the floor.
+ */
+export function pollDelay(serverHint: number | undefined, maxPollInterval: number): number {
+  return Math.min(Math.max(serverHint ?? DEFAULT_POLL_INTERVAL, MIN_POLL_INTERVAL), maxPollInterval);
+}
+
 /** Whether a task in `status` will not change any more. */
 export function isTerminal(status: McpTaskStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";

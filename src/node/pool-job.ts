@@ -1,4 +1,14 @@
-import { CallCancelledError, error, isToolError, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool } from "../index.js";
+import {
+  CallCancelledError,
+  error,
+  isToolError,
+  ToolError,
+  type HandlerContext,
+  type HandlerResult,
+  type LogEntry,
+  type ProgressUpdate,
+  type Tool,
+} from "../index.js";
 import { type CtxAbort, watchAbort } from "../internal.js";
 import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
@@ -93,11 +103,12 @@ export class PoolJob {
 
   /** Hand what the handler reported to the runner's `ctx.progress`, which checks it as in-process. */
   progressed(update: WireProgress): void {
-    let value: unknown;
-    if (update.kind === "value") value = decodeThrown(update.value);
-    else if (update.kind === "symbol") value = Symbol(update.name);
-    else value = Object.defineProperty(() => {}, "name", { value: update.name });
-    this.ctx.progress(value as ProgressUpdate);
+    this.ctx.progress(unwire(update) as ProgressUpdate);
+  }
+
+  /** Hand what the handler logged to the runner's `ctx.log`, which checks it as in-process. */
+  logged(entry: WireProgress): void {
+    this.ctx.log(unwire(entry) as LogEntry);
   }
 
   /**
@@ -124,4 +135,11 @@ export class PoolJob {
         error(new ToolError("invalid_return", { toolName: this.tool.name, toolCallId: this.ctx.toolCall.id, metadata: { crossing: decoded.problem } })),
       );
   }
+}
+
+/** A value a worker sent as {@link WireProgress}, as the handler passed it (a function or symbol by its name). */
+function unwire(wire: WireProgress): unknown {
+  if (wire.kind === "value") return decodeThrown(wire.value);
+  if (wire.kind === "symbol") return Symbol(wire.name);
+  return Object.defineProperty(() => {}, "name", { value: wire.name });
 }

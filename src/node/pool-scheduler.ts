@@ -100,6 +100,10 @@ export class PoolScheduler implements ThreadOwner {
         job.progressed(message.update);
         return;
       }
+      if (message.type === "log") {
+        job.logged(message.entry);
+        return;
+      }
       this.#free(job);
       job.notStarted("while its worker thread loaded the handler's module");
     }

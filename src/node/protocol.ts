@@ -54,6 +54,8 @@ export type FromWorker =
   /** A call's result, as a tuple (`[id, result]`): one per call, so it is kept small. */
   | ResultMessage
   | { readonly type: "progress"; readonly id: number; readonly update: WireProgress }
+  /** What the handler passed to `ctx.log`, encoded as progress is: the runner's `ctx.log` checks it. */
+  | { readonly type: "log"; readonly id: number; readonly entry: WireProgress }
   | { readonly type: "unstarted"; readonly id: number };
 
 /** What the pool gives a worker at start, as `workerData`. */

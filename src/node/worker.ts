@@ -3,7 +3,17 @@
  * (so results mean what they mean in-process) and send back what can cross, through the codec.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { defaultExecutor, error, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool, type ToolCall } from "../index.js";
+import {
+  defaultExecutor,
+  error,
+  ToolError,
+  type HandlerContext,
+  type HandlerResult,
+  type LogEntry,
+  type ProgressUpdate,
+  type Tool,
+  type ToolCall,
+} from "../index.js";
 import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
 import { withoutPaths } from "./without-paths.js";
 import type { CallMessage, FromWorker, HandlerDefinition, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
@@ -139,6 +149,9 @@ async function execute(call: CallMessage, definition: HandlerDefinition, abort: 
     progress(update: ProgressUpdate): void {
       // Checked by the runner's own ctx.progress, which drops and reports a malformed one.
       post({ type: "progress", id, update: wireProgress(update) });
+    },
+    log(entry: LogEntry): void {
+      post({ type: "log", id, entry: wireProgress(entry) });
     },
   };
   return defaultExecutor.execute(tool, args, ctx);

@@ -52,6 +52,15 @@ export function recordReport(record: CallRecord | undefined, report: CallReport,
         span.addEvent("toolrx.repaired", attributes);
       }
       return;
+    case "log":
+      // A handler's log line: an event on the call's span, its data only when content is recorded.
+      if (span.isRecording()) {
+        const attributes: Attributes = { "toolrx.log.level": report.level };
+        if (report.logger !== undefined) attributes["toolrx.log.logger"] = report.logger;
+        if (config.maxContent > 0) attributes["toolrx.log.data"] = contentText(report.data, config.maxContent);
+        span.addEvent("toolrx.log", attributes);
+      }
+      return;
     case "nested_event":
       // A subagent's events: its own traced run tells them in spans under this call's (see CallRegistry).
       return;

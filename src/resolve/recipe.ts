@@ -141,6 +141,7 @@ async function resolveStep(
     signal: ctx.signal,
     // A sub-step's progress is its parent call's progress.
     progress: (update) => ctx.progress(update),
+    log: (entry) => ctx.log(entry),
   };
   let answer: unknown;
   try {

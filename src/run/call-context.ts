@@ -3,7 +3,7 @@ import type { HandlerContext } from "../tool/handler-context.js";
 import type { RunEnv } from "./options.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { CallReport } from "./call-report.js";
-import type { ProgressUpdate } from "../tool/handler-context.js";
+import { LOG_LEVELS, type LogEntry, type ProgressUpdate } from "../tool/handler-context.js";
 import { reportUnhandled } from "../util/report-unhandled.js";
 import { describe } from "../util/safe.js";
 import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
@@ -92,6 +92,19 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
       return;
     }
     this.#target.progressed(this, update);
+  }
+
+  log(entry: LogEntry): void {
+    if (typeof entry !== "object" || entry === null || !LOG_LEVELS.includes(entry.level) || (entry.logger !== undefined && typeof entry.logger !== "string")) {
+      reportUnhandled(
+        new TypeError(
+          `Expected \`ctx.log\` of tool ${this.toolCall.name} (call ${this.toolCall.id}) to get { level: ${LOG_LEVELS.map((l) => `"${l}"`).join(" | ")}, data, logger? }, got ${describe(entry)}; the entry was dropped`,
+        ),
+      );
+      return;
+    }
+    const { level, data, logger } = entry;
+    this.#target.reported(this, { type: "log", attempt: this.attempt, level, data, ...(logger === undefined ? {} : { logger }) });
   }
 
   /** Abort the handler's signal once; later calls keep the first reason. */

@@ -1,5 +1,5 @@
 import type { RecipeStepBody } from "../resolve/recipe-step.js";
-import type { ProgressUpdate } from "../tool/handler-context.js";
+import type { LogEntry, ProgressUpdate } from "../tool/handler-context.js";
 import type { ArgumentIssue } from "../schema/invalid-arguments-error.js";
 import { reportUnhandled } from "../util/report-unhandled.js";
 
@@ -18,6 +18,12 @@ export interface CallReportBase {
 /** A handler reported progress; `attempt` is 1 unless the call is being retried. */
 export interface ProgressReport extends CallReportBase, ProgressUpdate {
   readonly type: "progress";
+  readonly attempt: number;
+}
+
+/** A handler logged something (`ctx.log`); `attempt` is 1 unless the call is being retried. */
+export interface LogReport extends CallReportBase, LogEntry {
+  readonly type: "log";
   readonly attempt: number;
 }
 
@@ -62,7 +68,7 @@ export type LateSettlementReport = CallReportBase & {
  * (`RunOptions.onCallReport`). A call's reports come before its `tool_execution_completed`
  * event, never after, except `late_settlement`, which by nature comes later.
  */
-export type CallReport = ProgressReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport | NestedEventReport | RepairedReport;
+export type CallReport = ProgressReport | LogReport | RecipeStepReport | AttemptFailedReport | LateSettlementReport | NestedEventReport | RepairedReport;
 
 /**
  * The call's arguments failed validation and `repairToolCall` repaired them: the handler runs

@@ -19,6 +19,19 @@ export interface ImagePart {
   readonly url?: string;
 }
 
+/**
+ * A sound clip: its bytes as base64 (`data`) or where to fetch it (`url`), exactly one of the two.
+ * MCP carries it as `audio` content; a provider that takes no audio in a tool result reads its
+ * marker, `[audio: audio/wav, 12.3 kB]` (docs/tools.md).
+ */
+export interface AudioPart {
+  readonly type: "audio";
+  /** `audio/wav`, `audio/mpeg`, `audio/ogg`, …: required with `data`, optional with a `url`. */
+  readonly mediaType?: string;
+  readonly data?: string;
+  readonly url?: string;
+}
+
 /** A document (a PDF, a text file, …): base64 `data` or a `url`, exactly one of the two. */
 export interface FilePart {
   readonly type: "file";
@@ -49,11 +62,12 @@ export interface ResourcePart {
  * them. A provider that cannot take a part gets a text marker in its place (see docs/tools.md),
  * never a silent drop.
  */
-export type ContentPart = TextPart | ImagePart | FilePart | ResourcePart;
+export type ContentPart = TextPart | ImagePart | AudioPart | FilePart | ResourcePart;
 
 const KEYS: Readonly<Record<ContentPart["type"], KnownKeys>> = {
   text: /* @__PURE__ */ knownKeys({ type: true, text: true } satisfies Record<keyof TextPart, true>),
   image: /* @__PURE__ */ knownKeys({ type: true, mediaType: true, data: true, url: true } satisfies Record<keyof ImagePart, true>, { mimeType: "mediaType" }),
+  audio: /* @__PURE__ */ knownKeys({ type: true, mediaType: true, data: true, url: true } satisfies Record<keyof AudioPart, true>, { mimeType: "mediaType" }),
   file: /* @__PURE__ */ knownKeys({ type: true, mediaType: true, data: true, url: true, name: true } satisfies Record<keyof FilePart, true>, {
     mimeType: "mediaType",
     filename: "name",
@@ -85,20 +99,23 @@ function checkPart(part: unknown, where: string): ContentPart {
   if (!isPlainRecord(part)) throw new TypeError(`Expected ${where} to be an object, got ${describe(part)}`);
   const type = part.type;
   if (typeof type !== "string" || !Object.hasOwn(KEYS, type)) {
-    throw new TypeError(`Expected \`type\` of ${where} to be one of "text", "image", "file", "resource", got ${describe(type)}`);
+    throw new TypeError(`Expected \`type\` of ${where} to be one of "text", "image", "audio", "file", "resource", got ${describe(type)}`);
   }
   assertKnownKeys(part, KEYS[type as ContentPart["type"]], { noun: "key", where: ` in ${where}` });
   switch (type) {
     case "text":
       return Object.freeze({ type, text: text(part, "text", where) });
     case "image":
+    case "audio":
     case "file": {
       const source = sourceOf(part, where);
       // Bytes need their media type; a URL tells its own (and providers fetch it themselves).
       const mediaType = "data" in source ? text(part, "mediaType", where) : optionalText(part, "mediaType", where);
-      if (mediaType !== undefined && (!MEDIA_TYPE.test(mediaType) || (type === "image" && !mediaType.toLowerCase().startsWith("image/")))) {
+      // An image's media type is image/…, an audio clip's audio/…; a file's may be any.
+      const family = type === "file" ? undefined : `${type}/`;
+      if (mediaType !== undefined && (!MEDIA_TYPE.test(mediaType) || (family !== undefined && !mediaType.toLowerCase().startsWith(family)))) {
         throw new TypeError(
-          `Expected \`mediaType\` of ${where} to be ${type === "image" ? "an image/… media type" : "a type/subtype media type"}, got "${mediaType}"`,
+          `Expected \`mediaType\` of ${where} to be ${family === undefined ? "a type/subtype media type" : `an ${family}… media type`}, got "${mediaType}"`,
         );
       }
       const name = type === "file" ? optionalText(part, "name", where) : undefined;
@@ -107,7 +124,7 @@ function checkPart(part: unknown, where: string): ContentPart {
         ...(mediaType === undefined ? {} : { mediaType }),
         ...source,
         ...(name === undefined ? {} : { name }),
-      }) as ImagePart | FilePart;
+      }) as ImagePart | AudioPart | FilePart;
     }
     default: {
       const uri = text(part, "uri", where);
@@ -167,6 +184,7 @@ export function partMarker(part: ContentPart): string {
     case "text":
       return part.text;
     case "image":
+    case "audio":
     case "file": {
       const where = part.data === undefined ? sourceText(part.url as string) : sizeOf(part.data);
       const name = part.type === "file" && part.name !== undefined ? `${part.name}, ` : "";

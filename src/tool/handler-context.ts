@@ -12,6 +12,21 @@ export interface ProgressUpdate {
   readonly data?: unknown;
 }
 
+/** The severities of a log entry, as MCP's `notifications/message` (and syslog, RFC 5424) has them, lowest first. */
+export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/** A log entry's severity: one of {@link LOG_LEVELS}. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** What a handler passes to `ctx.log`: MCP's log message. */
+export interface LogEntry {
+  readonly level: LogLevel;
+  /** What to log: a message, or any JSON-serialisable value. */
+  readonly data: unknown;
+  /** Which part of the tool logs it, when that helps the reader. */
+  readonly logger?: string;
+}
+
 /** What a handler's second parameter carries. */
 export interface HandlerContext {
   /** The caller's opaque value (`opts.context`, else `engine.context`, else `{}`). */
@@ -37,4 +52,16 @@ export interface HandlerContext {
    * ctx.progress({ progress: 3, total: 7, message: "page 3 of 7" });
    */
   progress(update: ProgressUpdate): void;
+  /**
+   * Log something about the call: it reaches `RunOptions.onCallReport` as a `log` report (the one
+   * side channel, beside progress), and a tool served over MCP sends it to the client as
+   * `notifications/message` tied to the request, at or above the level the client set. Like
+   * progress, it restarts the `toolIdleTimeout` deadline (a call that logs is alive). Ignored
+   * once the call is answered. Never throws: an entry without a known `level` is dropped
+   * and its `TypeError` goes to RxJS's `config.onUnhandledError`.
+   *
+   * @example
+   * ctx.log({ level: "info", data: "fetched 3 of 7 pages" });
+   */
+  log(entry: LogEntry): void;
 }

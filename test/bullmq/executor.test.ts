@@ -112,12 +112,13 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       }
     });
 
-    it("brings the remote handler's progress to onCallReport", async () => {
+    it("brings the remote handler's progress and log lines to onCallReport", async () => {
       const reports: CallReport[] = [];
       await runToolCalls([{ id: "j", name: "progress", arguments: {} }], tools(queue, "p"), { toolExecutor: executor, onCallReport: (r) => reports.push(r) });
       expect(reports).toEqual([
         { type: "progress", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, progress: 1, total: 2, message: "half" },
         { type: "progress", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, progress: 2, total: 2, data: { partial: true } },
+        { type: "log", index: 0, toolCallId: "j", toolName: "progress", attempt: 1, level: "notice", data: "all pages in", logger: "pages" },
       ]);
     });
   });

@@ -42,6 +42,7 @@ function context(): HandlerContext {
     engine: undefined,
     signal: new AbortController().signal,
     progress: () => undefined,
+    log: () => undefined,
   };
 }
 

@@ -169,6 +169,23 @@ describe("serveTools' approvalTimeout", () => {
   });
 });
 
+/** A toolrx server behind the 2.x web handler, reached through fetch by a client that speaks 2025-11-25. */
+async function served2025(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
+  const handler = createMcpHandler(() => {
+    const server = new ServerV2({ name: "toolrx", version: "1.0.0" }, { capabilities: { tools: {} } });
+    serveTools(server, tools);
+    return server;
+  });
+  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://toolrx.test/mcp"), { fetch }));
+  closers.push(
+    () => client.close(),
+    () => handler.close(),
+  );
+  expect(client.getProtocolEra()).not.toBe("modern");
+  return client;
+}
+
 /** A toolrx server on revision 2026-07-28 (no server-to-client requests), reached through fetch. */
 async function modernServed(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
   const handler = createMcpHandler(() => {
@@ -185,6 +202,19 @@ async function modernServed(tools: readonly Tool[], client: ClientV2): Promise<C
   expect(client.getProtocolEra()).toBe("modern");
   return client;
 }
+
+describe("serveTools and needsApproval on the 2.x web handler, for a 2025-11-25 client (SDK v2)", () => {
+  it("refuses the call saying the stateless server never saw initialize, not that the client lacks elicitation it declared", async () => {
+    const client = new ClientV2({ name: "c", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    await served2025([pay], client);
+    const answer = (await client.callTool({ name: "pay", arguments: { amount: 250 } })) as { content: { text: string }[]; isError: boolean };
+    expect(answer.isError).toBe(true);
+    const said = must(answer.content[0]).text;
+    expect(said).toMatch(/stateless\) and never saw the client's initialize/);
+    expect(said).not.toMatch(/does not support MCP form elicitation\)/);
+    expect(paid).toEqual([]);
+  });
+});
 
 describe("serveTools and needsApproval on revision 2026-07-28 (SDK v2)", () => {
   it("asks with an input_required result; the client's user answers and the retried call runs", async () => {

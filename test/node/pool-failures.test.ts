@@ -59,6 +59,7 @@ describe("workerPool", () => {
         engine: undefined,
         signal: controller.signal,
         progress: () => {},
+        log: () => {},
       };
       const answer = pool.execute(spin, { ms: 1 }, ctx);
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);

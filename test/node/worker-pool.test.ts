@@ -64,6 +64,13 @@ describe("workerPool", () => {
       ]);
     });
 
+    it("passes ctx.log from the worker thread to onCallReport", async () => {
+      const pool = testPool();
+      const { reports, onCallReport } = reportsLog();
+      await runToolCalls([call("a", "logs")], [fixtureTool(pool, "logs")], { toolExecutor: pool, onCallReport });
+      expect(reports).toEqual([{ type: "log", index: 0, toolCallId: "a", toolName: "logs", attempt: 1, level: "warning", data: { slow: true }, logger: "db" }]);
+    });
+
     it("sends only the chosen part of the context, and answers handler_exit when it cannot be sent", async () => {
       const pool = testPool();
       const picky = pool.tool({

@@ -393,6 +393,7 @@ describe("toolResolver", () => {
     toolCall: c,
     signal: new AbortController().signal,
     progress: () => {},
+    log: () => {},
   });
 
   it("resolves calls through the tools' handlers, values encoded, errors as text", async () => {
@@ -444,6 +445,7 @@ describe("mergeResolvers", () => {
         toolCall: c,
         signal: new AbortController().signal,
         progress: () => {},
+        log: () => {},
       }),
     ).toEqual({
       error: "Unknown tool: z",

@@ -12,6 +12,7 @@ export function contextFor(call: ToolCall): HandlerContext {
     engine: undefined,
     signal: new AbortController().signal,
     progress: () => {},
+    log: () => {},
   };
 }
 

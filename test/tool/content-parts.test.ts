@@ -17,16 +17,20 @@ describe("checkParts", () => {
       { type: "image", url: "https://example.com/a.png" },
       { type: "file", mediaType: "application/pdf", data: "JVBERg==", name: "a.pdf" },
       { type: "resource", uri: "file:///notes.txt", mimeType: "text/plain", text: "hello" },
+      { type: "audio", mediaType: "audio/wav", data: "UklGRg==" },
+      { type: "audio", url: "https://example.com/a.mp3" },
     ];
     const checked = checkParts(given, "the test");
     given.push({ type: "text", text: "later" });
-    expect(checked).toHaveLength(5);
+    expect(checked).toHaveLength(7);
     expect(Object.isFrozen(checked)).toBe(true);
     expect(checked[1]).toEqual(image);
   });
 
   it.each([
-    [[{ type: "video", url: "https://x" }], /`type` of part 0 of the test to be one of "text", "image", "file", "resource", got "video"/],
+    [[{ type: "video", url: "https://x" }], /`type` of part 0 of the test to be one of "text", "image", "audio", "file", "resource", got "video"/],
+    [[{ type: "audio", mediaType: "image/png", data: "AAAA" }], /`mediaType` of part 0 of the test to be an audio\/… media type, got "image\/png"/],
+    [[{ type: "audio", data: "AAAA" }], /`mediaType` of part 0 of the test to be a non-empty string/],
     [[{ type: "image", mediaType: "image/png" }], /exactly one of `data` \(base64\) and `url`, got neither/],
     [[{ type: "image", mediaType: "image/png", data: PNG, url: "https://x/a.png" }], /got both/],
     [[{ type: "image", mediaType: "text/plain", data: PNG }], /`mediaType` of part 0 of the test to be an image\/… media type/],
@@ -100,5 +104,7 @@ describe("partMarker", () => {
     );
     expect(partMarker({ type: "image", url: `data:image/png;base64,${PNG}` })).toBe("[image: a data: URL, 70 B]");
     expect(partMarker({ type: "resource", uri: "file:///n.txt", text: "hi" })).toBe("[resource: file:///n.txt]\nhi");
+    expect(partMarker({ type: "audio", mediaType: "audio/wav", data: "UklGRg==" })).toBe("[audio: audio/wav, 4 B]");
+    expect(partMarker({ type: "audio", url: "https://x/a.mp3" })).toBe("[audio: https://x/a.mp3]");
   });
 });
