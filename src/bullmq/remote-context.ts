@@ -51,6 +51,8 @@ export function remoteContextExecutor(
           return ctx.signal;
         },
         progress: (update: ProgressUpdate) => ctx.progress(update),
+        askUser: ctx.askUser.bind(ctx),
+        sample: (request) => ctx.sample(request),
         idempotencyKey,
         attempt,
       };

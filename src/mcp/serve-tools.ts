@@ -10,6 +10,7 @@ import { optsIntoTasks, TASKS_EXTENSION } from "./ext-task.js";
 import {
   type ApprovalMessage,
   approve,
+  type ClientChannel,
   type CallReport,
   isToolResolver,
   type PendingApproval,
@@ -21,9 +22,10 @@ import {
   toolJsonSchema,
   type ToolResolver,
 } from "../index.js";
-import { resendsInFlight, resolveOptions } from "../internal.js";
+import { CLIENT_CHANNEL, resendsInFlight, resolveOptions } from "../internal.js";
 import { describe, isPlainRecord } from "../util/safe.js";
-import { blockOfPart, type McpContentBlock } from "./content-parts.js";
+import { resultOf, textResult } from "./served-result.js";
+import { clientChannelOf } from "./serve-client-channel.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
@@ -43,8 +45,6 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
    */
   tasks?: ServeTaskOptions;
 }
-
-type CallResult = { content: McpContentBlock[]; isError: boolean; structuredContent?: Record<string, unknown> };
 
 /**
  * Serve toolrx tools (or a resolver) from an MCP server: `tools/list` lists them with their
@@ -94,14 +94,14 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
   const idPrefix = `mcp-${Math.random().toString(36).slice(2, 10)}`;
   let ids = 0;
 
-  /** One call through the runner, under `signal`, its reports to `onCallReport`, with the approvals given. */
+  /** One call through the runner, under `signal`, its reports to `onCallReport`, its questions to `client`, with the approvals given. */
   const streamedCall =
     (call: ToolCall) =>
-    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"]) =>
+    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"], client?: ClientChannel) =>
     async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
       const release = await gate.acquire(signal);
       try {
-        const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1 };
+        const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1, [CLIENT_CHANNEL]: client };
         return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
       } finally {
         release();
@@ -148,7 +148,7 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       if (ext || request.params?.task !== undefined) return startTask(serving, { name: tool.name, arguments: args }, runTask, ext);
     }
     const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
-    const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport));
+    const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport), clientChannelOf(rctx));
     // The runner holds a call that needs approval (a function rule asked first, with the
     // validated arguments); the user is asked with no slot held, and an approved call runs again.
     const events = await run(undefined);
@@ -223,45 +223,4 @@ function describeTool(tool: Tool): Record<string, unknown> {
     described.annotations = mcp.annotations;
   }
   return described;
-}
-
-function resultOf(events: ToolEvent[]): CallResult {
-  let structured: Record<string, unknown> | undefined;
-  for (const event of events) {
-    switch (event.type) {
-      case "tool_execution_completed":
-        if (event.result.type === "ok" && isPlainRecord(event.result.value)) structured = event.result.value;
-        break;
-      case "tool_result_encoded":
-      case "tool_halt": {
-        const result = textResult(event.isError ? unwrapped(event.content) : event.content, event.isError);
-        if (structured !== undefined && !event.isError) result.structuredContent = structured;
-        // The tool's content parts follow its text, as MCP content blocks.
-        if (event.type === "tool_result_encoded" && event.parts !== undefined) result.content.push(...event.parts.map(blockOfPart));
-        return result;
-      }
-      case "ask_user_requested":
-        return textResult(event.question, true);
-    }
-  }
-  return textResult("the tool ended without a result", true);
-}
-
-/**
- * An error's text without the `{"error": ...}` wrapper of the default encoder: `isError`
- * already says it is one, and a toolrx client would otherwise wrap it a second time.
- */
-function unwrapped(content: string): string {
-  if (!content.startsWith('{"error":')) return content;
-  try {
-    const parsed: unknown = JSON.parse(content);
-    if (isPlainRecord(parsed) && typeof parsed.error === "string" && Object.keys(parsed).length === 1) return parsed.error;
-  } catch {
-    // not JSON after all: send it as it is
-  }
-  return content;
-}
-
-function textResult(text: string, isError: boolean): CallResult {
-  return { content: [{ type: "text", text }], isError };
 }

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { defaultExecutor, error, ToolError, type HandlerContext, type HandlerResult, type ProgressUpdate, type Tool, type ToolCall } from "../index.js";
+import { askUserInCall, sampleInCall } from "../internal.js";
 import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
 import { withoutPaths } from "./without-paths.js";
 import type { CallMessage, FromWorker, HandlerDefinition, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
@@ -140,6 +141,9 @@ async function execute(call: CallMessage, definition: HandlerDefinition, abort: 
       // Checked by the runner's own ctx.progress, which drops and reports a malformed one.
       post({ type: "progress", id, update: wireProgress(update) });
     },
+    // No client reaches a worker thread: a question ends the call as `ask_user`, sampling has no model.
+    askUser: (question, schema) => askUserInCall(ctx, undefined, question, schema) as never,
+    sample: (request) => sampleInCall(ctx, undefined, request),
   };
   return defaultExecutor.execute(tool, args, ctx);
 }

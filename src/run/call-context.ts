@@ -7,6 +7,10 @@ import type { ProgressUpdate } from "../tool/handler-context.js";
 import { reportUnhandled } from "../util/report-unhandled.js";
 import { describe } from "../util/safe.js";
 import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
+import type { ClientChannel } from "../tool/client-channel.js";
+import type { ToolSchema } from "../schema/types.js";
+import type { SampleReply, SampleRequest } from "../tool/sampling.js";
+import { askUserInCall, sampleInCall } from "./client-requests.js";
 
 /**
  * The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}).
@@ -46,6 +50,7 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   /** 1 for the first attempt. */
   readonly attempt: number;
   readonly #target: ReportTarget;
+  readonly #client: ClientChannel | undefined;
   /** See {@link argumentsInputOf}. */
   #input: Record<string, unknown>;
   #controller: AbortController | undefined;
@@ -59,6 +64,7 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     this.requestId = env.requestId;
     this.engine = env.engine;
     this.#target = target;
+    this.#client = env.client;
     this.attempt = attempt;
     this.#input = toolCall.arguments;
   }
@@ -92,6 +98,18 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
       return;
     }
     this.#target.progressed(this, update);
+  }
+
+  /** See {@link HandlerContext.askUser}; on the prototype, set below the class. */
+  declare askUser: HandlerContext["askUser"];
+
+  sample(request: SampleRequest): Promise<SampleReply> {
+    return sampleInCall(this, this.#client, request);
+  }
+
+  /** The host's channel to the client, for `askUser` (set on the prototype, outside the class body). */
+  static client(ctx: CallContext): ClientChannel | undefined {
+    return ctx.#client;
   }
 
   /** Abort the handler's signal once; later calls keep the first reason. */
@@ -137,6 +155,12 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     this.#target.fated(this, fate);
   }
 }
+
+// Declared as the interface's own member type and set here: a generic method written in the class
+// makes TypeScript compare it with the interface's through json-schema-to-ts, too deep to finish.
+CallContext.prototype.askUser = function askUser(this: CallContext, question: string, schema: ToolSchema) {
+  return askUserInCall(this, CallContext.client(this), question, schema);
+} as unknown as HandlerContext["askUser"];
 
 /**
  * The arguments an attempt runs with, as the tool's schema took them (before its parse): the

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runToolCalls, streamToolCalls, type HandlerContext, type Tool } from "../../src/index.js";
 import { call, fixtureTool, testPool, until } from "./pool-helpers.js";
 import { must } from "../support/must.js";
+import { noClientRequests } from "../support/helpers.js";
 
 describe("workerPool", () => {
   describe("when a thread dies", () => {
@@ -59,6 +60,7 @@ describe("workerPool", () => {
         engine: undefined,
         signal: controller.signal,
         progress: () => {},
+        ...noClientRequests,
       };
       const answer = pool.execute(spin, { ms: 1 }, ctx);
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);

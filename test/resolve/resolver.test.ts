@@ -20,7 +20,7 @@ import {
   type ToolResolver,
 } from "../../src/index.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
-import { anyArgs, call, eventsOf } from "../support/helpers.js";
+import { anyArgs, call, eventsOf, noClientRequests } from "../support/helpers.js";
 
 const searchDef = defineTool({ name: "search", description: "Search", schema: z.object({ q: z.string() }) });
 const fetchDef = defineTool({ name: "fetch", description: "Fetch a page", schema: z.object({ url: z.string() }) });
@@ -393,6 +393,7 @@ describe("toolResolver", () => {
     toolCall: c,
     signal: new AbortController().signal,
     progress: () => {},
+    ...noClientRequests,
   });
 
   it("resolves calls through the tools' handlers, values encoded, errors as text", async () => {
@@ -444,6 +445,7 @@ describe("mergeResolvers", () => {
         toolCall: c,
         signal: new AbortController().signal,
         progress: () => {},
+        ...noClientRequests,
       }),
     ).toEqual({
       error: "Unknown tool: z",
