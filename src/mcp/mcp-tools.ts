@@ -1,4 +1,5 @@
 import { mcpHandler } from "./call-handler.js";
+import type { McpTraceContext } from "./mcp-telemetry.js";
 import { isMcpClient, type McpClientLike } from "./client-like.js";
 import { elicitationRouter } from "./elicitation-router.js";
 import { requester, serverTakesToolTasks } from "./task-requests.js";
@@ -30,6 +31,7 @@ interface ToolPlan {
   readonly maxResultChars: number;
   readonly tasks: McpTaskOptions;
   readonly holdFor: number | undefined;
+  readonly trace: McpTraceContext | undefined;
 }
 
 /**
@@ -52,8 +54,19 @@ interface ToolPlan {
  * await runToolCalls(calls, [...localTools, ...tools]);
  */
 export async function mcpTools(servers: McpClientLike | Readonly<Record<string, McpClientLike>>, options: McpToolsOptions = {}): Promise<Tool[]> {
-  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool, tasks = {}, elicitation } = checkOptions(options);
-  const plan: ToolPlan = { maxResultChars, tasks, holdFor: elicitation === undefined ? undefined : (elicitation.holdFor ?? 300_000) };
+  const {
+    prefix = "",
+    rename,
+    maxResultChars = Infinity,
+    listTimeout = 10_000,
+    signal,
+    onInvalidTool,
+    tasks = {},
+    elicitation,
+    telemetry,
+  } = checkOptions(options);
+  const holdFor = elicitation === undefined ? undefined : (elicitation.holdFor ?? 300_000);
+  const plan: ToolPlan = { maxResultChars, tasks, holdFor, trace: telemetry?.traceContext };
   let entries: [server: string, prefix: string, client: McpClientLike][];
   if (isMcpClient(servers)) {
     entries = [["", prefix, servers]];
@@ -129,7 +142,7 @@ async function listEvery(
 
 /** The toolrx tool of one listed MCP tool. */
 function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, plan: ToolPlan): Tool {
-  const { maxResultChars, tasks, holdFor } = plan;
+  const { maxResultChars, tasks, holdFor, trace } = plan;
   const mcpName = definition.name;
   for (const field of ["inputSchema", "outputSchema"] as const) {
     const problem = definition[field] === undefined ? undefined : schemaProblem(definition[field], field);
@@ -160,6 +173,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
     maxPollInterval: tasks.maxPollInterval ?? 5_000,
     router: holdFor === undefined ? undefined : elicitationRouter(client),
     holdFor: holdFor ?? 0,
+    trace,
   });
   try {
     return defineTool({

@@ -26,6 +26,7 @@ import { CLIENT_CHANNEL, resendsInFlight, resolveOptions } from "../internal.js"
 import { describe, isPlainRecord } from "../util/safe.js";
 import { resultOf, textResult } from "./served-result.js";
 import { clientChannelOf } from "./serve-client-channel.js";
+import { checkTelemetry, type McpServerTelemetry } from "./mcp-telemetry.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
@@ -44,6 +45,12 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
    * (`resultType: "task"`), whose `tasks/get` carries its result. Default: no tasks.
    */
   tasks?: ServeTaskOptions;
+  /**
+   * `toolrx/otel`'s `telemetry()`: calls run through its traced runner, and a `tools/call` whose
+   * `_meta` carries a W3C trace context (`traceparent`, `tracestate`: MCP 2026-07-28; `mcpTools`
+   * with `telemetry`) has its `execute_tool` span under the client's span, in the client's trace.
+   */
+  telemetry?: McpServerTelemetry;
 }
 
 /**
@@ -78,7 +85,9 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     throw new TypeError(`Expected \`server\` to be a low-level MCP Server (with setRequestHandler), got ${describe(server)}`);
   }
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, tasks: taskOptions, ...runOptions }: ServeToolsOptions = options;
+  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, tasks: taskOptions, telemetry, ...runOptions }: ServeToolsOptions = options;
+  checkTelemetry(telemetry, true);
+  const stream = telemetry?.streamToolCalls ?? streamToolCalls;
   const serving = taskServing(taskOptions);
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
@@ -97,12 +106,14 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
   /** One call through the runner, under `signal`, its reports to `onCallReport`, its questions to `client`, with the approvals given. */
   const streamedCall =
     (call: ToolCall) =>
-    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"], client?: ClientChannel) =>
+    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"], client?: ClientChannel, meta?: Record<string, unknown>) =>
     async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
       const release = await gate.acquire(signal);
       try {
         const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1, [CLIENT_CHANNEL]: client };
-        return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
+        // Subscribed under the client's span, which the traced runner takes as the calls' parent.
+        const events = () => lastValueFrom(stream([call], tools, opts).pipe(toArray()));
+        return await (telemetry === undefined ? events() : telemetry.traceContext.continue(meta, events));
       } finally {
         release();
       }
@@ -148,7 +159,8 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       if (ext || request.params?.task !== undefined) return startTask(serving, { name: tool.name, arguments: args }, runTask, ext);
     }
     const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
-    const run = streamed(rctx.signal, progressTo(rctx, request.params?._meta?.progressToken, runOptions.onCallReport), clientChannelOf(rctx));
+    const meta = request.params?._meta;
+    const run = streamed(rctx.signal, progressTo(rctx, meta?.progressToken, runOptions.onCallReport), clientChannelOf(rctx), meta);
     // The runner holds a call that needs approval (a function rule asked first, with the
     // validated arguments); the user is asked with no slot held, and an approved call runs again.
     const events = await run(undefined);

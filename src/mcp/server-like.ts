@@ -19,7 +19,14 @@ export function isV2Server(server: McpServerLike): boolean {
 
 /** A `tools/list` or `tools/call` request as the handler sees it. */
 export interface McpRequest {
-  params?: { name?: unknown; arguments?: unknown; cursor?: unknown; taskId?: unknown; task?: unknown; _meta?: { progressToken?: string | number } };
+  params?: {
+    name?: unknown;
+    arguments?: unknown;
+    cursor?: unknown;
+    taskId?: unknown;
+    task?: unknown;
+    _meta?: { progressToken?: string | number; [key: string]: unknown };
+  };
 }
 
 /** What a request handler may use of the SDK's per-request context. */
