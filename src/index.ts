@@ -52,6 +52,7 @@ export { UserInputRequired, type UserAnswer, type UserAnswerOf, type UserForm } 
 export type { SampleMessage, SampleReply, SampleRequest } from "./tool/sampling.js";
 export { ClientRequestError, type ClientRequestReason } from "./tool/client-request-error.js";
 export type { ClientChannel } from "./tool/client-channel.js";
+export { readToolApp, toolAppOf, type ToolApp } from "./tool/tool-app.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
 export type { ToolControl } from "./tool/tool-control.js";
 export type { AfterCallAnswer, BeforeCallAnswer, CallHook } from "./tool/call-hook.js";

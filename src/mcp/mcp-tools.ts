@@ -9,7 +9,7 @@ import { checkOptions, type McpTaskOptions, type McpToolsOptions } from "./mcp-t
 import { schemaProblem } from "./schema-shape.js";
 import { ToolNamer } from "./tool-names.js";
 import { type CompiledSchema, compileSchema } from "../internal.js";
-import { defineTool, type Tool } from "../index.js";
+import { defineTool, readToolApp, type Tool, type ToolApp } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 
 export type { McpElicitationOptions, McpTaskOptions, McpToolsOptions } from "./mcp-tools-options.js";
@@ -187,6 +187,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
         destructive: annotations.destructiveHint !== false && annotations.readOnlyHint !== true,
         idempotent: annotations.idempotentHint === true,
         openWorld: annotations.openWorldHint !== false,
+        ...appOf(definition._meta),
       },
       // The server's word that a second run changes nothing: what lets `RunOptions.retry` retry it.
       control: { idempotent: annotations.idempotentHint === true },
@@ -210,4 +211,15 @@ function prepare(schema: Record<string, unknown>, server: string, toolName: stri
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The MCP Apps view a server lists on a tool (`_meta.ui`, or the older `_meta["ui/resourceUri"]`),
+ * as the tool's `metadata.app`; none for a malformed one or a URI that is not `ui://`.
+ */
+function appOf(meta: unknown): { app?: ToolApp } {
+  if (!isPlainRecord(meta)) return {};
+  const ui = isPlainRecord(meta.ui) ? meta.ui : {};
+  const app = readToolApp({ ...ui, resourceUri: ui.resourceUri ?? meta["ui/resourceUri"] });
+  return app === undefined ? {} : { app };
 }

@@ -19,6 +19,7 @@ import {
   type Tool,
   type ToolCall,
   type ToolEvent,
+  toolAppOf,
   toolJsonSchema,
   type ToolResolver,
 } from "../index.js";
@@ -221,6 +222,9 @@ function listOf(tools: readonly Tool[] | ToolResolver): () => readonly Tool[] {
   return () => copy;
 }
 
+/** The `_meta` key of a tool's view that hosts before `_meta.ui` read (ext-apps' `RESOURCE_URI_META_KEY`). */
+const APP_URI_KEY = "ui/resourceUri";
+
 /** A tool as `tools/list` shows it; MCP requires an object schema, so a bare one gets `type`. */
 function describeTool(tool: Tool): Record<string, unknown> {
   const inputSchema = toolJsonSchema(tool);
@@ -229,6 +233,9 @@ function describeTool(tool: Tool): Record<string, unknown> {
     description: tool.description,
     inputSchema: inputSchema.type === undefined ? { type: "object", ...inputSchema } : inputSchema,
   };
+  // An MCP Apps view, as ext-apps' registerAppTool lists it: `_meta.ui`, and the key older hosts read.
+  const app = toolAppOf(tool);
+  if (app !== undefined) described._meta = { ui: { ...app }, [APP_URI_KEY]: app.resourceUri };
   // A tool that came from another MCP server keeps its hints when served again.
   const mcp = tool.metadata.mcp;
   if (isPlainRecord(mcp) && isPlainRecord(mcp.annotations) && Object.keys(mcp.annotations).length > 0) {
