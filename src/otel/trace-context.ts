@@ -21,7 +21,7 @@ export interface TraceContext {
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
 /** The one {@link TraceContext}: it holds no state. */
-export const traceContext: TraceContext = Object.freeze({
+export const traceContext: TraceContext = /* @__PURE__ */ Object.freeze({
   inject(): Record<string, string> | undefined {
     const span = trace.getSpanContext(context.active());
     if (span === undefined || !isSpanContextValid(span)) return undefined;

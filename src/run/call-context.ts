@@ -10,7 +10,16 @@ import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fa
 import type { ClientChannel } from "../tool/client-channel.js";
 import type { ToolSchema } from "../schema/types.js";
 import type { SampleReply, SampleRequest } from "../tool/sampling.js";
-import { askUserInCall, sampleInCall } from "./client-requests.js";
+import type { askUserInCall, sampleInCall } from "./client-requests.js";
+
+/**
+ * How a context asks its client: given by the runner that starts calls (call-start), so that a
+ * bundle that only reads contexts (a provider's) does not take in the schema compiler with it.
+ */
+export interface ClientRequests {
+  readonly askUser: typeof askUserInCall;
+  readonly sample: typeof sampleInCall;
+}
 
 /**
  * The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}).
@@ -51,13 +60,14 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   readonly attempt: number;
   readonly #target: ReportTarget;
   readonly #client: ClientChannel | undefined;
+  readonly #requests: ClientRequests;
   /** See {@link argumentsInputOf}. */
   #input: Record<string, unknown>;
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
 
-  constructor(toolCall: ToolCall, env: RunEnv, target: ReportTarget, attempt: number) {
+  constructor(toolCall: ToolCall, env: RunEnv, target: ReportTarget, attempt: number, requests: ClientRequests) {
     this.toolCall = toolCall;
     this.context = env.context;
     this.sessionId = env.sessionId;
@@ -65,6 +75,7 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     this.engine = env.engine;
     this.#target = target;
     this.#client = env.client;
+    this.#requests = requests;
     this.attempt = attempt;
     this.#input = toolCall.arguments;
   }
@@ -100,16 +111,17 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     this.#target.progressed(this, update);
   }
 
-  /** See {@link HandlerContext.askUser}; on the prototype, set below the class. */
-  declare askUser: HandlerContext["askUser"];
-
-  sample(request: SampleRequest): Promise<SampleReply> {
-    return sampleInCall(this, this.#client, request);
+  /**
+   * See {@link HandlerContext.askUser}. Typed `Promise<never>` here, which fits the interface's
+   * generic answer type: comparing the two generic signatures sends TypeScript through
+   * json-schema-to-ts, too deep to finish.
+   */
+  askUser(question: string, schema: ToolSchema): Promise<never> {
+    return this.#requests.askUser(this, this.#client, question, schema) as Promise<never>;
   }
 
-  /** The host's channel to the client, for `askUser` (set on the prototype, outside the class body). */
-  static client(ctx: CallContext): ClientChannel | undefined {
-    return ctx.#client;
+  sample(request: SampleRequest): Promise<SampleReply> {
+    return this.#requests.sample(this, this.#client, request);
   }
 
   /** Abort the handler's signal once; later calls keep the first reason. */
@@ -155,12 +167,6 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     this.#target.fated(this, fate);
   }
 }
-
-// Declared as the interface's own member type and set here: a generic method written in the class
-// makes TypeScript compare it with the interface's through json-schema-to-ts, too deep to finish.
-CallContext.prototype.askUser = function askUser(this: CallContext, question: string, schema: ToolSchema) {
-  return askUserInCall(this, CallContext.client(this), question, schema);
-} as unknown as HandlerContext["askUser"];
 
 /**
  * The arguments an attempt runs with, as the tool's schema took them (before its parse): the
