@@ -51,6 +51,11 @@ export type {
 } from "./run/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export { LOG_LEVELS, type LogEntry, type LogLevel } from "./tool/handler-context.js";
+export { UserInputRequired, type UserAnswer, type UserAnswerOf, type UserForm } from "./tool/user-form.js";
+export type { SampleMessage, SampleReply, SampleRequest } from "./tool/sampling.js";
+export { ClientRequestError, type ClientRequestReason } from "./tool/client-request-error.js";
+export type { ClientChannel } from "./tool/client-channel.js";
+export { readToolApp, toolAppOf, type ToolApp } from "./tool/tool-app.js";
 export type { RetryPolicy, RetryableReason } from "./tool/retry-policy.js";
 export type { ToolControl } from "./tool/tool-control.js";
 export type { AfterCallAnswer, BeforeCallAnswer, CallHook } from "./tool/call-hook.js";

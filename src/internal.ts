@@ -12,5 +12,7 @@ export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner } from "./agent/subagent-runner.js";
 export { argumentsInputOf, nestedReporterOf } from "./run/call-context.js";
+export { askUserInCall, sampleInCall } from "./run/client-requests.js";
+export { CLIENT_CHANNEL } from "./run/options.js";
 export { SUBAGENT_RESUME } from "./agent/subagent-resume.js";
 export { resendsInFlight } from "./agent/journal-calls.js";

@@ -1,6 +1,7 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { Observable, type OperatorFunction } from "rxjs";
-import type { AgentEvent } from "../index.js";
+import type { AgentEvent, Tool } from "../index.js";
+import { withToolApps } from "./tool-apps.js";
 import { ChunkWriter } from "./chunk-writer.js";
 
 /** Options of {@link toUIMessageChunks}. */
@@ -18,6 +19,12 @@ export interface UIMessageChunksOptions {
   readonly onError?: (error: unknown) => string;
   /** The assistant message's id, sent on the `start` chunk; default: the client's own. */
   readonly messageId?: string;
+  /**
+   * The run's tools: a call of one with an MCP Apps view (`metadata.app`; `mcpTools` sets it
+   * from a server's `_meta.ui`) carries it as its part's `toolMetadata.app`, which the AI SDK's
+   * `MCPAppRenderer` renders (the page reads the `ui://` resource from the tool's server).
+   */
+  readonly tools?: readonly Tool[];
 }
 
 /**
@@ -34,13 +41,18 @@ export interface UIMessageChunksOptions {
 export function toUIMessageChunks(options: UIMessageChunksOptions = {}): OperatorFunction<AgentEvent<string>, UIMessageChunk> {
   if (options === null || typeof options !== "object")
     throw new TypeError(`Expected \`options\` of \`toUIMessageChunks\` to be an object, got ${String(options)}`);
-  const { originalMessages = [], onError = defaultErrorText, messageId } = options;
+  const { originalMessages = [], onError = defaultErrorText, messageId, tools = [] } = options;
+  if (!Array.isArray(tools)) throw new TypeError("Expected `tools` of `toUIMessageChunks` to be an array of tools");
   if (!Array.isArray(originalMessages)) throw new TypeError("Expected `originalMessages` of `toUIMessageChunks` to be an array of UI messages");
   if (typeof onError !== "function") throw new TypeError("Expected `onError` of `toUIMessageChunks` to be a function");
   if (messageId !== undefined && typeof messageId !== "string") throw new TypeError("Expected `messageId` of `toUIMessageChunks` to be a string");
   return (source) =>
     new Observable<UIMessageChunk>((subscriber) => {
-      const writer = new ChunkWriter((chunk) => subscriber.next(chunk), originalMessages, onError);
+      const writer = new ChunkWriter(
+        withToolApps((chunk) => subscriber.next(chunk), tools),
+        originalMessages,
+        onError,
+      );
       subscriber.next(messageId === undefined ? { type: "start" } : { type: "start", messageId });
       return source.subscribe({
         next: (event) => writer.write(event),

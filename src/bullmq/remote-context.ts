@@ -57,6 +57,8 @@ export function remoteContextExecutor(
         },
         progress: (update: ProgressUpdate) => (wellFormed(update) ? ctx.progress(update) : malformed(update)),
         log: (entry: LogEntry) => ctx.log(entry),
+        askUser: ctx.askUser.bind(ctx),
+        sample: (request) => ctx.sample(request),
         idempotencyKey,
         attempt,
       };

@@ -44,7 +44,11 @@ export function mcpHandler(
         ? task.taskId
         : undefined;
     const update = answering ? (input.inputResponses as Record<string, unknown>) : undefined;
-    return new McpCall(plan, withInput({ name: mcpName, arguments: sent }, metadata), rc, reattach, update).run(ctx);
+    const params = withInput({ name: mcpName, arguments: sent }, metadata);
+    // Read now, in the handler's own context: inside toolrx/otel's runner that is the call's span.
+    const traced = plan.trace?.inject();
+    if (traced !== undefined) params._meta = traced;
+    return new McpCall(plan, params, rc, reattach, update).run(ctx);
   };
 }
 

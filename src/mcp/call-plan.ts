@@ -1,3 +1,4 @@
+import type { McpTraceContext } from "./mcp-telemetry.js";
 import type { McpCallParams, McpClientLike, McpRequestOptions } from "./client-like.js";
 import type { ElicitationRouter } from "./elicitation-router.js";
 import type { McpRequester } from "./task-requests.js";
@@ -29,4 +30,6 @@ export interface McpCallPlan extends McpCallTarget {
   readonly router: ElicitationRouter | undefined;
   /** How long a call held on a question waits for the host, in ms. */
   readonly holdFor: number;
+  /** Set with `McpToolsOptions.telemetry`: the calling span's trace context goes in each call's `_meta`. */
+  readonly trace: McpTraceContext | undefined;
 }

@@ -14,3 +14,4 @@ export { McpTaskStore } from "./task-store.js";
 export type { ServeTaskOptions } from "./serve-tasks.js";
 export { mcpJournalReattach } from "./journal-reattach.js";
 export type { McpTaskRecords } from "./task-records.js";
+export type { McpClientTelemetry, McpServerTelemetry, McpTraceContext } from "./mcp-telemetry.js";

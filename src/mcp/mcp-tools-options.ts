@@ -1,3 +1,4 @@
+import { checkTelemetry, type McpClientTelemetry } from "./mcp-telemetry.js";
 import { SDK_TIMEOUT_OFF } from "./client-like.js";
 import type { McpToolsError } from "./mcp-tools-error.js";
 import type { McpToolNaming } from "./tool-names.js";
@@ -39,6 +40,12 @@ export interface McpToolsOptions {
    * client's own handler (if any) alone.
    */
   elicitation?: McpElicitationOptions;
+  /**
+   * `toolrx/otel`'s `telemetry()`: each `tools/call` carries the calling span's W3C trace context
+   * in its `_meta` (`traceparent`, `tracestate`), so a server that reads it (MCP 2026-07-28;
+   * `serveTools` with `telemetry`) continues the trace. Default: nothing is added.
+   */
+  telemetry?: McpClientTelemetry;
 }
 
 /** {@link McpToolsOptions.tasks}. */
@@ -65,6 +72,7 @@ export function checkOptions(options: McpToolsOptions): McpToolsOptions {
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
   const { prefix, rename, maxResultChars, listTimeout, signal, onInvalidTool, tasks, elicitation } = options;
   checkTasks(tasks);
+  checkTelemetry(options.telemetry as McpClientTelemetry | undefined, false);
   if (elicitation !== undefined) {
     if (!isPlainRecord(elicitation)) throw new TypeError(`Expected \`elicitation\` to be an object, got ${describe(elicitation)}`);
     const { holdFor } = elicitation;

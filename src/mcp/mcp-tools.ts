@@ -1,4 +1,5 @@
 import { mcpHandler } from "./call-handler.js";
+import type { McpTraceContext } from "./mcp-telemetry.js";
 import { isMcpClient, type McpClientLike } from "./client-like.js";
 import { elicitationRouter } from "./elicitation-router.js";
 import { requester, serverTakesToolTasks } from "./task-requests.js";
@@ -8,7 +9,7 @@ import { checkOptions, type McpTaskOptions, type McpToolsOptions } from "./mcp-t
 import { schemaProblem } from "./schema-shape.js";
 import { ToolNamer } from "./tool-names.js";
 import { type CompiledSchema, compileSchema } from "../internal.js";
-import { defineTool, type Tool } from "../index.js";
+import { defineTool, readToolApp, type Tool, type ToolApp } from "../index.js";
 import { describe, isPlainRecord } from "../util/safe.js";
 
 export type { McpElicitationOptions, McpTaskOptions, McpToolsOptions } from "./mcp-tools-options.js";
@@ -30,6 +31,7 @@ interface ToolPlan {
   readonly maxResultChars: number;
   readonly tasks: McpTaskOptions;
   readonly holdFor: number | undefined;
+  readonly trace: McpTraceContext | undefined;
 }
 
 /**
@@ -52,8 +54,19 @@ interface ToolPlan {
  * await runToolCalls(calls, [...localTools, ...tools]);
  */
 export async function mcpTools(servers: McpClientLike | Readonly<Record<string, McpClientLike>>, options: McpToolsOptions = {}): Promise<Tool[]> {
-  const { prefix = "", rename, maxResultChars = Infinity, listTimeout = 10_000, signal, onInvalidTool, tasks = {}, elicitation } = checkOptions(options);
-  const plan: ToolPlan = { maxResultChars, tasks, holdFor: elicitation === undefined ? undefined : (elicitation.holdFor ?? 300_000) };
+  const {
+    prefix = "",
+    rename,
+    maxResultChars = Infinity,
+    listTimeout = 10_000,
+    signal,
+    onInvalidTool,
+    tasks = {},
+    elicitation,
+    telemetry,
+  } = checkOptions(options);
+  const holdFor = elicitation === undefined ? undefined : (elicitation.holdFor ?? 300_000);
+  const plan: ToolPlan = { maxResultChars, tasks, holdFor, trace: telemetry?.traceContext };
   let entries: [server: string, prefix: string, client: McpClientLike][];
   if (isMcpClient(servers)) {
     entries = [["", prefix, servers]];
@@ -129,7 +142,7 @@ async function listEvery(
 
 /** The toolrx tool of one listed MCP tool. */
 function toTool(client: McpClientLike, server: string, name: string, definition: McpToolDefinition, plan: ToolPlan): Tool {
-  const { maxResultChars, tasks, holdFor } = plan;
+  const { maxResultChars, tasks, holdFor, trace } = plan;
   const mcpName = definition.name;
   for (const field of ["inputSchema", "outputSchema"] as const) {
     const problem = definition[field] === undefined ? undefined : schemaProblem(definition[field], field);
@@ -160,6 +173,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
     maxPollInterval: tasks.maxPollInterval ?? 5_000,
     router: holdFor === undefined ? undefined : elicitationRouter(client),
     holdFor: holdFor ?? 0,
+    trace,
   });
   try {
     return defineTool({
@@ -173,6 +187,7 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
         destructive: annotations.destructiveHint !== false && annotations.readOnlyHint !== true,
         idempotent: annotations.idempotentHint === true,
         openWorld: annotations.openWorldHint !== false,
+        ...appOf(definition._meta),
       },
       // The server's word that a second run changes nothing: what lets `RunOptions.retry` retry it.
       control: { idempotent: annotations.idempotentHint === true },
@@ -196,4 +211,15 @@ function prepare(schema: Record<string, unknown>, server: string, toolName: stri
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The MCP Apps view a server lists on a tool (`_meta.ui`, or the older `_meta["ui/resourceUri"]`),
+ * as the tool's `metadata.app`; none for a malformed one or a URI that is not `ui://`.
+ */
+function appOf(meta: unknown): { app?: ToolApp } {
+  if (!isPlainRecord(meta)) return {};
+  const ui = isPlainRecord(meta.ui) ? meta.ui : {};
+  const app = readToolApp({ ...ui, resourceUri: ui.resourceUri ?? meta["ui/resourceUri"] });
+  return app === undefined ? {} : { app };
 }

@@ -102,10 +102,17 @@ export function rawRequest(
       },
     });
     signal.addEventListener("abort", onAbort, { once: true });
-    transport.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta } }, { requestSignal: requestSignal.signal }).catch((e: unknown) => {
-      waiters.delete(id);
-      signal.removeEventListener("abort", onAbort);
-      reject(Object.assign(e instanceof Error ? e : new Error(String(e)), { code: "SEND_FAILED" }));
-    });
+    // The params' own `_meta` (a trace context) is kept beside the envelope.
+    const own = isPlainRecord(params._meta) ? params._meta : undefined;
+    transport
+      .send(
+        { jsonrpc: "2.0", id, method, params: { ...params, _meta: own === undefined ? _meta : { ...own, ..._meta } } },
+        { requestSignal: requestSignal.signal },
+      )
+      .catch((e: unknown) => {
+        waiters.delete(id);
+        signal.removeEventListener("abort", onAbort);
+        reject(Object.assign(e instanceof Error ? e : new Error(String(e)), { code: "SEND_FAILED" }));
+      });
   });
 }

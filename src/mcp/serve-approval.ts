@@ -79,7 +79,7 @@ function decided(answer: unknown, name: string): ApprovalOutcome {
  * Whether the client can show a form: `elicitation.form`, or a bare `elicitation: {}`, which the
  * spec reads as form support from before elicitation had modes.
  */
-function canElicit(capabilities: unknown): boolean {
+export function canElicit(capabilities: unknown): boolean {
   if (!isPlainRecord(capabilities) || !isPlainRecord(capabilities.elicitation)) return false;
   const { form, url } = capabilities.elicitation;
   return form !== undefined || url === undefined;

@@ -10,6 +10,8 @@ import { optsIntoTasks, TASKS_EXTENSION } from "./ext-task.js";
 import {
   type ApprovalMessage,
   approve,
+  type ClientChannel,
+  type CallReport,
   isToolResolver,
   type PendingApproval,
   type RunOptions,
@@ -17,14 +19,17 @@ import {
   type Tool,
   type ToolCall,
   type ToolEvent,
+  toolAppOf,
   toolJsonSchema,
   type ToolResolver,
 } from "../index.js";
-import { resendsInFlight, resolveOptions } from "../internal.js";
+import { CLIENT_CHANNEL, resendsInFlight, resolveOptions } from "../internal.js";
 import { describe, isPlainRecord } from "../util/safe.js";
-import { blockOfPart, type McpContentBlock } from "./content-parts.js";
 import { serveLogging } from "./serve-logging.js";
 import { channelOf, statusTo } from "./serve-channel.js";
+import { resultOf, textResult } from "./served-result.js";
+import { clientChannelOf } from "./serve-client-channel.js";
+import { checkTelemetry, type McpServerTelemetry } from "./mcp-telemetry.js";
 
 /** Options of {@link serveTools}: those of `runToolCalls`, applied on the server side. */
 export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approvals"> {
@@ -43,9 +48,13 @@ export interface ServeToolsOptions extends Omit<RunOptions, "signal" | "approval
    * (`resultType: "task"`), whose `tasks/get` carries its result. Default: no tasks.
    */
   tasks?: ServeTaskOptions;
+  /**
+   * `toolrx/otel`'s `telemetry()`: calls run through its traced runner, and a `tools/call` whose
+   * `_meta` carries a W3C trace context (`traceparent`, `tracestate`: MCP 2026-07-28; `mcpTools`
+   * with `telemetry`) has its `execute_tool` span under the client's span, in the client's trace.
+   */
+  telemetry?: McpServerTelemetry;
 }
-
-type CallResult = { content: McpContentBlock[]; isError: boolean; structuredContent?: Record<string, unknown> };
 
 /**
  * Serve toolrx tools (or a resolver) from an MCP server: `tools/list` lists them with their
@@ -79,7 +88,9 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
     throw new TypeError(`Expected \`server\` to be a low-level MCP Server (with setRequestHandler), got ${describe(server)}`);
   }
   if (!isPlainRecord(options)) throw new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`);
-  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, tasks: taskOptions, ...runOptions }: ServeToolsOptions = options;
+  const { maxConcurrency = 2 * availableCores(), approvalTimeout = 300_000, tasks: taskOptions, telemetry, ...runOptions }: ServeToolsOptions = options;
+  checkTelemetry(telemetry, true);
+  const stream = telemetry?.streamToolCalls ?? streamToolCalls;
   const serving = taskServing(taskOptions);
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describe(maxConcurrency)}`);
@@ -95,15 +106,17 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
   const idPrefix = `mcp-${Math.random().toString(36).slice(2, 10)}`;
   let ids = 0;
 
-  /** One call through the runner, under `signal`, its reports to `onCallReport`, with the approvals given. */
+  /** One call through the runner, under `signal`, its reports to `onCallReport`, its questions to `client`, with the approvals given. */
   const streamedCall =
     (call: ToolCall) =>
-    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"]) =>
+    (signal: AbortSignal, onCallReport: RunOptions["onCallReport"], client?: ClientChannel, meta?: Record<string, unknown>) =>
     async (approvals: ApprovalMessage[] | undefined): Promise<ToolEvent[]> => {
       const release = await gate.acquire(signal);
       try {
-        const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1 };
-        return await lastValueFrom(streamToolCalls([call], tools, opts).pipe(toArray()));
+        const opts = { ...runOptions, approvals, onCallReport, signal, maxConcurrency: 1, [CLIENT_CHANNEL]: client };
+        // Subscribed under the client's span, which the traced runner takes as the calls' parent.
+        const events = () => lastValueFrom(stream([call], tools, opts).pipe(toArray()));
+        return await (telemetry === undefined ? events() : telemetry.traceContext.continue(meta, events));
       } finally {
         release();
       }
@@ -156,7 +169,8 @@ export function serveTools(server: McpServerLike, tools: readonly Tool[] | ToolR
       }
     }
     const streamed = streamedCall({ id: `${idPrefix}-${++ids}`, name: tool.name, arguments: args });
-    const run = streamed(rctx.signal, channelOf(rctx, request.params?._meta?.progressToken, logging, runOptions.onCallReport));
+    const meta = request.params?._meta;
+    const run = streamed(rctx.signal, channelOf(rctx, meta?.progressToken, logging, runOptions.onCallReport), clientChannelOf(rctx), meta);
     // The runner holds a call that needs approval (a function rule asked first, with the
     // validated arguments); the user is asked with no slot held, and an approved call runs again.
     const events = await run(undefined);
@@ -184,6 +198,9 @@ function listOf(tools: readonly Tool[] | ToolResolver): () => readonly Tool[] {
   return () => copy;
 }
 
+/** The `_meta` key of a tool's view that hosts before `_meta.ui` read (ext-apps' `RESOURCE_URI_META_KEY`). */
+const APP_URI_KEY = "ui/resourceUri";
+
 /** A tool as `tools/list` shows it; MCP requires an object schema, so a bare one gets `type`. */
 function describeTool(tool: Tool): Record<string, unknown> {
   const inputSchema = toolJsonSchema(tool);
@@ -192,51 +209,13 @@ function describeTool(tool: Tool): Record<string, unknown> {
     description: tool.description,
     inputSchema: inputSchema.type === undefined ? { type: "object", ...inputSchema } : inputSchema,
   };
+  // An MCP Apps view, as ext-apps' registerAppTool lists it: `_meta.ui`, and the key older hosts read.
+  const app = toolAppOf(tool);
+  if (app !== undefined) described._meta = { ui: { ...app }, [APP_URI_KEY]: app.resourceUri };
   // A tool that came from another MCP server keeps its hints when served again.
   const mcp = tool.metadata.mcp;
   if (isPlainRecord(mcp) && isPlainRecord(mcp.annotations) && Object.keys(mcp.annotations).length > 0) {
     described.annotations = mcp.annotations;
   }
   return described;
-}
-
-function resultOf(events: ToolEvent[]): CallResult {
-  let structured: Record<string, unknown> | undefined;
-  for (const event of events) {
-    switch (event.type) {
-      case "tool_execution_completed":
-        if (event.result.type === "ok" && isPlainRecord(event.result.value)) structured = event.result.value;
-        break;
-      case "tool_result_encoded":
-      case "tool_halt": {
-        const result = textResult(event.isError ? unwrapped(event.content) : event.content, event.isError);
-        if (structured !== undefined && !event.isError) result.structuredContent = structured;
-        // The tool's content parts follow its text, as MCP content blocks.
-        if (event.type === "tool_result_encoded" && event.parts !== undefined) result.content.push(...event.parts.map(blockOfPart));
-        return result;
-      }
-      case "ask_user_requested":
-        return textResult(event.question, true);
-    }
-  }
-  return textResult("the tool ended without a result", true);
-}
-
-/**
- * An error's text without the `{"error": ...}` wrapper of the default encoder: `isError`
- * already says it is one, and a toolrx client would otherwise wrap it a second time.
- */
-function unwrapped(content: string): string {
-  if (!content.startsWith('{"error":')) return content;
-  try {
-    const parsed: unknown = JSON.parse(content);
-    if (isPlainRecord(parsed) && typeof parsed.error === "string" && Object.keys(parsed).length === 1) return parsed.error;
-  } catch {
-    // not JSON after all: send it as it is
-  }
-  return content;
-}
-
-function textResult(text: string, isError: boolean): CallResult {
-  return { content: [{ type: "text", text }], isError };
 }

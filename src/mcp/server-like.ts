@@ -26,7 +26,7 @@ export interface McpRequest {
     taskId?: unknown;
     task?: unknown;
     level?: unknown;
-    _meta?: { progressToken?: string | number };
+    _meta?: { progressToken?: string | number; [key: string]: unknown };
   };
 }
 
@@ -45,6 +45,8 @@ export interface McpRequestContext {
   readonly inputResponses: Record<string, unknown> | undefined;
   /** Ask the client's user with `elicitation/create`, as a request related to this one (before 2026-07-28). */
   elicit(params: Record<string, unknown>, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
+  /** Ask the client's model with `sampling/createMessage`, as a request related to this one (before 2026-07-28). */
+  sample(params: Record<string, unknown>, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
 }
 
 /** The client capabilities a 2026-07-28 request carries in its `_meta` envelope. */
@@ -52,6 +54,9 @@ const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 
 /** What 1.x checks an elicitation answer against; a loose shape, since toolrx reads it itself. */
 const ELICIT_RESULT = z.looseObject({ action: z.string() });
+
+/** What 1.x checks a sampling answer against; loose too: the runner reads the reply. */
+const SAMPLE_RESULT = z.looseObject({});
 
 /** Any params object: the handlers read their params themselves. */
 const PARAMS = z.looseObject({});
@@ -105,6 +110,7 @@ export function setRequestHandler(
         clientCapabilities: () => (modern ? mcpReq.envelope?.[CLIENT_CAPABILITIES] : declared()),
         inputResponses: mcpReq.inputResponses,
         elicit: (params, options) => mcpReq.send({ method: "elicitation/create", params }, options),
+        sample: (params, options) => mcpReq.send({ method: "sampling/createMessage", params }, options),
       });
     };
     if (extension) register.call(server, method, { params: PARAMS }, (params: McpRequest["params"], ctx: V2Context) => v2({ params }, ctx));
@@ -123,6 +129,7 @@ export function setRequestHandler(
       clientCapabilities: declared,
       inputResponses: undefined,
       elicit: (params, options) => extra.sendRequest({ method: "elicitation/create", params }, ELICIT_RESULT, options),
+      sample: (params, options) => extra.sendRequest({ method: "sampling/createMessage", params }, SAMPLE_RESULT, options),
     }),
   );
 }

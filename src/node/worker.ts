@@ -14,6 +14,7 @@ import {
   type Tool,
   type ToolCall,
 } from "../index.js";
+import { askUserInCall, sampleInCall } from "../internal.js";
 import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
 import { withoutPaths } from "./without-paths.js";
 import type { CallMessage, FromWorker, HandlerDefinition, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
@@ -153,6 +154,9 @@ async function execute(call: CallMessage, definition: HandlerDefinition, abort: 
     log(entry: LogEntry): void {
       post({ type: "log", id, entry: wireProgress(entry) });
     },
+    // No client reaches a worker thread: a question ends the call as `ask_user`, sampling has no model.
+    askUser: (question, schema) => askUserInCall(ctx, undefined, question, schema) as never,
+    sample: (request) => sampleInCall(ctx, undefined, request),
   };
   return defaultExecutor.execute(tool, args, ctx);
 }

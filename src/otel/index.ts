@@ -9,4 +9,5 @@
  */
 export { telemetry, type Telemetry } from "./telemetry.js";
 export type { TelemetryOptions } from "./telemetry-options.js";
+export { traceContext, type TraceContext } from "./trace-context.js";
 export type { CallOutcome } from "./semconv.js";

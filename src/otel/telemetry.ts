@@ -1,3 +1,4 @@
+import { traceContext, type TraceContext } from "./trace-context.js";
 import { resolveTelemetry, type TelemetryOptions } from "./telemetry-options.js";
 import { tracedRunAgent, tracedStreamAgent } from "./traced-agent.js";
 import { tracedExecuteToolCalls, tracedRunToolCalls, tracedStreamToolCalls } from "./traced-tool-calls.js";
@@ -15,6 +16,11 @@ export interface Telemetry {
   readonly streamAgent: typeof streamAgent;
   /** `runAgent`, traced as `streamAgent` is. */
   readonly runAgent: typeof runAgent;
+  /**
+   * W3C trace context across an MCP call: give this `Telemetry` to `mcpTools` and `serveTools`
+   * (`telemetry` option) and a served call's spans continue the calling span's trace.
+   */
+  readonly traceContext: TraceContext;
 }
 
 /**
@@ -44,5 +50,6 @@ export function telemetry(options?: TelemetryOptions): Telemetry {
     executeToolCalls: tracedExecuteToolCalls(stream),
     streamAgent: agent,
     runAgent: tracedRunAgent(agent),
+    traceContext,
   });
 }

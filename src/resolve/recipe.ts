@@ -139,9 +139,11 @@ async function resolveStep(
     engine: ctx.engine,
     toolCall: subCall,
     signal: ctx.signal,
-    // A sub-step's progress is its parent call's progress.
+    // A sub-step's progress is its parent call's progress, its questions the parent call's.
     progress: (update) => ctx.progress(update),
     log: (entry) => ctx.log(entry),
+    askUser: ctx.askUser.bind(ctx),
+    sample: (request) => ctx.sample(request),
   };
   let answer: unknown;
   try {

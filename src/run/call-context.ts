@@ -7,6 +7,19 @@ import { LOG_LEVELS, type LogEntry, type ProgressUpdate } from "../tool/handler-
 import { reportUnhandled } from "../util/report-unhandled.js";
 import { describe } from "../util/safe.js";
 import { REPORT_FATE, type ExecutorFate, type FateReporter } from "./executor-fate.js";
+import type { ClientChannel } from "../tool/client-channel.js";
+import type { ToolSchema } from "../schema/types.js";
+import type { SampleReply, SampleRequest } from "../tool/sampling.js";
+import type { askUserInCall, sampleInCall } from "./client-requests.js";
+
+/**
+ * How a context asks its client: given by the runner that starts calls (call-start), so that a
+ * bundle that only reads contexts (a provider's) does not take in the schema compiler with it.
+ */
+export interface ClientRequests {
+  readonly askUser: typeof askUserInCall;
+  readonly sample: typeof sampleInCall;
+}
 
 /**
  * The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}).
@@ -46,19 +59,23 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   /** 1 for the first attempt. */
   readonly attempt: number;
   readonly #target: ReportTarget;
+  readonly #client: ClientChannel | undefined;
+  readonly #requests: ClientRequests;
   /** See {@link argumentsInputOf}. */
   #input: Record<string, unknown>;
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
 
-  constructor(toolCall: ToolCall, env: RunEnv, target: ReportTarget, attempt: number) {
+  constructor(toolCall: ToolCall, env: RunEnv, target: ReportTarget, attempt: number, requests: ClientRequests) {
     this.toolCall = toolCall;
     this.context = env.context;
     this.sessionId = env.sessionId;
     this.requestId = env.requestId;
     this.engine = env.engine;
     this.#target = target;
+    this.#client = env.client;
+    this.#requests = requests;
     this.attempt = attempt;
     this.#input = toolCall.arguments;
   }
@@ -105,6 +122,19 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     }
     const { level, data, logger } = entry;
     this.#target.reported(this, { type: "log", attempt: this.attempt, level, data, ...(logger === undefined ? {} : { logger }) });
+  }
+
+  /**
+   * See {@link HandlerContext.askUser}. Typed `Promise<never>` here, which fits the interface's
+   * generic answer type: comparing the two generic signatures sends TypeScript through
+   * json-schema-to-ts, too deep to finish.
+   */
+  askUser(question: string, schema: ToolSchema): Promise<never> {
+    return this.#requests.askUser(this, this.#client, question, schema) as Promise<never>;
+  }
+
+  sample(request: SampleRequest): Promise<SampleReply> {
+    return this.#requests.sample(this, this.#client, request);
   }
 
   /** Abort the handler's signal once; later calls keep the first reason. */

@@ -17,6 +17,7 @@ import { assertApprovalSecret, type ApprovalSecrets } from "../tool/approval/app
 import { checkApprovalTokenTtl } from "../tool/approval/approval-binding.js";
 import { checkApprovals, type ApprovalMessage } from "../tool/approval/approvals-option.js";
 import { checkRepair, type RepairToolCall } from "../tool/repair-tool-call.js";
+import type { ClientChannel } from "../tool/client-channel.js";
 
 /**
  * Set by the agent loop on the options of each turn's runner: the loop has settled approvals
@@ -47,6 +48,13 @@ export const NOT_OFFERED: unique symbol = /* @__PURE__ */ Symbol("toolrx.notOffe
  * or content parts back unjudged. A symbol, as {@link LOOP_APPROVES}.
  */
 export const REMOTE_ATTEMPT: unique symbol = /* @__PURE__ */ Symbol("toolrx.remoteAttempt");
+
+/**
+ * Set by a host that stands between the run and a client (`serveTools`, per MCP request): the
+ * {@link ClientChannel} through which a handler's `ctx.askUser` and `ctx.sample` reach the
+ * client during the call. A symbol, as {@link LOOP_APPROVES}.
+ */
+export const CLIENT_CHANNEL: unique symbol = /* @__PURE__ */ Symbol("toolrx.clientChannel");
 
 /** {@link RunOptions} checked, with every default filled in. */
 export interface RunEnv {
@@ -94,6 +102,8 @@ export interface RunEnv {
   readonly remoteAttempt: boolean;
   /** Milliseconds a token is accepted for; `Infinity` when unset. */
   readonly approvalTokenTtl: number;
+  /** See {@link CLIENT_CHANNEL}; `undefined` when no host can ask a client during a call. */
+  readonly client: ClientChannel | undefined;
 }
 
 /**
@@ -213,6 +223,7 @@ export function resolveOptions(options: RunOptions | undefined, callCount: numbe
     approvalSecret,
     approvalLedger,
     repair: checkRepair(options.repairToolCall),
+    client: (options as { [CLIENT_CHANNEL]?: ClientChannel })[CLIENT_CHANNEL],
     notOffered: (options as { [NOT_OFFERED]?: (name: string) => string | undefined })[NOT_OFFERED],
     remoteAttempt: (options as { [REMOTE_ATTEMPT]?: boolean })[REMOTE_ATTEMPT] === true,
     approvalTokenTtl,

@@ -1,4 +1,5 @@
-import { error, isHandlerResult, isThenable, type ErrorResult, type HandlerResult } from "./results.js";
+import { askUser, error, isHandlerResult, isThenable, type AskUser, type ErrorResult, type HandlerResult } from "./results.js";
+import { UserInputRequired } from "./user-form.js";
 import type { Tool } from "./tool.js";
 import type { HandlerContext } from "./handler-context.js";
 import { invalidReturn } from "./invalid-return.js";
@@ -57,8 +58,21 @@ export function checked(value: unknown, toolName: string, toolCallId: string): H
   return error(invalidReturn(value, toolName, toolCallId));
 }
 
-/** What `defaultExecutor` makes of a handler's throw or rejection: `handler_raised`. */
-export function raised(thrown: unknown, toolName: string, toolCallId: string): ErrorResult<ToolError> {
+/**
+ * What `defaultExecutor` makes of a handler's throw or rejection: `handler_raised`, except a
+ * question `ctx.askUser` could not put during the call, which is the call's `ask_user`.
+ */
+export function raised(thrown: unknown, toolName: string, toolCallId: string): ErrorResult<ToolError> | AskUser {
+  if (isQuestion(thrown)) return askUser(thrown.form.question, { ...thrown.opts, form: thrown.form.schema });
   const cause = isError(thrown) ? thrown : { thrown };
   return error(new ToolError("handler_raised", { toolName, toolCallId, cause }));
+}
+
+/** Whether `thrown` is `ctx.askUser`'s question; never throws (`instanceof` on a revoked Proxy would). */
+function isQuestion(thrown: unknown): thrown is UserInputRequired {
+  try {
+    return thrown instanceof UserInputRequired;
+  } catch {
+    return false;
+  }
 }

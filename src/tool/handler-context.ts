@@ -1,4 +1,7 @@
+import type { ToolSchema } from "../schema/types.js";
+import type { SampleReply, SampleRequest } from "./sampling.js";
 import type { ToolCall } from "./tool-call.js";
+import type { UserAnswerOf } from "./user-form.js";
 
 /** What a handler passes to `ctx.progress`: MCP's progress notification, plus partial data. */
 export interface ProgressUpdate {
@@ -64,4 +67,28 @@ export interface HandlerContext {
    * ctx.log({ level: "info", data: "fetched 3 of 7 pages" });
    */
   log(entry: LogEntry): void;
+  /**
+   * Ask the user a question with a form, during the call: the answer's content is validated
+   * against `schema` (its defaults applied) and typed by it; `decline` and `cancel` are the
+   * user's other answers. Served over MCP (`serveTools`) this is an `elicitation/create` form (on
+   * revision 2026-07-28, an `input_required` answered when the client calls again). Where nothing
+   * can answer during the call (`runToolCalls`, the agent loop) the call ends as `askUser(question,
+   * { form })` would, halting the loop with the question and its form. Rejects with a
+   * `ClientRequestError` (`not_supported`, `invalid_answer`, `failed`) or the call's abort reason.
+   *
+   * @example
+   * const answer = await ctx.askUser("Ship where?", z.object({ city: z.string() }));
+   * if (answer.action !== "accept") return error(`the user said ${answer.action}`);
+   * return ok(`shipping to ${answer.content.city}`);
+   */
+  askUser<S extends ToolSchema>(question: string, schema: S): Promise<UserAnswerOf<S>>;
+  /**
+   * Ask the client's model (MCP `sampling/createMessage` when served with `serveTools`). Rejects
+   * with a `ClientRequestError`: `no_client` outside a served call, `not_supported` when the client
+   * did not declare sampling, `invalid_answer` or `failed`; or with the call's abort reason.
+   *
+   * @example
+   * const { text } = await ctx.sample({ messages: [{ role: "user", content: "Summarise: ..." }], maxTokens: 200 });
+   */
+  sample(request: SampleRequest): Promise<SampleReply>;
 }

@@ -1,3 +1,4 @@
+import { noClientRequests } from "../support/helpers.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -43,6 +44,7 @@ function context(): HandlerContext {
     signal: new AbortController().signal,
     progress: () => undefined,
     log: () => undefined,
+    ...noClientRequests,
   };
 }
 

@@ -45,7 +45,7 @@ function unexpected(out: string): string[] {
 
 describe.each(["v1", "v2"] as const)("the official conformance suite against toolrx (SDK %s)", (line) => {
   it(
-    "serveTools passes every server scenario but the baseline's (resources, prompts, completion; sampling and elicitation pending)",
+    "serveTools passes every server scenario but the baseline's (resources, prompts, completion)",
     async () => {
       const server: ConformanceServer = await startConformanceServer(line);
       try {
@@ -69,12 +69,26 @@ describe.each(["v1", "v2"] as const)("the official conformance suite against too
         ]) {
           expect(rows[name], name).toBe(true);
         }
-        if (line === "v1") expect(code, out.slice(-3_000)).toBe(0);
-        else {
+        if (line === "v1") {
+          // A tool asking the user its own question (a typed form) and asking the client's model.
+          for (const name of ["tools-call-elicitation", "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "tools-call-sampling"]) {
+            expect(rows[name], name).toBe(true);
+          }
+          expect(code, out.slice(-3_000)).toBe(0);
+        } else {
           // The 2.x web handler is stateless (a server per request, no session id): the suite only
           // warns that it cannot open two streams of one session, and a warning counts against the
           // baseline. No check of it fails; every other scenario is as the baseline says.
-          expect(unexpected(out)).toEqual(["server-sse-multiple-streams"]);
+          // Nor can it ask the client anything during a call: the client's answer comes back in a
+          // new request, to a new server instance (docs/mcp.md). Those four pass on 1.x above.
+          const stateless = [
+            "elicitation-sep1034-defaults",
+            "elicitation-sep1330-enums",
+            "server-sse-multiple-streams",
+            "tools-call-elicitation",
+            "tools-call-sampling",
+          ];
+          expect(unexpected(out).sort()).toEqual(stateless);
           expect(out).toMatch(/✓ server-sse-multiple-streams: 0 passed, 0 failed/);
           expect(out).not.toMatch(/Stale baseline|now pass/i);
         }

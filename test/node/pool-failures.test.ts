@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runToolCalls, streamToolCalls, type HandlerContext, type Tool } from "../../src/index.js";
 import { call, fixtureTool, testPool, until } from "./pool-helpers.js";
 import { must } from "../support/must.js";
+import { noClientRequests } from "../support/helpers.js";
 
 describe("workerPool", () => {
   describe("when a thread dies", () => {
@@ -60,6 +61,7 @@ describe("workerPool", () => {
         signal: controller.signal,
         progress: () => {},
         log: () => {},
+        ...noClientRequests,
       };
       const answer = pool.execute(spin, { ms: 1 }, ctx);
       expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);

@@ -20,7 +20,7 @@ import {
   type ToolResolver,
 } from "../../src/index.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
-import { anyArgs, call, eventsOf } from "../support/helpers.js";
+import { anyArgs, call, eventsOf, noClientRequests } from "../support/helpers.js";
 
 const searchDef = defineTool({ name: "search", description: "Search", schema: z.object({ q: z.string() }) });
 const fetchDef = defineTool({ name: "fetch", description: "Fetch a page", schema: z.object({ url: z.string() }) });
@@ -394,6 +394,7 @@ describe("toolResolver", () => {
     signal: new AbortController().signal,
     progress: () => {},
     log: () => {},
+    ...noClientRequests,
   });
 
   it("resolves calls through the tools' handlers, values encoded, errors as text", async () => {
@@ -446,6 +447,7 @@ describe("mergeResolvers", () => {
         signal: new AbortController().signal,
         progress: () => {},
         log: () => {},
+        ...noClientRequests,
       }),
     ).toEqual({
       error: "Unknown tool: z",

@@ -13,8 +13,15 @@ export function contextFor(call: ToolCall): HandlerContext {
     signal: new AbortController().signal,
     progress: () => {},
     log: () => {},
+    ...noClientRequests,
   };
 }
+
+/** `ctx.askUser` and `ctx.sample` of a context no client stands behind: both reject. */
+export const noClientRequests: Pick<HandlerContext, "askUser" | "sample"> = {
+  askUser: () => Promise.reject(new Error("no client in this test")),
+  sample: () => Promise.reject(new Error("no client in this test")),
+};
 
 /** A call to `name` with `args`, numbered by `id`. */
 export function call(id: string, name: string, args: Record<string, unknown> = {}): ToolCall {

@@ -1,6 +1,7 @@
 // The tools the official conformance suite's server scenarios call, as toolrx tools: what a
 // served toolrx tool can express (text, parts, errors, progress, logs) mapped to MCP by serveTools.
 import { defineTool, error, ok, type Tool } from "../../../src/index.js";
+import { CONFORMANCE_TOOLS } from "../conformance-tools.js";
 
 const NONE = { type: "object", properties: {} } as const;
 // A 1×1 PNG and the 44-byte header of an empty WAV file.
@@ -8,7 +9,7 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The suite's `test_*` tools (sampling and elicitation are the mcp-features branch's). */
+/** The suite's `test_*` tools (those that ask the user or the client's model are in ../conformance-tools.ts). */
 export const conformanceTools: readonly Tool[] = [
   defineTool({ name: "test_simple_text", description: "Simple text", schema: NONE, handler: () => ok("This is a simple text response for testing.") }),
   defineTool({
@@ -94,4 +95,5 @@ export const conformanceTools: readonly Tool[] = [
     },
     handler: (args) => ok(args),
   }),
+  ...CONFORMANCE_TOOLS,
 ];
