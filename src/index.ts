@@ -92,7 +92,16 @@ export { ModelEventError } from "./agent/model-event-error.js";
 export type { PrepareTurn, TurnInfo, TurnPlan } from "./agent/prepare-turn.js";
 export { chainTurns } from "./agent/chain-turns.js";
 export { clearToolResults, type ClearToolResultsOptions } from "./agent/clear-tool-results.js";
-export { RRF_K, toolSearch, type EmbeddingCache, type EmbedTexts, type ToolGroupInfo, type ToolMatch, type ToolSearch, type ToolSearchOptions } from "./agent/tool-search.js";
+export {
+  RRF_K,
+  toolSearch,
+  type EmbeddingCache,
+  type EmbedTexts,
+  type ToolGroupInfo,
+  type ToolMatch,
+  type ToolSearch,
+  type ToolSearchOptions,
+} from "./agent/tool-search.js";
 export type { FailedToolCall, RepairToolCall } from "./tool/repair-tool-call.js";
 export { resultPages, type ResultPages, type ResultPagesOptions } from "./tool/result-pages.js";
 export { memoryResultStore, type ResultStore } from "./tool/result-store.js";

@@ -11,7 +11,6 @@ import {
   type ApprovalMessage,
   approve,
   type ClientChannel,
-  type CallReport,
   isToolResolver,
   type PendingApproval,
   type RunOptions,
