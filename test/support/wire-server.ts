@@ -24,14 +24,14 @@ export interface WireServer {
   readonly origin: string;
   /** Every request, in arrival order. */
   readonly requests: readonly WireRequest[];
-  /** Queue streams: each request plays the next one. */
-  reply(...streams: readonly (readonly WireFrame[])[]): void;
+  /** Queue streams, as frames or as SSE text already written: each request plays the next one. */
+  reply(...streams: readonly (readonly WireFrame[] | string)[]): void;
   close(): Promise<void>;
 }
 
 export async function startWireServer(): Promise<WireServer> {
   const requests: WireRequest[] = [];
-  const queue: (readonly WireFrame[])[] = [];
+  const queue: (readonly WireFrame[] | string)[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -46,9 +46,11 @@ export async function startWireServer(): Promise<WireServer> {
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       res.end(
-        frames
-          .map((f) => `${f.event === undefined ? "" : `event: ${f.event}\n`}data: ${typeof f.data === "string" ? f.data : JSON.stringify(f.data)}\n\n`)
-          .join(""),
+        typeof frames === "string"
+          ? frames
+          : frames
+              .map((f) => `${f.event === undefined ? "" : `event: ${f.event}\n`}data: ${typeof f.data === "string" ? f.data : JSON.stringify(f.data)}\n\n`)
+              .join(""),
       );
     });
   });
