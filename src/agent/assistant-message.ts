@@ -1,5 +1,6 @@
 import type { AssistantMessage, ProviderItem, ReasoningPart, TextState } from "../tool/message.js";
 import type { ToolCall } from "../tool/tool-call.js";
+import type { ReplyState } from "./journal.js";
 
 /** The assistant message of a reply: `toolCalls`, `reasoning`, `providerItems` and `textState` only when there are some. */
 export function assistantMessage(
@@ -15,4 +16,14 @@ export function assistantMessage(
   if (providerItems !== undefined) message.providerItems = providerItems;
   if (textState !== undefined) message.textState = textState;
   return message;
+}
+
+/** A reply's state besides its text and calls, with only what it has; undefined when it has none. */
+export function replyState(
+  reasoning: readonly ReasoningPart[] | undefined,
+  textState: readonly TextState[] | undefined,
+  providerItems: readonly ProviderItem[] | undefined,
+): ReplyState | undefined {
+  if (reasoning === undefined && textState === undefined && providerItems === undefined) return undefined;
+  return { ...(reasoning && { reasoning }), ...(textState && { textState }), ...(providerItems && { providerItems }) };
 }

@@ -5,7 +5,8 @@ import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
 import type { AssistantMessage, ProviderItem, ReasoningPart, TextState } from "../tool/message.js";
-import { assistantMessage } from "./assistant-message.js";
+import { assistantMessage, replyState } from "./assistant-message.js";
+import type { ReplyState } from "./journal.js";
 import { isProviderState } from "../tool/provider-state.js";
 import { providerItemIssue } from "../tool/provider-item.js";
 import { isTokenUsage } from "./usage.js";
@@ -43,7 +44,7 @@ export class ModelReply {
   /** What the provider ran itself, where the text so far puts it. */
   #items: ProviderItem[] | undefined;
   /** The provider's state on the text's blocks, where each ended. */
-  #textState: TextState[] | undefined;
+  readonly #textState: TextState[] = [];
   /** The ids of this reply's calls, once there are too many to compare one by one. */
   #ids: Set<string> | undefined;
   #live: LiveInput | undefined;
@@ -73,9 +74,14 @@ export class ModelReply {
     return this.#items;
   }
 
+  /** What of the reply besides its text and calls has come so far, copied (a journal keeps it with each call that starts); undefined when nothing has. */
+  get state(): ReplyState | undefined {
+    return replyState(this.#reasoning?.slice(), this.textState?.slice(), this.#items?.slice());
+  }
+
   /** The provider's state on the text's blocks; undefined when it gave none. */
   get textState(): readonly TextState[] | undefined {
-    return this.#textState;
+    return this.#textState.length > 0 ? this.#textState : undefined;
   }
 
   /** The reason the model gave in its `finish` event, if it sent one. */
@@ -134,12 +140,9 @@ export class ModelReply {
         if (!this.#quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
         return;
       case "text_state":
-        if (!isProviderState({ provider: event.provider, data: event.data })) {
-          this.#fail(event, "a text_state without a string `provider` and an object `data`");
-          return;
-        }
-        this.#textState ??= [];
-        this.#textState.push({ provider: event.provider, data: event.data, textEnd: this.#textLength });
+        if (isProviderState({ provider: event.provider, data: event.data }))
+          this.#textState.push({ provider: event.provider, data: event.data, textEnd: this.#textLength });
+        else this.#fail(event, "a text_state without a string `provider` and an object `data`");
         return;
       case "tool_call":
         this.#call(event.call, event);
@@ -240,7 +243,7 @@ export class ModelReply {
   #done(): void {
     this.#over = true;
     if (this.#thinking !== undefined) this.#reasoned({ text: this.#thinking });
-    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning, this.#items, this.#textState);
+    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning, this.#items, this.textState);
     this.#sink.replied(message, this.#finishReason ?? (message.toolCalls !== undefined ? "tool_calls" : "stop"));
     this.#batch.close();
   }

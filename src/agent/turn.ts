@@ -187,7 +187,7 @@ export class Turn {
       conversation,
       undefined,
       this.#batchSink(() => this.#modelTurnDone(batch, this.#reply as ModelReply)),
-      journal === undefined ? undefined : { journal, phase: "model", turn: this.#turn, text: (): string => reply.text },
+      journal === undefined ? undefined : { journal, phase: "model", turn: this.#turn, text: (): string => reply.text, state: () => reply.state },
     );
     batch.limit = this.#env.agent.maxCallsPerTurn;
     this.#batch = batch;
