@@ -145,5 +145,6 @@ export type {
   ReasoningEvent,
   TurnResult,
 } from "./agent/types.js";
-export type { ApprovalMessage, AssistantMessage, Message, ProviderItem, ReasoningPart, TextMessage } from "./tool/message.js";
+export type { ApprovalMessage, AssistantMessage, Message, ProviderItem, ReasoningPart, TextMessage, TextState } from "./tool/message.js";
+export type { ProviderState } from "./tool/provider-state.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";

@@ -152,7 +152,7 @@ export class CallBatch implements RunnerHost {
   #run(call: ToolCall, position: number): void {
     const j = this.#journal;
     // A call is on record before it starts: a restart then knows it may have run.
-    const durable = j?.journal.recordCall(j.phase, j.turn, call, j.text());
+    const durable = j?.journal.recordCall(j.phase, j.turn, call, j.text(), j.state?.());
     if (durable === undefined) {
       this.#start(call, position);
       return;

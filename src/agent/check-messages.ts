@@ -6,6 +6,7 @@ import { isPlainRecord } from "../util/safe.js";
 import { checkParts } from "../tool/content-part.js";
 import { isReasoningPart } from "../tool/reasoning-part.js";
 import { assertProviderItems } from "../tool/provider-item.js";
+import { assertTextState } from "../tool/provider-state.js";
 
 /**
  * Reject a conversation a provider could not take, naming the first bad field or misplaced
@@ -49,6 +50,7 @@ function assertMessage(message: unknown, i: number): void {
         }
       });
       assertProviderItems(message.providerItems, message.content as string, at);
+      assertTextState(message.textState, message.content as string, at);
       return;
     }
     case "tool":

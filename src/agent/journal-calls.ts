@@ -9,7 +9,7 @@ import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { controlOf } from "../tool/tool-control.js";
 import { ToolError } from "../tool/tool-error.js";
-import type { JournalPhase } from "./journal.js";
+import type { JournalPhase, ReplyState } from "./journal.js";
 import type { JournalReattach } from "./journal-reattach.js";
 import type { RunJournal } from "./run-journal.js";
 
@@ -20,6 +20,8 @@ export interface BatchJournal {
   readonly turn: number;
   /** The model's text so far, kept with each call that starts while it streams. */
   text(): string;
+  /** The rest of the reply so far (reasoning, text state, provider items), kept with it; undefined when there is none. */
+  state?(): ReplyState | undefined;
 }
 
 /**

@@ -5,6 +5,9 @@ import type { ToolCall } from "../tool/tool-call.js";
 import { describe } from "../tool/tool-error.js";
 import type { JournalReattach } from "./journal-reattach.js";
 
+/** What of a model's reply besides its text and calls had come when a call started: kept with the call. */
+export type ReplyState = Pick<AssistantMessage, "reasoning" | "textState" | "providerItems">;
+
 /**
  * One record of a conversation's journal, appended in the order things happened. Plain JSON, so
  * any store can keep it. `phase` tells the calls of a model's reply (`"model"`) from those a
@@ -13,8 +16,19 @@ import type { JournalReattach } from "./journal-reattach.js";
 export type JournalEntry =
   /** A run began on an input whose fingerprint is `input`: the entries up to the next `run` are its. */
   | { readonly type: "run"; readonly input: string }
-  /** A call is about to start; `text` is the model's text before it (the reply is still streaming). */
-  | { readonly type: "call"; readonly turn: number; readonly phase: JournalPhase; readonly call: ToolCall; readonly text: string }
+  /**
+   * A call is about to start; `text` is the model's text before it (the reply is still streaming),
+   * and `state` what else of the reply had come (its reasoning, the provider's state on its text,
+   * its provider items), so a restart replays them with the calls.
+   */
+  | {
+      readonly type: "call";
+      readonly turn: number;
+      readonly phase: JournalPhase;
+      readonly call: ToolCall;
+      readonly text: string;
+      readonly state?: ReplyState;
+    }
   /** The model's reply is complete. */
   | {
       readonly type: "reply";

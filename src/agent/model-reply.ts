@@ -4,7 +4,10 @@ import type { CallBatch } from "./call-batch.js";
 import { LiveInput } from "./live-input.js";
 import { ModelEventError } from "./model-event-error.js";
 import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "./types.js";
-import type { AssistantMessage, ProviderItem, ReasoningPart } from "../tool/message.js";
+import type { AssistantMessage, ProviderItem, ReasoningPart, TextState } from "../tool/message.js";
+import { assistantMessage, replyState } from "./assistant-message.js";
+import type { ReplyState } from "./journal.js";
+import { isProviderState } from "../tool/provider-state.js";
 import { providerItemIssue } from "../tool/provider-item.js";
 import { isTokenUsage } from "./usage.js";
 import { isPlainRecord } from "../util/safe.js";
@@ -40,6 +43,8 @@ export class ModelReply {
   #textLength = 0;
   /** What the provider ran itself, where the text so far puts it. */
   #items: ProviderItem[] | undefined;
+  /** The provider's state on the text's blocks, where each ended. */
+  readonly #textState: TextState[] = [];
   /** The ids of this reply's calls, once there are too many to compare one by one. */
   #ids: Set<string> | undefined;
   #live: LiveInput | undefined;
@@ -67,6 +72,16 @@ export class ModelReply {
   /** What the provider ran itself, in order; undefined when it ran nothing. */
   get providerItems(): readonly ProviderItem[] | undefined {
     return this.#items;
+  }
+
+  /** What of the reply besides its text and calls has come so far, copied (a journal keeps it with each call that starts); undefined when nothing has. */
+  get state(): ReplyState | undefined {
+    return replyState(this.#reasoning?.slice(), this.textState?.slice(), this.#items?.slice());
+  }
+
+  /** The provider's state on the text's blocks; undefined when it gave none. */
+  get textState(): readonly TextState[] | undefined {
+    return this.#textState.length > 0 ? this.#textState : undefined;
   }
 
   /** The reason the model gave in its `finish` event, if it sent one. */
@@ -123,6 +138,11 @@ export class ModelReply {
         this.#text.push(event.text);
         this.#textLength += event.text.length;
         if (!this.#quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
+        return;
+      case "text_state":
+        if (isProviderState({ provider: event.provider, data: event.data }))
+          this.#textState.push({ provider: event.provider, data: event.data, textEnd: this.#textLength });
+        else this.#fail(event, "a text_state without a string `provider` and an object `data`");
         return;
       case "tool_call":
         this.#call(event.call, event);
@@ -223,22 +243,8 @@ export class ModelReply {
   #done(): void {
     this.#over = true;
     if (this.#thinking !== undefined) this.#reasoned({ text: this.#thinking });
-    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning, this.#items);
+    const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning, this.#items, this.textState);
     this.#sink.replied(message, this.#finishReason ?? (message.toolCalls !== undefined ? "tool_calls" : "stop"));
     this.#batch.close();
   }
-}
-
-/** The assistant message of a reply: `toolCalls` and `reasoning` only when there are some. */
-export function assistantMessage(
-  content: string,
-  calls: readonly ToolCall[],
-  reasoning: readonly ReasoningPart[] | undefined,
-  providerItems: readonly ProviderItem[] | undefined,
-): AssistantMessage {
-  const message: { -readonly [K in keyof AssistantMessage]: AssistantMessage[K] } = { role: "assistant", content };
-  if (calls.length > 0) message.toolCalls = calls;
-  if (reasoning !== undefined) message.reasoning = reasoning;
-  if (providerItems !== undefined) message.providerItems = providerItems;
-  return message;
 }

@@ -3,9 +3,10 @@ import type { AssistantMessage, Message, ToolMessage } from "../tool/message.js"
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { isThenable } from "../tool/results.js";
-import type { JournalEntry, JournalEnv, JournalPhase, JournalVerdict } from "./journal.js";
+import type { JournalEntry, JournalEnv, JournalPhase, JournalVerdict, ReplyState } from "./journal.js";
 import { fingerprintOf, runOf } from "./input-fingerprint.js";
 import { JournalStaleInputError } from "./journal-stale-input-error.js";
+import { assistantMessage } from "./assistant-message.js";
 import type { JournalReattach } from "./journal-reattach.js";
 import { JournalLeaseError } from "./journal-lease-error.js";
 import type { FinishReason } from "./types.js";
@@ -32,7 +33,7 @@ export class RunJournal {
   readonly #owner: string;
   readonly #replies = new Map<number, { message: AssistantMessage; finishReason: FinishReason }>();
   /** Calls recorded as started, by phase and turn, in the order they started. */
-  readonly #started = new Map<string, { call: ToolCall; text: string }[]>();
+  readonly #started = new Map<string, { call: ToolCall; text: string; state?: ReplyState }[]>();
   readonly #outcomes = new Map<string, RecordedOutcome>();
   /** The latest handle each call named (`journal.reattach`), by phase, turn and call id. */
   readonly #handles = new Map<string, string>();
@@ -89,8 +90,15 @@ export class RunJournal {
     const started = this.#started.get(`model:${turn}`);
     if (started === undefined) return undefined;
     // The model was still writing when the process stopped: its reply is what it had said by the last call that started.
-    const last = started[started.length - 1] as { text: string };
-    return { message: { role: "assistant", content: last.text, toolCalls: started.map((s) => s.call) }, finishReason: "tool_calls", partial: true };
+    const last = started[started.length - 1] as { text: string; state?: ReplyState };
+    const message = assistantMessage(
+      last.text,
+      started.map((s) => s.call),
+      last.state?.reasoning,
+      last.state?.providerItems,
+      last.state?.textState,
+    );
+    return { message, finishReason: "tool_calls", partial: true };
   }
 
   /** Whether anything of an earlier run is on record: when not, no call needs looking up. */
@@ -145,9 +153,9 @@ export class RunJournal {
   }
 
   /** Record that `call` starts; resolves once that is durable (undefined: it already is). */
-  recordCall(phase: JournalPhase, turn: number, call: ToolCall, text: string): Promise<void> | undefined {
+  recordCall(phase: JournalPhase, turn: number, call: ToolCall, text: string, state?: ReplyState): Promise<void> | undefined {
     if (this.wasStarted(phase, turn, call.id)) return undefined;
-    const entry: JournalEntry = { type: "call", turn, phase, call, text };
+    const entry: JournalEntry = state === undefined ? { type: "call", turn, phase, call, text } : { type: "call", turn, phase, call, text, state };
     if (this.#replaying) this.#load(entry);
     return this.#write(entry);
   }
@@ -211,8 +219,9 @@ export class RunJournal {
       case "call": {
         const at = `${entry.phase}:${entry.turn}`;
         const list = this.#started.get(at);
-        if (list === undefined) this.#started.set(at, [{ call: entry.call, text: entry.text }]);
-        else list.push({ call: entry.call, text: entry.text });
+        const started = entry.state === undefined ? { call: entry.call, text: entry.text } : { call: entry.call, text: entry.text, state: entry.state };
+        if (list === undefined) this.#started.set(at, [started]);
+        else list.push(started);
         return;
       }
       case "reply":

@@ -4,7 +4,8 @@ import type { ToolMessage } from "../tool/message.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { CallBatch } from "./call-batch.js";
 import type { BatchEnv, BatchSink } from "./batch-env.js";
-import { assistantMessage, ModelReply } from "./model-reply.js";
+import { ModelReply } from "./model-reply.js";
+import { assistantMessage } from "./assistant-message.js";
 import { planned, type PlannedTurn } from "./turn-plan.js";
 import { modelTurnsIn } from "./prepare-turn.js";
 import { isThenable } from "../tool/results.js";
@@ -188,7 +189,7 @@ export class Turn {
       conversation,
       undefined,
       this.#batchSink(() => this.#modelTurnDone(batch, this.#reply as ModelReply)),
-      journal === undefined ? undefined : { journal, phase: "model", turn: this.#turn, text: (): string => reply.text },
+      journal === undefined ? undefined : { journal, phase: "model", turn: this.#turn, text: (): string => reply.text, state: () => reply.state },
     );
     batch.limit = this.#env.agent.maxCallsPerTurn;
     this.#batch = batch;
@@ -217,7 +218,7 @@ export class Turn {
   #modelTurnDone(batch: CallBatch, reply: ModelReply): void {
     const calls = batch.calls;
     const content = reply.text;
-    const assistant = assistantMessage(content, calls, reply.reasoning, reply.providerItems);
+    const assistant = assistantMessage(content, calls, reply.reasoning, reply.providerItems, reply.textState);
     const messages = batch.messages();
     this.#added.push(assistant, ...messages);
     this.#toolMessages.push(...messages);

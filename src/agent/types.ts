@@ -73,6 +73,12 @@ export type UsageSource =
  */
 export type ModelEvent =
   | { readonly type: "text_delta"; readonly text: string }
+  /**
+   * The text streamed since the last `text_state` (or the reply's start) was one block of the
+   * provider's, with this state to send back (a signature, an item id): kept in the assistant
+   * message's `textState`.
+   */
+  | { readonly type: "text_state"; readonly provider: string; readonly data: Readonly<Record<string, unknown>> }
   /** More of the model's reasoning text, as it streams. */
   | { readonly type: "reasoning_delta"; readonly text: string }
   /**

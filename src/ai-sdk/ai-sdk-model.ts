@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV4 } from "@ai-sdk/provider";
 import { Observable } from "rxjs";
-import { toolJsonSchema, type FinishReason, type Model, type ModelEvent, type TokenUsage } from "../index.js";
+import { toolJsonSchema, type Model, type ModelEvent } from "../index.js";
+import { StreamReading } from "./stream-reading.js";
 import { toPrompt } from "./to-prompt.js";
 
 /** Options of {@link aiSdkModel}. */
@@ -28,8 +29,11 @@ export type AiSdkLanguageModel = LanguageModelV3 | LanguageModelV4;
  * Calls the provider ran itself (`providerExecuted`) are the provider's: they are not run again.
  * Reasoning streams as `reasoning_delta`s, and each reasoning part ends as a `reasoning` piece of
  * provider `"ai-sdk"` whose `data` is the part's `providerMetadata` (Anthropic's signature,
- * OpenAI's item id and encrypted content): the next request sends it back as the reasoning
- * part's `providerOptions`, which is where the AI SDK's providers look for it.
+ * OpenAI's item id and encrypted content, Gemini's `thoughtSignature`). Text parts and tool calls
+ * keep theirs the same way (a `text_state` per text part that has some, a call's
+ * `providerState`): the next request sends each back as its part's `providerOptions`, which is
+ * where the AI SDK's providers look for it (`@ai-sdk/google` would otherwise replay a Gemini 3
+ * function call with a placeholder signature).
  *
  * @example
  * import { google } from "@ai-sdk/google";
@@ -88,126 +92,4 @@ export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions
         reader?.cancel().catch(() => undefined);
       };
     });
-}
-
-/** The provider name of the reasoning an AI SDK model gave: `toPrompt` sends back these alone. */
-const AI_SDK = "ai-sdk";
-
-/** One stream's state: the calls it is writing, and the usage and response it reported. */
-class StreamReading {
-  finished = false;
-  #calls = 0;
-  /** Reasoning parts open, by id: their text so far and the provider metadata they came with. */
-  readonly #reasoning = new Map<string, { text: string; metadata: Record<string, unknown> | undefined }>();
-  #responseId: string | undefined;
-  #responseModel: string | undefined;
-
-  read(part: LanguageModelV3StreamPart): ModelEvent[] {
-    switch (part.type) {
-      case "text-delta":
-        return part.delta === "" ? [] : [{ type: "text_delta", text: part.delta }];
-      case "reasoning-start":
-        this.#reasoning.set(part.id, { text: "", metadata: part.providerMetadata });
-        return [];
-      case "reasoning-delta": {
-        const open = this.#reasoning.get(part.id);
-        if (open !== undefined) {
-          open.text += part.delta;
-          if (part.providerMetadata !== undefined) open.metadata = { ...open.metadata, ...part.providerMetadata };
-        }
-        return part.delta === "" ? [] : [{ type: "reasoning_delta", text: part.delta }];
-      }
-      case "reasoning-end": {
-        const open = this.#reasoning.get(part.id) ?? { text: "", metadata: undefined };
-        this.#reasoning.delete(part.id);
-        const data = part.providerMetadata === undefined ? open.metadata : { ...open.metadata, ...part.providerMetadata };
-        return [{ type: "reasoning", part: data === undefined ? { text: open.text, provider: AI_SDK } : { text: open.text, provider: AI_SDK, data } }];
-      }
-      case "tool-input-start":
-        return part.providerExecuted === true ? [] : [{ type: "tool_input_started", id: part.id, name: part.toolName }];
-      case "tool-input-delta":
-        return [{ type: "tool_input_delta", id: part.id, delta: part.delta }];
-      case "tool-call": {
-        if (part.providerExecuted === true) return [];
-        this.#calls++;
-        return [{ type: "tool_call", call: { id: part.toolCallId, name: part.toolName, arguments: argumentsOf(part.input), rawArguments: part.input } }];
-      }
-      case "response-metadata":
-        this.#responseId = part.id ?? this.#responseId;
-        this.#responseModel = part.modelId ?? this.#responseModel;
-        return [];
-      case "finish": {
-        this.finished = true;
-        const usage = usageOf(part.usage);
-        const events: ModelEvent[] = [];
-        if (usage !== undefined) {
-          events.push({
-            type: "usage",
-            usage,
-            ...(this.#responseId === undefined ? {} : { responseId: this.#responseId }),
-            ...(this.#responseModel === undefined ? {} : { responseModel: this.#responseModel }),
-          });
-        }
-        const reason = this.#reasonOf(part.finishReason.unified);
-        events.push(
-          reason === "error"
-            ? { type: "finish", reason, error: new Error(`The model finished with "${part.finishReason.raw ?? "error"}"`) }
-            : { type: "finish", reason },
-        );
-        return events;
-      }
-      case "error":
-        this.finished = true;
-        return [{ type: "finish", reason: "error", error: part.error }];
-      default:
-        return [];
-    }
-  }
-
-  /** The stream ended without a `finish` part: the provider's connection was cut. */
-  end(): ModelEvent[] {
-    return [{ type: "finish", reason: "error", error: new Error("The model's stream ended without a finish part") }];
-  }
-
-  #reasonOf(unified: string): FinishReason {
-    switch (unified) {
-      case "stop":
-        return "stop";
-      case "length":
-        return "length";
-      case "content-filter":
-        return "content_filter";
-      case "tool-calls":
-        return "tool_calls";
-      case "other":
-        return this.#calls > 0 ? "tool_calls" : "stop";
-      default:
-        return "error";
-    }
-  }
-}
-
-function argumentsOf(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function usageOf(
-  usage: LanguageModelV3StreamPart extends infer P ? (P extends { type: "finish"; usage: infer U } ? U : never) : never,
-): TokenUsage | undefined {
-  const input = usage?.inputTokens?.total;
-  const output = usage?.outputTokens?.total;
-  if (typeof input !== "number" || typeof output !== "number") return undefined;
-  const cached = usage.inputTokens.cacheRead;
-  const reasoning = usage.outputTokens.reasoning;
-  return {
-    inputTokens: input,
-    outputTokens: output,
-    ...(typeof cached === "number" ? { cachedInputTokens: cached } : {}),
-    ...(typeof reasoning === "number" ? { reasoningTokens: reasoning } : {}),
-  };
 }

@@ -1,4 +1,5 @@
 import type { ContentPart } from "./content-part.js";
+import type { ProviderState } from "./provider-state.js";
 import type { ToolCall } from "./tool-call.js";
 
 /** One tool-role message per call, ready to append to the conversation. */
@@ -59,7 +60,19 @@ export interface AssistantMessage {
    * runs these; docs/providers.md has which converters take which.
    */
   readonly providerItems?: readonly ProviderItem[];
+  /**
+   * The provider's state on the text, by block (a Gemini `thoughtSignature`, an OpenAI Responses
+   * message item's id), in order: each covers `content` from where the one before it ended up to
+   * its `textEnd`. Absent when the provider gave none; text after the last one has none.
+   */
+  readonly textState?: readonly TextState[];
   readonly metadata?: Record<string, unknown>;
+}
+
+/** The provider's state on one block of an assistant message's text (see `AssistantMessage.textState`). */
+export interface TextState extends ProviderState {
+  /** Characters of the message's `content` up to where this block ends (it starts where the one before it ended, or at 0). */
+  readonly textEnd: number;
 }
 
 /**

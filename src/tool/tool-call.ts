@@ -1,4 +1,5 @@
 import { describe, isPlainRecord } from "../util/safe.js";
+import { isProviderState, type ProviderState } from "./provider-state.js";
 
 /** One tool call a model asked for. */
 export interface ToolCall {
@@ -10,6 +11,12 @@ export interface ToolCall {
   /** The provider's JSON text, when there was one; text that is not valid JSON fails the call. */
   rawArguments?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * The provider's state on the call (a Gemini `thoughtSignature`, an OpenAI Responses
+   * `function_call` item's id), kept as it came: the provider's converter sends it back with the
+   * call on the next request, and another provider's drops it.
+   */
+  providerState?: ProviderState;
 }
 
 /**
@@ -51,7 +58,9 @@ function isWellFormed(call: unknown): boolean {
   const raw = c.rawArguments;
   if (raw !== undefined && typeof raw !== "string") return false;
   const metadata = c.metadata;
-  return metadata === undefined || isPlainRecord(metadata);
+  if (metadata !== undefined && !isPlainRecord(metadata)) return false;
+  const state = c.providerState;
+  return state === undefined || isProviderState(state);
 }
 
 /** Throw the TypeError that says what is wrong with a call that failed {@link isWellFormed}. */
@@ -78,6 +87,9 @@ function rejectCall(call: unknown, index: number): never {
   }
   if (c.metadata !== undefined && !isPlainRecord(c.metadata)) {
     throw new TypeError(`Expected \`metadata\` of ${where} to be an object, got ${describe(c.metadata)}`);
+  }
+  if (c.providerState !== undefined && !isProviderState(c.providerState)) {
+    throw new TypeError(`Expected \`providerState\` of ${where} to be { provider: string, data: object }, got ${describe(c.providerState)}`);
   }
   // Getters that answered differently the second time: the call cannot be trusted either way.
   throw new TypeError(`Expected ${where} to keep its fields while it is read, got one whose fields change`);

@@ -30,6 +30,32 @@ describe("options are checked up front", () => {
       { messages: [{ role: "assistant", content: "", toolCalls: [{ name: "x", arguments: {} }] }] },
       "In `messages[0].toolCalls`: Expected `id` of tool call at index 0",
     ],
+    [
+      "an assistant call whose providerState has no data",
+      { messages: [{ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "x", arguments: {}, providerState: { provider: "ai-sdk" } }] }] },
+      "In `messages[0].toolCalls`: Expected `providerState` of tool call at index 0 to be { provider: string, data: object }",
+    ],
+    [
+      "a text state ending past the text",
+      { messages: [{ role: "assistant", content: "hi", textState: [{ provider: "ai-sdk", data: {}, textEnd: 3 }] }] },
+      "Expected `messages[0].textState[0].textEnd` to be an integer from 0 to 2 (the message's text length), got 3",
+    ],
+    [
+      "text states out of order",
+      {
+        messages: [
+          {
+            role: "assistant",
+            content: "hi",
+            textState: [
+              { provider: "ai-sdk", data: {}, textEnd: 2 },
+              { provider: "ai-sdk", data: {}, textEnd: 1 },
+            ],
+          },
+        ],
+      },
+      "Expected `messages[0].textState[1].textEnd` to be an integer from 2 to 2",
+    ],
     ["an approval without approved", { messages: [{ role: "approval", toolCallId: "c1" }] }, "Expected `messages[0].approved` to be a boolean"],
     ["maxTurns 0", { maxTurns: 0 }, "Expected `maxTurns` to be a positive integer, got 0"],
     ["maxTurns 1.5", { maxTurns: 1.5 }, "Expected `maxTurns` to be a positive integer, got 1.5"],
@@ -80,6 +106,12 @@ describe("a model that sends what the loop cannot act on ends it with error, say
     ],
     ["a duplicate call id", [toolCall("c1", "echo", { text: "a" }), toolCall("c1", "echo", { text: "b" })], /a second tool call with the id "c1"/],
     ["a finish with an unknown reason", [{ type: "finish", reason: "done" }], /a finish event with an unknown `reason`/],
+    ["a text_state without data", [{ type: "text_state", provider: "ai-sdk" }], /a text_state without a string `provider` and an object `data`/],
+    [
+      "a call whose providerState is not an object",
+      [{ type: "tool_call", call: { id: "c1", name: "echo", arguments: {}, providerState: "sig" } }],
+      /Expected `providerState` of tool call at index 0 to be \{ provider: string, data: object \}, got "sig"/,
+    ],
   ];
 
   it.each(cases)("%s", async (_name, events, message) => {

@@ -224,7 +224,7 @@ describe("openai.responsesModel with reasoning items", () => {
     const turn = halted.messages[1];
     expect(turn?.role === "assistant" && turn.reasoning).toEqual([{ text: "Paris.\n\nWeather.", provider: "openai-responses", data: item }]);
     const second = fake.server.requests.at(-1)?.body as { input: unknown[] };
-    expect(second.input.slice(1, 3)).toEqual([item, { type: "function_call", call_id: "call_r", name: "weather", arguments: '{"city":"Paris"}' }]);
+    expect(second.input.slice(1, 3)).toEqual([item, { type: "function_call", id: "fc_1", call_id: "call_r", name: "weather", arguments: '{"city":"Paris"}' }]);
     expect(checkConversation(second.input, "openai-responses")).toEqual([]);
     const back = openai.fromResponsesInput(second.input)[1];
     expect(back?.role === "assistant" && back.reasoning).toEqual(turn?.role === "assistant" && turn.reasoning);

@@ -186,7 +186,10 @@ describe("hosted tool items through the real SDKs and the loop", () => {
     expect(ran).toEqual(["weather:Oslo"]);
     expect((result.messages[1] as AssistantMessage).providerItems).toEqual([{ provider: "openai-responses", item: webCall, textOffset: 0 }]);
     const sent = server.requests.at(-1)?.body as { input: unknown[] };
-    expect(sent.input.slice(1, 3)).toEqual([webCall, { role: "assistant", content: "It is cold." }]);
+    expect(sent.input.slice(1, 3)).toEqual([
+      webCall,
+      { type: "message", id: "msg_2", role: "assistant", status: "completed", content: [{ type: "output_text", text: "It is cold.", annotations: [] }] },
+    ]);
     expect(checkConversation(sent.input, "openai-responses")).toEqual([]);
   });
 

@@ -73,9 +73,26 @@ describe("openai.responsesModel", () => {
       expect(await collect(model())).toEqual([
         {
           type: "tool_call",
-          call: { id: "call_a", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_0" } },
+          call: {
+            id: "call_a",
+            name: "weather",
+            arguments: { city: "Paris" },
+            rawArguments: '{"city":"Paris"}',
+            metadata: { itemId: "fc_0" },
+            providerState: { provider: "openai-responses", data: { id: "fc_0" } },
+          },
         },
-        { type: "tool_call", call: { id: "call_b", name: "weather", arguments: {}, rawArguments: '{"city": "Os', metadata: { itemId: "fc_1" } } },
+        {
+          type: "tool_call",
+          call: {
+            id: "call_b",
+            name: "weather",
+            arguments: {},
+            rawArguments: '{"city": "Os',
+            metadata: { itemId: "fc_1" },
+            providerState: { provider: "openai-responses", data: { id: "fc_1" } },
+          },
+        },
         { type: "finish", reason: "tool_calls" },
       ]);
     });
@@ -88,7 +105,19 @@ describe("openai.responsesModel", () => {
 
       const seen = await unsubscribeAfter(model(), (e) => e.type === "tool_call");
 
-      expect(seen).toEqual([{ type: "tool_call", call: { id: "call_a", name: "weather", arguments: {}, rawArguments: "{}", metadata: { itemId: "fc_0" } } }]);
+      expect(seen).toEqual([
+        {
+          type: "tool_call",
+          call: {
+            id: "call_a",
+            name: "weather",
+            arguments: {},
+            rawArguments: "{}",
+            metadata: { itemId: "fc_0" },
+            providerState: { provider: "openai-responses", data: { id: "fc_0" } },
+          },
+        },
+      ]);
       await fake.server.streams[0]?.closedByClient;
     });
   });

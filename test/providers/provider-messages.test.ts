@@ -92,7 +92,16 @@ describe("openai.toResponsesInput", () => {
     expect(openai.fromResponseOutput({ output })).toEqual({
       role: "assistant",
       content: "Checking now.",
-      toolCalls: [{ id: "c1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_1" } }],
+      toolCalls: [
+        {
+          id: "c1",
+          name: "weather",
+          arguments: { city: "Paris" },
+          rawArguments: '{"city":"Paris"}',
+          metadata: { itemId: "fc_1" },
+          providerState: { provider: "openai-responses", data: { id: "fc_1" } },
+        },
+      ],
     });
   });
 });

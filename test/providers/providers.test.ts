@@ -92,8 +92,22 @@ describe("openai (Responses API)", () => {
 
   it("parses function_call items with call_id as the id, ignoring other items", () => {
     expect(openai.parseResponseOutput(output)).toEqual([
-      { id: "call_a", name: "weather", arguments: { city: "Oslo" }, rawArguments: '{"city":"Oslo"}', metadata: { itemId: "fc_1" } },
-      { id: "call_b", name: "now", arguments: {}, rawArguments: "", metadata: { itemId: "fc_2" } },
+      {
+        id: "call_a",
+        name: "weather",
+        arguments: { city: "Oslo" },
+        rawArguments: '{"city":"Oslo"}',
+        metadata: { itemId: "fc_1" },
+        providerState: { provider: "openai-responses", data: { id: "fc_1" } },
+      },
+      {
+        id: "call_b",
+        name: "now",
+        arguments: {},
+        rawArguments: "",
+        metadata: { itemId: "fc_2" },
+        providerState: { provider: "openai-responses", data: { id: "fc_2" } },
+      },
     ]);
   });
 

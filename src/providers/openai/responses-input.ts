@@ -1,7 +1,8 @@
 import { argumentsText, messageList } from "../messages.js";
 import { responsesParts, type ResponsesContentPart } from "../parts.js";
 import type { Message } from "../../index.js";
-import { reasoningItems, type ReasoningItem } from "./reasoning-items.js";
+import { OPENAI_RESPONSES, reasoningItems, type ReasoningItem } from "./reasoning-items.js";
+import { assistantText, type AssistantTextItem } from "./assistant-text.js";
 import { interleaved } from "../provider-items.js";
 import type { ResponsesHostedItem } from "./hosted-items.js";
 
@@ -9,7 +10,8 @@ import type { ResponsesHostedItem } from "./hosted-items.js";
 export type ResponsesInputItem =
   | { role: "system" | "assistant"; content: string }
   | { role: "user"; content: string | ResponsesContentPart[] }
-  | { type: "function_call"; call_id: string; name: string; arguments: string }
+  | AssistantTextItem
+  | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
   | { type: "function_call_output"; call_id: string; output: string | ResponsesContentPart[] }
   | ReasoningItem
   | ResponsesHostedItem;
@@ -24,7 +26,9 @@ export type ResponsesInputItem =
  * parts become `input_image` and `input_file` parts, in user messages and tool outputs alike.
  * An assistant turn's reasoning of provider `"openai-responses"` goes first, as the `reasoning`
  * items the API sent (their `id` and `encrypted_content` unchanged); reasoning of another
- * provider, or text alone, is dropped, since the API takes back only its own items.
+ * provider, or text alone, is dropped, since the API takes back only its own items. Text and
+ * calls the API gave an item id (`textState`, a call's `providerState`) go back under it: a
+ * `message` item with its `id`, a `function_call` with its `id`.
  *
  * @example
  * openai.toResponsesInput([{ role: "user", content: "Weather in Paris?" }, assistant, toolMessage]);
@@ -42,8 +46,9 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
       case "user":
         items.push({ role: "user", content: message.parts?.length ? responsesParts(message.content, message.parts) : message.content });
         break;
-      case "assistant":
+      case "assistant": {
         items.push(...reasoningItems(message));
+        const text = assistantText(message);
         if (message.providerItems?.length)
           items.push(
             ...interleaved<ResponsesInputItem>(
@@ -51,15 +56,20 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
               "openai-responses",
               messages,
               "openai.toResponsesInput",
-              (text) => (text === "" ? [] : [{ role: "assistant", content: text }]),
+              text,
               (item) => ({ ...item }) as ResponsesHostedItem,
             ),
           );
-        else if (message.content !== "" || !message.toolCalls?.length) items.push({ role: "assistant", content: message.content });
+        else if (message.content !== "" || !message.toolCalls?.length) {
+          const written = text(message.content);
+          items.push(...(written.length > 0 ? written : [{ role: "assistant" as const, content: message.content }]));
+        }
         for (const call of message.toolCalls ?? []) {
-          items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call) });
+          const id = call.providerState?.provider === OPENAI_RESPONSES ? call.providerState.data.id : undefined;
+          items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call), ...(typeof id === "string" ? { id } : {}) });
         }
         break;
+      }
       case "tool":
         items.push({
           type: "function_call_output",

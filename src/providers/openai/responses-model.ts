@@ -1,7 +1,7 @@
 import { assertClient } from "../model-options.js";
 import { streamModel, type StreamReader } from "../model-stream.js";
 import { isRecord } from "../shape.js";
-import { reasoningOfItem, SUMMARY_BREAK } from "./reasoning-items.js";
+import { OPENAI_RESPONSES, reasoningOfItem, SUMMARY_BREAK } from "./reasoning-items.js";
 import { TruncatedStreamError } from "../truncated-stream-error.js";
 import { count, tokenUsage, usageEvent } from "../usage-event.js";
 import { functionCall } from "./responses-output.js";
@@ -79,7 +79,9 @@ export interface ResponsesModelOptions {
  * error, or an `Error` with the response's `code` and `message`); the loop ends with `error`.
  * A `reasoning` item streams its summary as `reasoning_delta`s (summaries apart by a blank
  * line) and ends as a `reasoning` piece of provider `"openai-responses"` holding the whole item:
- * the next request sends it back unchanged, before the turn's text and calls. To keep a
+ * the next request sends it back unchanged, before the turn's text and calls. Each message and
+ * function call item's `id` is kept too (the message's in `textState`, the call's in its
+ * `providerState`) and goes back with it. To keep a
  * reasoning model's state across stateless turns, ask for it: `include:
  * ["reasoning.encrypted_content"]` and `store: false`.
  *
@@ -153,7 +155,11 @@ class ResponseEventReader implements StreamReader<ResponseStreamEventLike> {
         const { output_index, item } = event as { output_index: number; item: { type: string } };
         if (item.type === "reasoning") return [{ type: "reasoning", part: reasoningOfItem(item as Record<string, unknown>) }];
         if (isHostedItem(item)) return [{ type: "provider_item", provider: "openai-responses", item }];
-        if (item.type === "message") return [];
+        if (item.type === "message") {
+          // The message's id goes back with its text (the API ties a reasoning item to what followed it).
+          const { id } = item as { id?: unknown };
+          return typeof id === "string" ? [{ type: "text_state", provider: OPENAI_RESPONSES, data: { id } }] : [];
+        }
         // An item toolrx cannot keep may be one the model waits on (a computer or shell call): fail rather than drop it.
         if (item.type !== "function_call") throw new TypeError(`OpenAI sent a ${JSON.stringify(item.type)} output item, which toolrx has no place for`);
         const done = item as FunctionCallItem;

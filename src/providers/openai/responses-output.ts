@@ -1,13 +1,14 @@
 import { parseArgumentsText } from "../parse-arguments.js";
 import { isRecord, kindOf, providerShape, typedItems } from "../shape.js";
-import type { AssistantMessage, ProviderItem, RunResult, ToolCall, ToolMessage } from "../../index.js";
+import type { AssistantMessage, ProviderItem, RunResult, TextState, ToolCall, ToolMessage } from "../../index.js";
+import { OPENAI_RESPONSES } from "./reasoning-items.js";
 import { isHostedItem } from "./hosted-items.js";
 import { responsesParts, type ResponsesContentPart } from "../parts.js";
 
 /** A Responses API output item; `function_call` items are tool calls, `message` items carry text. */
 export type ResponseOutputItem =
   | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
-  | { type: "message"; content: readonly ({ type: "output_text"; text: string } | { type: string })[] }
+  | { type: "message"; id?: string; content: readonly ({ type: "output_text"; text: string } | { type: string })[] }
   | { type: string };
 
 /** A Responses API response, the part the parsers read. */
@@ -17,14 +18,15 @@ export interface ResponseLike {
 
 /**
  * Responses API: the tool calls of a response (or of its `output`): its `function_call` items,
- * with their `call_id` as the call's id and the item's id as `metadata.itemId`. Other items are
- * ignored.
+ * with their `call_id` as the call's id and the item's id as `metadata.itemId` and as the
+ * `providerState` that `toResponsesInput` sends back. Other items are ignored.
  *
  * @throws {TypeError} for anything else, saying what to pass.
  *
  * @example
  * openai.parseResponseOutput(response); // or response.output
- * // [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_1" } }]
+ * // [{ id: "call_1", name: "weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', metadata: { itemId: "fc_1" },
+ * //    providerState: { provider: "openai-responses", data: { id: "fc_1" } } }]
  */
 export function parseResponseOutput(response: ResponseLike | readonly ResponseOutputItem[]): ToolCall[] {
   const calls: ToolCall[] = [];
@@ -37,14 +39,18 @@ export function parseResponseOutput(response: ResponseLike | readonly ResponseOu
 /** A `function_call` item as a call. */
 export function functionCall(item: { call_id: string; name: string; arguments: string; id?: string }): ToolCall {
   const call: ToolCall = { id: item.call_id, name: item.name, ...parseArgumentsText(item.arguments) };
-  if (item.id !== undefined) call.metadata = { itemId: item.id };
+  if (item.id !== undefined) {
+    call.metadata = { itemId: item.id };
+    // The item's id goes back with the call: the API ties a reasoning item to the items that followed it.
+    call.providerState = { provider: OPENAI_RESPONSES, data: { id: item.id } };
+  }
   return call;
 }
 
 /**
  * Responses API: a response's turn as a toolrx {@link AssistantMessage}: the text of its
- * `message` items, its function calls, and the items OpenAI ran itself (web search, tool
- * search…) as `providerItems`, in place.
+ * `message` items (each item's id in `textState`), its function calls, and the items OpenAI ran
+ * itself (web search, tool search…) as `providerItems`, in place.
  *
  * @example
  * openai.fromResponseOutput(response);
@@ -54,16 +60,22 @@ export function fromResponseOutput(response: ResponseLike | readonly ResponseOut
   const output = outputOf(response, "openai.fromResponseOutput");
   let content = "";
   const providerItems: ProviderItem[] = [];
+  const textState: TextState[] = [];
   for (const item of output) {
-    if (isHostedItem(item)) providerItems.push({ provider: "openai-responses", item: { ...item }, textOffset: content.length });
+    if (isHostedItem(item)) providerItems.push({ provider: OPENAI_RESPONSES, item: { ...item }, textOffset: content.length });
     if (item.type !== "message") continue;
     for (const part of (item as Extract<ResponseOutputItem, { type: "message" }>).content) {
       if (part.type === "output_text") content += (part as { text: string }).text;
     }
+    const id = (item as { id?: unknown }).id;
+    if (typeof id === "string") textState.push({ provider: OPENAI_RESPONSES, data: { id }, textEnd: content.length });
   }
   const toolCalls = parseResponseOutput(output);
-  const message: AssistantMessage = toolCalls.length > 0 ? { role: "assistant", content, toolCalls } : { role: "assistant", content };
-  return providerItems.length > 0 ? { ...message, providerItems } : message;
+  const message: { -readonly [K in keyof AssistantMessage]: AssistantMessage[K] } = { role: "assistant", content };
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  if (providerItems.length > 0) message.providerItems = providerItems;
+  if (textState.length > 0) message.textState = textState;
+  return message;
 }
 
 /**
