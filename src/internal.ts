@@ -14,3 +14,4 @@ export { runSubagentWith, type SubagentRunner } from "./agent/subagent-runner.js
 export { argumentsInputOf, nestedReporterOf } from "./run/call-context.js";
 export { SUBAGENT_RESUME } from "./agent/subagent-resume.js";
 export { resendsInFlight } from "./agent/journal-calls.js";
+export { deniedText } from "./tool/approval/approval-rule.js";
