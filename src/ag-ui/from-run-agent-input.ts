@@ -6,8 +6,9 @@ type AgUiContent = Extract<AgUiMessage, { role: "user" }>["content"];
 /**
  * The conversation an AG-UI client's `RunAgentInput` stands for, to run `streamAgent` on:
  * developer and system messages as system messages, user messages (their images and documents
- * as parts, by URL or data), assistant messages with their tool calls, tool messages (an `error`
- * makes them error results), then the `resume` entries that answer the interrupts of
+ * as parts, by URL or data), assistant messages with their tool calls, tool messages (an `error`,
+ * or the `metadata.isError` that {@link toAgUiEvents} sends and `HttpAgent` keeps, makes them
+ * error results), then the `resume` entries that answer the interrupts of
  * {@link toAgUiEvents}: `approval:<id>` as an approval decision (`payload.approved`, and
  * `payload.reason` for a denial; `status: "cancelled"` denies; the token is read from the entry's
  * `metadata.token` and checked by the loop under `approvalSecret`, never here), and `ask:<id>` as
@@ -63,7 +64,9 @@ export function fromRunAgentInput(input: Pick<RunAgentInput, "messages"> & { rea
         const name = names.get(m.toolCallId);
         if (name === undefined)
           throw new TypeError(`Expected \`messages[${i}]\` of \`fromRunAgentInput\` to answer a call an assistant message made, got ${m.toolCallId}`);
-        const isError = typeof m.error === "string";
+        // The failed flag is `error` (a client's own text) or the `metadata.isError` that toAgUiEvents
+        // writes on the result and HttpAgent keeps on the tool message.
+        const isError = typeof m.error === "string" || (m as { metadata?: { isError?: unknown } }).metadata?.isError === true;
         const { text } = contentOf(m.content);
         out.push({ role: "tool", toolCallId: m.toolCallId, name, content: isError && text === "" ? (m.error as string) : text, isError });
         return;
