@@ -69,21 +69,27 @@ export class ChatRoute {
   };
 }
 
-/** `useChat`'s Chat (what the hook runs), over the default transport, on `route`, answering by itself as examples/ui does. */
-export function chatOn(route: ChatRoute, init: { id?: string; messages?: UIMessage[] } = {}): Chat<UIMessage> {
+/** `useChat`'s Chat (what the hook runs), over the default transport, answering by itself as examples/ui does: on `route`, or at `api` with the real fetch. */
+export function chatOn(route: ChatRoute | string, init: { id?: string; messages?: UIMessage[] } = {}): Chat<UIMessage> {
+  const transport =
+    typeof route === "string" ? new DefaultChatTransport({ api: route }) : new DefaultChatTransport({ api: "http://localhost/api/chat", fetch: route.fetch });
   return new Chat<UIMessage>({
     ...init,
-    transport: new DefaultChatTransport({ api: "http://localhost/api/chat", fetch: route.fetch }),
+    transport,
     sendAutomaticallyWhen: (o) => lastAssistantMessageIsCompleteWithApprovalResponses(o) || lastAssistantMessageIsCompleteWithToolCalls(o),
   });
 }
 
-/** Wait until the chat and the route are both idle: no request open, status ready or error, for a few turns of the event loop. */
-export async function settled(chat: Chat<UIMessage>, route: ChatRoute): Promise<void> {
+/**
+ * Wait until the chat is idle (status ready or error, and no request of `route` open) for a few
+ * turns of the event loop in a row: an automatic resend starts a turn after the answer it follows.
+ */
+export async function settled(chat: Chat<UIMessage>, route?: ChatRoute, timeoutMs = 30_000): Promise<void> {
   let quiet = 0;
-  for (let i = 0; i < 2000 && quiet < 5; i++) {
-    await new Promise((r) => setTimeout(r, 2));
-    quiet = route.open === 0 && (chat.status === "ready" || chat.status === "error") ? quiet + 1 : 0;
+  const until = Date.now() + timeoutMs;
+  while (quiet < 5 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, route === undefined ? 20 : 2));
+    quiet = (route?.open ?? 0) === 0 && (chat.status === "ready" || chat.status === "error") ? quiet + 1 : 0;
   }
-  if (quiet < 5) throw new Error(`the chat did not settle: status ${chat.status}, ${route.open} request(s) open`);
+  if (quiet < 5) throw new Error(`the chat did not settle: status ${chat.status}, ${route?.open ?? "?"} request(s) open`);
 }
