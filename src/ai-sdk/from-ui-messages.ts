@@ -1,7 +1,6 @@
 import type { UIMessage } from "ai";
 import {
   AWAITING_USER_RESPONSE,
-  jsonEncoder,
   type ApprovalMessage,
   type ContentPart,
   type Message,
@@ -28,7 +27,7 @@ import { REASONING_METADATA_KEY } from "./model-parts.js";
  * - A decision the page made (`addToolApprovalResponse`) is an approval message, carrying the
  *   `signature` the server sent as its `token`. A call it denied (`output-denied`) is answered
  *   with the denial the loop wrote (`"The user denied this call to <tool>: <reason>"`, as
- *   {@link jsonEncoder} encodes an error): the model sees the denial on every later request. The token is checked by the loop, not here: run
+ *   the default encoder writes an error): the model sees the denial on every later request. The token is checked by the loop, not here: run
  *   with `approvalSecret` (and `approvalLedger`), and a decision the client forged or edited
  *   fails closed before anything runs. Without a secret, decisions are trusted as written.
  * - A manual call's output (`addToolOutput`) is its tool message.
@@ -145,10 +144,14 @@ function reasoningOf(text: string, metadata: unknown): ReasoningPart {
   return isObject(data) ? { text, provider, data: data as Record<string, unknown> } : { text, provider };
 }
 
-/** A denied call's tool message as the loop wrote it (the protocol's `output-denied` keeps no text): the denial and its reason, through the default encoder. */
+/**
+ * A denied call's tool message as the loop wrote it (the protocol's `output-denied` keeps no
+ * text): the denial and its reason, as the default encoder writes an error (`{"error":…}`; not
+ * through `jsonEncoder` itself, which would add its trace handling to this subpath's bundle).
+ */
 function deniedAnswer(call: ToolCall, reason: unknown): ToolMessage {
   const text = deniedText(call, typeof reason === "string" ? reason : undefined);
-  return { role: "tool", toolCallId: call.id, name: call.name, content: jsonEncoder.encodeError(text), isError: true };
+  return { role: "tool", toolCallId: call.id, name: call.name, content: JSON.stringify({ error: text }), isError: true };
 }
 
 function decisionOf(toolCallId: string, approval: NonNullable<ToolPart["approval"]>): ApprovalMessage {

@@ -6,7 +6,10 @@ import { chatOn, settled } from "../support/use-chat.js";
 type Part = { type: string; toolCallId?: string; state?: string; approval?: { id: string } };
 
 function partOf(messages: readonly UIMessage[], type: string): Part | undefined {
-  return messages.flatMap((m) => m.parts as Part[]).filter((p) => p.type === type).at(-1);
+  return messages
+    .flatMap((m) => m.parts as Part[])
+    .filter((p) => p.type === type)
+    .at(-1);
 }
 
 describe("the useChat example's route, driven by useChat's Chat over DefaultChatTransport", () => {
