@@ -16,3 +16,4 @@ export { askUserInCall, sampleInCall } from "./run/client-requests.js";
 export { CLIENT_CHANNEL } from "./run/options.js";
 export { SUBAGENT_RESUME } from "./agent/subagent-resume.js";
 export { resendsInFlight } from "./agent/journal-calls.js";
+export { deniedText } from "./tool/approval/approval-rule.js";

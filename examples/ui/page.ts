@@ -35,11 +35,14 @@ function App(): ReactNode {
     sendAutomaticallyWhen: (o) => lastAssistantMessageIsCompleteWithApprovalResponses(o) || lastAssistantMessageIsCompleteWithToolCalls(o),
   });
   const busy = status === "submitted" || status === "streaming";
+  // A call put up again on a later message (the user wrote instead of deciding) is answered there: its last copy.
+  const lastCopy = new Map<string, string>();
+  for (const m of messages) for (const p of m.parts) if (isToolPart(p)) lastCopy.set((p as unknown as ToolPartView).toolCallId, m.id);
   return h(
     "main",
     null,
     h("h1", null, "toolrx × useChat"),
-    ...messages.map((m) => h(Message, { key: m.id, chatId: id, message: m, addToolOutput, addToolApprovalResponse })),
+    ...messages.map((m) => h(Message, { key: m.id, chatId: id, message: m, lastCopy, addToolOutput, addToolApprovalResponse })),
     h(
       "form",
       {
@@ -60,6 +63,7 @@ function App(): ReactNode {
 function Message(props: {
   chatId: string;
   message: ChatMessage;
+  lastCopy: ReadonlyMap<string, string>;
   addToolOutput: ReturnType<typeof useChat<ChatMessage>>["addToolOutput"];
   addToolApprovalResponse: ReturnType<typeof useChat<ChatMessage>>["addToolApprovalResponse"];
 }): ReactNode {
@@ -77,7 +81,8 @@ function Message(props: {
       if (p.type === "text") return h("p", { key: i, className: "text" }, p.text);
       if (!isToolPart(p)) return null;
       const part = p as unknown as ToolPartView;
-      return h(ToolRow, { key: part.toolCallId, part, progress: progress.get(part.toolCallId), question: questions.get(part.toolCallId), ...props });
+      const last = props.lastCopy.get(part.toolCallId) === message.id;
+      return h(ToolRow, { key: part.toolCallId, part, last, progress: progress.get(part.toolCallId), question: questions.get(part.toolCallId), ...props });
     }),
   );
 }
@@ -85,6 +90,8 @@ function Message(props: {
 function ToolRow(props: {
   chatId: string;
   part: ToolPartView;
+  /** Whether this is the call's last copy, the one an answer is sent from. */
+  last: boolean;
   progress: ToolrxDataTypes["tool-progress"] | undefined;
   question: ToolrxDataTypes["ask-user"] | undefined;
   addToolOutput: ReturnType<typeof useChat<ChatMessage>>["addToolOutput"];
@@ -136,7 +143,7 @@ function ToolRow(props: {
           h("button", { type: "submit" }, "Answer"),
         )
       : null,
-    part.state === "approval-requested" && part.approval !== undefined
+    part.state === "approval-requested" && part.approval !== undefined && props.last
       ? h(
           "div",
           { className: "approval" },

@@ -68,13 +68,16 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 
 /** Answer `useChat`'s POST: its messages as the conversation, the run streamed back as UI message chunks. */
 async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { id, messages } = JSON.parse(await bodyOf(req)) as { id?: unknown; messages: UIMessage[] };
+  const { id: chatId, messages } = JSON.parse(await bodyOf(req)) as { id?: unknown; messages: UIMessage[] };
+  if (typeof chatId !== "string") return void res.writeHead(400).end("expected the chat's id");
   const cancel = new Subject<string>();
-  const chatId = typeof id === "string" ? id : undefined;
-  if (chatId !== undefined) cancels.set(chatId, cancel);
-  res.on("close", () => cancels.get(chatId ?? "") === cancel && cancels.delete(chatId ?? ""));
+  cancels.set(chatId, cancel);
+  res.on("close", () => cancels.get(chatId) === cancel && cancels.delete(chatId));
   // The secret stays here: a decision the page forges or edits fails closed before anything runs.
-  const options = { model: tripModel, tools, messages: fromUIMessages(messages), approvalSecret: "keep me on the server", cancel };
+  // The chat's id is the conversation a token counts in: one minted in one chat is refused in
+  // another. This example has no users; a server that has them takes only a chat id its store
+  // says is the signed-in user's (whoever picks the sessionId picks where a token counts).
+  const options = { model: tripModel, tools, messages: fromUIMessages(messages), approvalSecret: "keep me on the server", sessionId: chatId, cancel };
   const response = uiMessageStreamResponse(streamAgent(options).pipe(toUIMessageChunks({ originalMessages: messages })));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {

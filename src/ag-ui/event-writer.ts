@@ -199,7 +199,8 @@ export class EventWriter {
       if (m.role === "assistant" && m.metadata?.askUser === true) {
         this.#closeText();
         const messageId = `${this.#messageId(turn)}:question`;
-        this.#emit({ type: T.TEXT_MESSAGE_START, messageId, role: "assistant" });
+        // The question's metadata (`askUser`, its call) rides on the start: HttpAgent keeps it on the message, and fromRunAgentInput reads it back.
+        this.#emit({ type: T.TEXT_MESSAGE_START, messageId, role: "assistant", metadata: jsonSafe(m.metadata) as Record<string, unknown> });
         if (m.content !== "") this.#emit({ type: T.TEXT_MESSAGE_CONTENT, messageId, delta: m.content });
         this.#emit({ type: T.TEXT_MESSAGE_END, messageId });
       } else if (m.role === "assistant") for (const call of m.toolCalls ?? []) this.#whole(turn, call);

@@ -6,12 +6,14 @@ type AgUiContent = Extract<AgUiMessage, { role: "user" }>["content"];
 /**
  * The conversation an AG-UI client's `RunAgentInput` stands for, to run `streamAgent` on:
  * developer and system messages as system messages, user messages (their images and documents
- * as parts, by URL or data), assistant messages with their tool calls, tool messages (an `error`
- * makes them error results), then the `resume` entries that answer the interrupts of
+ * as parts, by URL or data), assistant messages with their tool calls, tool messages (an `error`,
+ * or the `metadata.isError` that {@link toAgUiEvents} sends and `HttpAgent` keeps, makes them
+ * error results), then the `resume` entries that answer the interrupts of
  * {@link toAgUiEvents}: `approval:<id>` as an approval decision (`payload.approved`, and
  * `payload.reason` for a denial; `status: "cancelled"` denies; the token is read from the entry's
  * `metadata.token` and checked by the loop under `approvalSecret`, never here), and `ask:<id>` as
- * the user's answer (`payload` as text). Reasoning messages are the reasoning of the assistant
+ * the user's answer (`payload` as text). An assistant message with the `askUser` metadata
+ * toAgUiEvents puts on a question is that question, as the loop wrote it. Reasoning messages are the reasoning of the assistant
  * message after them (of an assistant message of their own when none follows), their
  * `encryptedValue` read as the provider state {@link toAgUiEvents} wrote (any other value is
  * dropped: it is not state a toolrx provider wrote, and no provider takes text alone back).
@@ -56,14 +58,17 @@ export function fromRunAgentInput(input: Pick<RunAgentInput, "messages"> & { rea
         const said: Message =
           reasoning.length === 0 ? { role: "assistant", content: m.content ?? "" } : { role: "assistant", content: m.content ?? "", reasoning };
         reasoning = [];
-        out.push(toolCalls.length === 0 ? said : { ...said, toolCalls });
+        const asked = toolCalls.length === 0 ? questionOf(m.metadata) : undefined;
+        out.push(asked !== undefined ? { ...said, metadata: asked } : toolCalls.length === 0 ? said : { ...said, toolCalls });
         return;
       }
       case "tool": {
         const name = names.get(m.toolCallId);
         if (name === undefined)
           throw new TypeError(`Expected \`messages[${i}]\` of \`fromRunAgentInput\` to answer a call an assistant message made, got ${m.toolCallId}`);
-        const isError = typeof m.error === "string";
+        // The failed flag is `error` (a client's own text) or the `metadata.isError` that toAgUiEvents
+        // writes on the result and HttpAgent keeps on the tool message.
+        const isError = typeof m.error === "string" || (m as { metadata?: { isError?: unknown } }).metadata?.isError === true;
         const { text } = contentOf(m.content);
         out.push({ role: "tool", toolCallId: m.toolCallId, name, content: isError && text === "" ? (m.error as string) : text, isError });
         return;
@@ -123,6 +128,20 @@ function reasoningOf(text: string, encrypted: string | undefined): ReasoningPart
   } catch {
     return { text };
   }
+}
+
+/**
+ * The loop's question message, from the metadata toAgUiEvents put on its text message (HttpAgent
+ * keeps it): without it the question reads as a new assistant turn, and a call of the turn still
+ * waiting for approval would stand unanswered before it.
+ */
+function questionOf(metadata: unknown): Record<string, unknown> | undefined {
+  const { askUser, toolCallId, askUserOpts, questions } = (typeof metadata === "object" && metadata !== null ? metadata : {}) as Record<string, unknown>;
+  if (askUser !== true || typeof toolCallId !== "string") return undefined;
+  const out: Record<string, unknown> = { askUser, toolCallId };
+  if (typeof askUserOpts === "object" && askUserOpts !== null && !Array.isArray(askUserOpts)) out.askUserOpts = askUserOpts;
+  if (Array.isArray(questions)) out.questions = questions;
+  return out;
 }
 
 function argumentsOf(text: string): Record<string, unknown> {

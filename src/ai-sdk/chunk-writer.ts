@@ -18,6 +18,10 @@ export class ChunkWriter {
   readonly #elsewhere = new Map<string, { name: string; input: unknown }>();
   /** Calls with an output or error on the page, or an open question. */
   readonly #settled = new Set<string>();
+  /** Calls the page denied on the message this stream writes: their answer is the protocol's denial, not an error. */
+  readonly #denied = new Set<string>();
+  /** Approval ids the page's earlier messages hold: `addToolApprovalResponse({ id })` answers the first part with the id. */
+  readonly #earlierApprovalIds = new Set<string>();
   readonly #words: ModelParts;
   #step = false;
 
@@ -32,7 +36,9 @@ export class ChunkWriter {
       for (const p of m.parts ?? []) if (p.type === "data-ask-user") this.#settled.add(String((p.data as { toolCallId?: unknown })?.toolCallId));
       for (const p of toolPartsOf(m)) {
         if (p.state === "output-available" || p.state === "output-error" || p.state === "output-denied") this.#settled.add(p.toolCallId);
+        if (m !== continued && typeof p.approval?.id === "string") this.#earlierApprovalIds.add(p.approval.id);
         if (m === continued) {
+          if (p.state === "approval-responded" && p.approval?.approved === false) this.#denied.add(p.toolCallId);
           this.#shown.add(p.toolCallId);
           this.#available.add(p.toolCallId);
           this.#elsewhere.delete(p.toolCallId);
@@ -160,9 +166,26 @@ export class ChunkWriter {
   #output(toolCallId: string, content: string, isError: boolean): void {
     this.#onPage(toolCallId);
     this.#settled.add(toolCallId);
-    this.#emit(
-      isError ? { type: "tool-output-error", toolCallId, errorText: content } : { type: "tool-output-available", toolCallId, output: outputOf(content) },
-    );
+    // A denial (the only answer the loop gives a call the page denied) ends the part `output-denied`, the
+    // state `ai` requires of a part whose approval says `approved: false`; its text is rebuilt on the way back.
+    if (this.#denied.has(toolCallId)) this.#emit({ type: "tool-output-denied", toolCallId });
+    else
+      this.#emit(
+        isError ? { type: "tool-output-error", toolCallId, errorText: content } : { type: "tool-output-available", toolCallId, output: outputOf(content) },
+      );
+  }
+
+  /**
+   * The approval id of a call put up for approval: its id, unless an earlier message of the page
+   * holds that id already (the user wrote instead of deciding, and the call is put up again on
+   * this message). `useChat`'s `addToolApprovalResponse({ id })` answers the first part with the
+   * id it is given, and sends only once the last message is answered: the copy on this message
+   * gets an id of its own (`<toolCallId>~2`, `~3`, …), so one click on it sends.
+   */
+  #approvalIdOf(toolCallId: string): string {
+    let id = toolCallId;
+    for (let n = 2; this.#earlierApprovalIds.has(id); n++) id = `${toolCallId}~${n}`;
+    return id;
   }
 
   #report(report: CallReport): void {
@@ -196,11 +219,12 @@ export class ChunkWriter {
     const metadata = event.metadata as { pendingApprovals?: readonly PendingApproval[]; manualToolCalls?: readonly ToolCall[]; error?: unknown };
     for (const call of metadata.manualToolCalls ?? []) this.#onPage(call.id, call);
     for (const p of metadata.pendingApprovals ?? []) {
+      const approvalId = this.#approvalIdOf(p.toolCallId);
       this.#onPage(p.toolCallId, { id: p.toolCallId, name: p.toolName, arguments: p.arguments });
       this.#emit(
         p.token === undefined
-          ? { type: "tool-approval-request", approvalId: p.toolCallId, toolCallId: p.toolCallId }
-          : { type: "tool-approval-request", approvalId: p.toolCallId, toolCallId: p.toolCallId, signature: p.token },
+          ? { type: "tool-approval-request", approvalId, toolCallId: p.toolCallId }
+          : { type: "tool-approval-request", approvalId, toolCallId: p.toolCallId, signature: p.token },
       );
     }
     if (event.haltedReason === "error") this.#emit({ type: "error", errorText: this.#onError(metadata.error) });

@@ -9,6 +9,7 @@ import {
   type ToolCall,
   type ToolMessage,
 } from "../index.js";
+import { deniedText } from "../internal.js";
 import { contentOf } from "./tool-output.js";
 import { isToolPart, toolNameOf, type Part, type ToolPart } from "./tool-parts.js";
 import { REASONING_METADATA_KEY } from "./model-parts.js";
@@ -24,7 +25,9 @@ import { REASONING_METADATA_KEY } from "./model-parts.js";
  * - A call that asked the user (an `ask-user` data part) keeps its `"<awaiting user response>"`
  *   answer and its question; an output the page gave it (`addToolOutput`) is the user's answer.
  * - A decision the page made (`addToolApprovalResponse`) is an approval message, carrying the
- *   `signature` the server sent as its `token`. The token is checked by the loop, not here: run
+ *   `signature` the server sent as its `token`. A call it denied (`output-denied`) is answered
+ *   with the denial the loop wrote (`"The user denied this call to <tool>: <reason>"`, as
+ *   the default encoder writes an error): the model sees the denial on every later request. The token is checked by the loop, not here: run
  *   with `approvalSecret` (and `approvalLedger`), and a decision the client forged or edited
  *   fails closed before anything runs. Without a secret, decisions are trusted as written.
  * - A manual call's output (`addToolOutput`) is its tool message.
@@ -122,6 +125,7 @@ function turnOf(parts: readonly Part[], questions: ReadonlyMap<string, PendingQu
       if (p.state === "output-available") replies.push(contentOf(p.output));
     } else if (p.state === "output-available") answers.push({ role: "tool", toolCallId: p.toolCallId, name, content: contentOf(p.output), isError: false });
     else if (p.state === "output-error") answers.push({ role: "tool", toolCallId: p.toolCallId, name, content: String(p.errorText ?? ""), isError: true });
+    else if (p.state === "output-denied") answers.push(deniedAnswer(toolCalls[i] as ToolCall, p.approval?.reason));
     else if (p.state === "approval-responded" && p.approval !== undefined) decisions.push(decisionOf(p.toolCallId, p.approval));
   }
   const turn: Message[] = [{ ...said, toolCalls }, ...answers];
@@ -138,6 +142,16 @@ function reasoningOf(text: string, metadata: unknown): ReasoningPart {
   const { provider, data } = state as { provider?: unknown; data?: unknown };
   if (typeof provider !== "string") return { text };
   return isObject(data) ? { text, provider, data: data as Record<string, unknown> } : { text, provider };
+}
+
+/**
+ * A denied call's tool message as the loop wrote it (the protocol's `output-denied` keeps no
+ * text): the denial and its reason, as the default encoder writes an error (`{"error":…}`; not
+ * through `jsonEncoder` itself, which would add its trace handling to this subpath's bundle).
+ */
+function deniedAnswer(call: ToolCall, reason: unknown): ToolMessage {
+  const text = deniedText(call, typeof reason === "string" ? reason : undefined);
+  return { role: "tool", toolCallId: call.id, name: call.name, content: JSON.stringify({ error: text }), isError: true };
 }
 
 function decisionOf(toolCallId: string, approval: NonNullable<ToolPart["approval"]>): ApprovalMessage {

@@ -1,0 +1,121 @@
+import type { HttpAgent } from "@ag-ui/client";
+import type { BaseEvent, Interrupt, ResumeEntry } from "@ag-ui/core";
+import { z } from "zod";
+import { askUser, defineTool, ok, type Message, type Model } from "../../src/index.js";
+import { AgUiRoute, agentOn, judgedRun } from "./ag-ui-route.js";
+
+/** What a user of an AG-UI client can do: say something, answer the open interrupts (approving or denying), write instead of answering, reload. */
+export type ClientAction =
+  | { readonly kind: "send"; readonly text: "pay" | "ask" | "fail" | "both" | "hello" }
+  | { readonly kind: "approve" | "deny" | "type" | "reload" };
+
+/**
+ * A thread on toolrx's AG-UI route, through `@ag-ui/client`'s HttpAgent: a model that does what
+ * the user's words say (`pay` needs approval, `ask` asks, `fail` fails, `both` pays and asks),
+ * each run judged by the client's own `verifyEvents` and `@ag-ui/core`'s schemas.
+ */
+export class ClientSession {
+  readonly ran: string[] = [];
+  readonly route: AgUiRoute;
+  agent: HttpAgent;
+  #calls = 0;
+  #messages = 0;
+  /** The last run's events. */
+  events: BaseEvent[] = [];
+  readonly tools = [
+    defineTool({
+      name: "pay",
+      description: "Pay",
+      schema: z.object({ eur: z.number() }),
+      needsApproval: true,
+      handler: ({ eur }, ctx) => {
+        this.ran.push(ctx.toolCall.id);
+        return ok(`paid ${eur}`);
+      },
+    }),
+    defineTool({ name: "ask", description: "Ask", schema: z.object({}), handler: () => askUser("Which city?") }),
+    defineTool({
+      name: "fail",
+      description: "Fails",
+      schema: z.object({}),
+      handler: () => {
+        throw new Error("out of order");
+      },
+    }),
+  ];
+
+  constructor(readonly threadId: string) {
+    const session = this;
+    const model: Model = async function* (request) {
+      const last = request.messages.at(-1) as Message;
+      const words = last.role === "user" ? last.content : "";
+      const call = (name: string) => ({
+        type: "tool_call" as const,
+        call: { id: `${name}-${++session.#calls}`, name, arguments: name === "pay" ? { eur: 5 } : {} },
+      });
+      if (words === "pay" || words === "ask" || words === "fail") yield call(words);
+      else if (words === "both") yield* [call("pay"), call("ask")];
+      else yield { type: "text_delta", text: `OK (${last.role}${last.role === "tool" && last.isError ? ", failed" : ""})` };
+      yield { type: "finish", reason: "stop" };
+    };
+    this.route = new AgUiRoute({ model, tools: this.tools, approvalSecret: "server only" });
+    this.agent = agentOn(this.route, threadId);
+  }
+
+  #say(text: string): void {
+    this.agent.addMessage({ id: `${this.threadId}-u${++this.#messages}`, role: "user", content: text });
+  }
+
+  /** The answer to each open interrupt: approvals decided `approved`, questions answered "Oslo"; or every one cancelled. */
+  #resume(decide: "approve" | "deny" | "cancel"): ResumeEntry[] {
+    return this.agent.pendingInterrupts.map((i: Interrupt): ResumeEntry => {
+      if (decide === "cancel") return { interruptId: i.id, status: "cancelled" };
+      if (i.id.startsWith("approval:"))
+        return { interruptId: i.id, status: "resolved", payload: { approved: decide === "approve", reason: "no" }, metadata: i.metadata };
+      return { interruptId: i.id, status: "resolved", payload: "Oslo" };
+    });
+  }
+
+  /** Do one action if the client offers it now, run the agent and judge it. Returns what was done. */
+  async act(action: ClientAction): Promise<string> {
+    const open = this.agent.pendingInterrupts.length > 0;
+    switch (action.kind) {
+      case "send":
+        // The client refuses a run that leaves an interrupt unaddressed: writing instead is "type".
+        if (open) return "";
+        this.#say(action.text);
+        this.events = await judgedRun(this.agent);
+        return `send ${action.text}`;
+      case "approve":
+      case "deny":
+        if (!open) return "";
+        this.events = await judgedRun(this.agent, { resume: this.#resume(action.kind) });
+        return action.kind;
+      case "type":
+        if (!open) return "";
+        this.#say("hello");
+        this.events = await judgedRun(this.agent, { resume: this.#resume("cancel") });
+        return "type";
+      case "reload":
+        this.agent = agentOn(this.route, this.threadId, structuredClone(this.agent.messages));
+        this.events = [];
+        return "reload";
+    }
+  }
+
+  /** What the client's side says now: every input the route received parsed, no run ended RUN_ERROR, no call ran twice, a failed call went back failed. */
+  problems(): string[] {
+    const out: string[] = [];
+    if (this.route.refused.length > 0) out.push(`the route refused an input: ${this.route.refused[0]?.slice(0, 400)}`);
+    const end = this.events.at(-1);
+    if (end !== undefined && end.type !== "RUN_FINISHED") out.push(`the run ended ${end.type}: ${JSON.stringify(end).slice(0, 300)}`);
+    if (new Set(this.ran).size !== this.ran.length) out.push(`a call ran twice: ${this.ran.join(", ")}`);
+    for (const input of this.route.inputs) {
+      for (const m of input.messages) {
+        const failed = m.role === "tool" && m.toolCallId.startsWith("fail-");
+        if (failed && (m as { metadata?: { isError?: unknown } }).metadata?.isError !== true) out.push(`${m.toolCallId} went back without its error flag`);
+      }
+    }
+    return out;
+  }
+}
