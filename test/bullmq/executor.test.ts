@@ -177,7 +177,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
   });
 
   describe("when a call's deadline passes", () => {
-    it("answers timeout, aborts the remote handler's ctx.signal, and drops its late result", async () => {
+    it("answers timeout, aborts the remote handler's ctx.signal, and reports what it settled with late", async () => {
       const reports: CallReport[] = [];
       const { messages } = await runToolCalls([{ id: "k", name: "slow", arguments: { ms: 20_000 } }], tools(queue, "p"), {
         toolExecutor: executor,
@@ -187,9 +187,34 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("timeout") });
       await until(async () => (await client.lrange(`${queue}:aborted`, 0, -1)).some((line) => line.startsWith("k ")));
       await until(() => reports.some((r) => r.type === "late_settlement"));
-      // The job was running: the cancel went to its worker, which is all the producer can know.
-      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({ abandoned: "timeout", settled: false, fate: "cancel_sent" });
+      // The job was running: the cancel aborted it on its worker, which answers with what the handler settled with.
+      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({
+        abandoned: "timeout",
+        settled: true,
+        result: { type: "error", reason: { reason: "handler_raised", cause: { message: expect.stringContaining("cancelled by the producer") } } },
+      });
       expect(messages).toHaveLength(1);
+    });
+  });
+
+  describe("when a handler settles after its deadline", () => {
+    it("reports its late settlement with its result, after the after-hooks, as in-process", async () => {
+      const observe = async (executorOf: BullmqExecutor | undefined) => {
+        const reports: CallReport[] = [];
+        const seen: unknown[] = [];
+        const { messages } = await runToolCalls([{ id: "late", name: "stubborn", arguments: { ms: 900 } }], tools(queue, "p"), {
+          ...(executorOf === undefined ? {} : { toolExecutor: executorOf }),
+          toolTimeout: 500,
+          hooks: [{ after: (result) => void seen.push(result) }],
+          onCallReport: (r) => reports.push(r),
+        });
+        await until(() => reports.some((r) => r.type === "late_settlement"));
+        const late = reports.find((r) => r.type === "late_settlement");
+        return { messages, late: { ...late, lateBy: typeof (late as { lateBy?: unknown }).lateBy }, seen };
+      };
+      const local = await observe(undefined);
+      expect(local.late).toMatchObject({ abandoned: "timeout", settled: true, result: { type: "ok", value: { finished: 900 } } });
+      expect(await observe(executor)).toEqual(local);
     });
   });
 
