@@ -218,6 +218,18 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
     });
   });
 
+  describe("when a cancel is lost on its way to the worker", () => {
+    it("aborts the handler all the same, from the cancel marker: the job ends and its worker can close", async () => {
+      const answer = runToolCalls([{ id: "q-lost", name: "slow", arguments: { ms: 20_000 } }], tools(queue, "p"), { toolExecutor: executor });
+      await until(async () => (await client.lrange(`${queue}:started`, 0, -1)).includes("q-lost"));
+      // The marker the producer writes before it publishes, and no message: as if pub/sub dropped it.
+      await client.set(`bull:${queue}:toolrx:cancel:${jobIdOf("conv-1", "q-lost", 1)}`, "stop");
+      await until(async () => (await client.lrange(`${queue}:aborted`, 0, -1)).some((line) => line.startsWith("q-lost ")), 5_000);
+      const { messages } = await answer;
+      expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("cancelled") });
+    });
+  });
+
   describe("when calls start together", () => {
     it("sends them as one batch: each runs once, and one cancelled in the pass that started it never reaches a worker", async () => {
       const cancel = new Subject<string>();
