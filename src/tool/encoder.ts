@@ -14,7 +14,7 @@ export interface ToolResultEncoder {
  * The default encoder. Strings pass through raw; everything else is `JSON.stringify`'d, and a
  * value JSON cannot represent (`undefined`, a function, a symbol, a bigint, a cycle) throws
  * instead of becoming a silent `undefined`, as does a value nested deeper than
- * {@link MAX_NESTING} levels. Errors become `{"error": "<text>"}`. No content
+ * 512 levels. Errors become `{"error": "<text>"}`. No content
  * carries a stack trace: stack frames are cut out, however deep they sit.
  *
  * @example
