@@ -98,11 +98,6 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     });
   };
 
-  // Pub/sub delivers at most once: a cancel lost on the way (a dropped subscriber connection, a
-  // loaded Redis) would leave its handler running, and `close` waiting for it, forever. The markers
-  // are the record, so they are read again while jobs run.
-  let rechecks: ReturnType<typeof setInterval> | undefined;
-
   const process = async (job: Job<CallJobData, CallJobReturn>): Promise<CallJobReturn> => {
     const data = job.data;
     if (job.name !== CALL_JOB || data?.v !== 1) throw new Error(`not a toolrx call job (name ${job.name}, protocol ${String(data?.v)})`);
@@ -138,8 +133,6 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     });
     subscriber.on("ready", () => void recheck().catch(() => undefined));
     await subscriber.subscribe(keys.cancelChannel);
-    rechecks = setInterval(() => void recheck().catch(() => undefined), CANCEL_RECHECK);
-    rechecks.unref?.();
     const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`);
     worker = new Worker<CallJobData, CallJobReturn>(queueName, process, {
       connection: await connected(blocking),
@@ -166,13 +159,9 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     async close() {
       await started?.catch(() => undefined);
       await worker?.close();
-      clearInterval(rechecks);
       heartbeats.close();
       lanes.close();
       for (const client of ownClients) client.disconnect();
     },
   };
 }
-
-/** How often a worker reads the cancel markers of the jobs it runs, in ms: a lost cancel is acted on within this. */
-const CANCEL_RECHECK = 1_000;

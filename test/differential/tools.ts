@@ -32,8 +32,7 @@ const marking: CallHook = {
 const SPECS: readonly { name: string; control?: ToolControl; hooks?: readonly CallHook[] }[] = [
   { name: "plain" },
   { name: "retried", control: { idempotent: true, retry: { attempts: 3, delay: 10, jitter: false } } },
-  // Hooked too: a handler that settles after its deadline goes through its after-hooks, wherever it ran.
-  { name: "deadline", control: { timeout: DEADLINE_MS }, hooks: [marking] },
+  { name: "deadline", control: { timeout: DEADLINE_MS } },
   { name: "budget", control: { outputBudget: BUDGET } },
   { name: "hooked", hooks: [marking] },
 ];
