@@ -40,6 +40,71 @@ const subpathRules = SUBPATHS.map((subpath) => ({
   },
 }));
 
+/**
+ * Concept folders inside a folder of src/ (agent/journal/, run/pool/, mcp/server/, ...).
+ * A folder that has them says so in its README.md, in one line naming them bottom to top:
+ *   Concepts, bottom to top: model → journal → turn
+ * That line is the rule, so the table of contents a reader sees and what CI holds cannot drift:
+ * a concept imports only the concepts below it, and a sibling only through its public file
+ * (index.ts); the folder's own root files sit on top and no concept imports them. A subfolder
+ * the README does not list is an error here, so a new concept cannot slip in unordered.
+ */
+function conceptRules() {
+  const fs = require("node:fs");
+  const path = require("node:path");
+  const rules = [];
+  for (const folder of fs.readdirSync(path.join(__dirname, "src"), { withFileTypes: true })) {
+    if (!folder.isDirectory()) continue;
+    const readme = path.join(__dirname, "src", folder.name, "README.md");
+    if (!fs.existsSync(readme)) continue;
+    const line = fs.readFileSync(readme, "utf8").match(/^Concepts, bottom to top: (.+)$/m);
+    if (!line) continue;
+    const concepts = line[1].split("→").map((name) => name.trim().replace(/`/g, ""));
+    const subfolders = fs
+      .readdirSync(path.join(__dirname, "src", folder.name), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const unlisted = subfolders.filter((name) => !concepts.includes(name));
+    const missing = concepts.filter((name) => !subfolders.includes(name));
+    if (unlisted.length > 0 || missing.length > 0) {
+      throw new Error(
+        `src/${folder.name}/README.md's concept line must name exactly its subfolders (unlisted: ${unlisted.join(", ") || "none"}; missing: ${missing.join(", ") || "none"})`,
+      );
+    }
+    const at = `^src/${folder.name}`;
+    concepts.forEach((concept, i) => {
+      const above = concepts.slice(i + 1);
+      const below = concepts.slice(0, i);
+      if (above.length > 0) {
+        rules.push({
+          name: `${folder.name}/${concept}-imports-only-concepts-below`,
+          comment: `src/${folder.name}/${concept}/ may import only ${below.join(", ") || "no other concept"} of src/${folder.name}/`,
+          severity: "error",
+          from: { path: `${at}/${concept}/` },
+          to: { path: `${at}/(${above.join("|")})/` },
+        });
+      }
+      if (below.length > 0) {
+        rules.push({
+          name: `${folder.name}/${concept}-uses-siblings-through-their-index`,
+          comment: `src/${folder.name}/${concept}/ reaches a sibling concept only through its index.ts`,
+          severity: "error",
+          from: { path: `${at}/${concept}/` },
+          to: { path: `${at}/(${below.join("|")})/`, pathNot: `${at}/(${below.join("|")})/index\\.ts$` },
+        });
+      }
+    });
+    rules.push({
+      name: `${folder.name}/concepts-never-import-the-folder-root`,
+      comment: `src/${folder.name}/'s root files sit above its concepts`,
+      severity: "error",
+      from: { path: `${at}/[^/]+/` },
+      to: { path: `${at}/[^/]+\\.ts$` },
+    });
+  }
+  return rules;
+}
+
 module.exports = {
   forbidden: [
     {
@@ -72,6 +137,7 @@ module.exports = {
     },
     ...layerRules,
     ...subpathRules,
+    ...conceptRules(),
   ],
   options: {
     doNotFollow: { path: "node_modules" },
