@@ -1,15 +1,12 @@
 import { Observable, type Subscribable } from "rxjs";
-import type { ToolEvent } from "./events.js";
-import { resolveOptions, type RunEnv } from "./options.js";
-import type { RunOptions } from "./run-options.js";
-import { Pool } from "./pool.js";
+import type { ToolEvent } from "./results/index.js";
+import { resolveOptions, type RunEnv, type RunOptions, toolSource, type ToolSource, gatedExecutor } from "./options/index.js";
+import { Pool } from "./pool/index.js";
 import type { Tool } from "../tool/tool.js";
 import { assertToolCall, type ToolCall } from "../tool/tool-call.js";
 import { describe } from "../util/safe.js";
-import { snapshotCalls } from "./snapshot-calls.js";
+import { snapshotCalls } from "./checks/index.js";
 import { unknownTool } from "../tool/unknown-tool.js";
-import { toolSource, type ToolSource } from "./tool-source.js";
-import { gatedExecutor } from "./approval-gate.js";
 import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 
