@@ -1,16 +1,17 @@
 import { assertToolCall, type ToolCall } from "../../tool/tool-call.js";
+import type { CheckedCall } from "./checked-call.js";
 
 /**
  * The batch as the array holds it now, each call checked: a caller that empties or refills its
  * array after this call changes nothing. Holes are read as `undefined`, so they are reported
  * by index, and two calls with one id are refused (providers reject the answer).
  */
-export function snapshotCalls(calls: readonly unknown[]): ToolCall[] {
-  const batch = new Array<ToolCall>(calls.length);
+export function snapshotCalls(calls: readonly unknown[]): CheckedCall[] {
+  const batch = new Array<CheckedCall>(calls.length);
   for (let i = 0; i < batch.length; i++) {
     const call = calls[i];
     assertToolCall(call, i);
-    batch[i] = call;
+    batch[i] = call as CheckedCall;
   }
   assertUniqueIds(batch);
   return batch;

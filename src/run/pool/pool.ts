@@ -5,6 +5,7 @@ import type { Tool } from "../../tool/tool.js";
 import type { CallIdentity, ToolCall } from "../../tool/tool-call.js";
 import type { ToolError } from "../../tool/tool-error.js";
 import { toolNotFound, toolNotOffered } from "../../tool/unknown-tool.js";
+import type { CheckedCall } from "../checks/index.js";
 import { Deadlines } from "../deadlines/index.js";
 import { type CallSink, type Abandoned, CallRun } from "../call/index.js";
 import { Lanes, type Lane } from "./lanes.js";
@@ -25,7 +26,7 @@ export class Pool implements CallSink<CallRun>, CancelScope {
   // Internal: queue, head, base, draining, running, env, source, lanes, skip and watched are
   // ordinary fields only so that pool-cancel.ts and pool-running.ts can share them.
   /** Calls not started yet, from `head` on; a batch's own array is read, never written. */
-  queue: readonly ToolCall[];
+  queue: readonly CheckedCall[];
   head = 0;
   /** Input index of `queue[0]`. */
   base = 0;
@@ -51,8 +52,11 @@ export class Pool implements CallSink<CallRun>, CancelScope {
   skip: Set<number> | undefined;
   watched: Set<Abandoned> | undefined;
 
-  /** `batch` is the whole input when it is known up front; otherwise calls are `push`ed. */
-  constructor(env: RunEnv, source: ToolSource, subscriber: Subscriber<ToolEvent>, batch: readonly ToolCall[] | undefined) {
+  /**
+   * `batch` is the whole input when it is known up front; otherwise calls are `push`ed. Either way
+   * only calls checks/ passed: the pool schedules, it does not validate.
+   */
+  constructor(env: RunEnv, source: ToolSource, subscriber: Subscriber<ToolEvent>, batch: readonly CheckedCall[] | undefined) {
     this.env = env;
     this.source = source;
     this.#subscriber = subscriber;
@@ -63,8 +67,8 @@ export class Pool implements CallSink<CallRun>, CancelScope {
     this.deadlines = new Deadlines(env.scheduler);
   }
 
-  push(call: ToolCall): void {
-    (this.queue as ToolCall[]).push(call);
+  push(call: CheckedCall): void {
+    (this.queue as CheckedCall[]).push(call);
     this.arrived++;
     this.drain();
   }
@@ -87,12 +91,6 @@ export class Pool implements CallSink<CallRun>, CancelScope {
    * should go on running as if it could.
    */
   open(): () => void {
-    try {
-      this.source.check();
-    } catch (e) {
-      this.fail(e);
-      return noop;
-    }
     const { signal, cancel } = this.env;
     const onAbort = () => this.fail(signal?.reason);
     let cancels: Unsubscribable | undefined;
@@ -238,8 +236,6 @@ export class Pool implements CallSink<CallRun>, CancelScope {
     this.lanes = undefined;
   }
 }
-
-function noop(): void {}
 
 function unsubscribed(): DOMException {
   return new DOMException("The tool stream was unsubscribed", "AbortError");
