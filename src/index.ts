@@ -33,10 +33,10 @@ export { checkArguments, type CheckedArguments } from "./tool/check-arguments.js
 export { defaultExecutor, type ToolExecutor } from "./tool/executor.js";
 export type { HandlerContext } from "./tool/handler-context.js";
 export { jsonEncoder, type ToolResultEncoder } from "./tool/encoder.js";
-export type { OnToolError, ToolErrorDecision } from "./run/policy.js";
-export type { CallCancellation, EngineLike, RunOptions } from "./run/run-options.js";
-export { CallCancelledError } from "./run/call-cancelled-error.js";
-export { reportFate, type ExecutorFate } from "./run/executor-fate.js";
+export type { OnToolError, ToolErrorDecision } from "./run/options/policy.js";
+export type { CallCancellation, EngineLike, RunOptions } from "./run/options/run-options.js";
+export { CallCancelledError } from "./run/results/call-cancelled-error.js";
+export { reportFate, type ExecutorFate } from "./run/results/executor-fate.js";
 export type {
   AttemptFailedReport,
   CallReport,
@@ -48,7 +48,7 @@ export type {
   RecipeStepFields,
   RecipeStepReport,
   RepairedReport,
-} from "./run/call-report.js";
+} from "./run/results/call-report.js";
 export type { ProgressUpdate } from "./tool/handler-context.js";
 export { LOG_LEVELS, type LogEntry, type LogLevel } from "./tool/handler-context.js";
 export { UserInputRequired, type UserAnswer, type UserAnswerOf, type UserForm } from "./tool/user-form.js";
@@ -69,8 +69,8 @@ export {
   type ToolHaltEvent,
   type ToolResultEncoded,
   type ToolTailEvent,
-} from "./run/events.js";
-export { RunResultCollector, type AskUserHalt, type HaltMetadata, type HandlerHalt, type RunResult, type ToolErrorHalt } from "./run/run-result.js";
+} from "./run/results/events.js";
+export { RunResultCollector, type AskUserHalt, type HaltMetadata, type HandlerHalt, type RunResult, type ToolErrorHalt } from "./run/results/run-result.js";
 export type { ToolMessage } from "./tool/message.js";
 export { streamToolCalls } from "./run/stream.js";
 export { runToolCalls } from "./run/batch.js";

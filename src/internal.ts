@@ -6,14 +6,14 @@
  * (dependency-cruiser checks it).
  */
 export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
-export { REMOTE_ATTEMPT, resolveOptions } from "./run/options.js";
-export { watchAbort, type CtxAbort } from "./run/call-context.js";
+export { REMOTE_ATTEMPT, resolveOptions } from "./run/options/options.js";
+export { watchAbort, type CtxAbort } from "./run/call/call-context.js";
 export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner } from "./agent/subagent-runner.js";
-export { argumentsInputOf, nestedReporterOf } from "./run/call-context.js";
-export { askUserInCall, sampleInCall } from "./run/client-requests.js";
-export { CLIENT_CHANNEL } from "./run/options.js";
+export { argumentsInputOf, nestedReporterOf } from "./run/call/call-context.js";
+export { askUserInCall, sampleInCall } from "./run/call/client-requests.js";
+export { CLIENT_CHANNEL } from "./run/options/options.js";
 export { SUBAGENT_RESUME } from "./agent/subagent-resume.js";
 export { resendsInFlight } from "./agent/journal-calls.js";
 export { deniedText } from "./tool/approval/approval-rule.js";

@@ -1,7 +1,7 @@
 import type { ToolResultEncoder } from "../tool/encoder.js";
-import { resolveOptions } from "../run/options.js";
-import { assertExecutorsKnown } from "../run/tool-executors.js";
-import type { RunOptions } from "../run/run-options.js";
+import { resolveOptions } from "../run/options/options.js";
+import { assertExecutorsKnown } from "../run/options/tool-executors.js";
+import type { RunOptions } from "../run/options/run-options.js";
 import { isToolResolver, type ToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
 import { indexTools } from "../tool/tool-index.js";

@@ -2,7 +2,7 @@ import type { Subscriber } from "rxjs";
 import { isToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";
 import { indexTools } from "../tool/tool-index.js";
-import { assertExecutorsKnown, checkToolExecutors } from "../run/tool-executors.js";
+import { assertExecutorsKnown, checkToolExecutors } from "../run/options/tool-executors.js";
 import type { AgentEnv } from "./agent-options.js";
 import type { BatchEnv } from "./batch-env.js";
 import { TurnRunners } from "./turn-runner.js";

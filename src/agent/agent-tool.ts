@@ -1,4 +1,4 @@
-import { nestedReporterOf } from "../run/call-context.js";
+import { nestedReporterOf } from "../run/call/call-context.js";
 import type { HandlerContext } from "../tool/handler-context.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
 import { askUser, error, halt, isReservedHaltReason, ok, type HandlerResult } from "../tool/results.js";

@@ -1,5 +1,5 @@
-import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/events.js";
-import { encodedMessage, haltMetadataOf } from "../run/run-result.js";
+import { AWAITING_USER_RESPONSE, type ToolEvent } from "../run/results/events.js";
+import { encodedMessage, haltMetadataOf } from "../run/results/run-result.js";
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolMessage } from "../tool/message.js";
 import type { JournalAnswer } from "./journal-calls.js";

@@ -1,4 +1,4 @@
-import type { HaltMetadata } from "../run/run-result.js";
+import type { HaltMetadata } from "../run/results/run-result.js";
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolMessage } from "../tool/message.js";
 import type { JournalAnswer } from "./journal-calls.js";

@@ -1,7 +1,7 @@
 import type { Subscription } from "rxjs";
-import type { NestedEventReport } from "../run/call-report.js";
-import type { ToolEvent } from "../run/events.js";
-import { encodedMessage } from "../run/run-result.js";
+import type { NestedEventReport } from "../run/results/call-report.js";
+import type { ToolEvent } from "../run/results/events.js";
+import { encodedMessage } from "../run/results/run-result.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { BatchAnswers } from "./batch-answers.js";
 import { batchAnswerOf } from "./batch-answer.js";

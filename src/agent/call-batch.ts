@@ -1,4 +1,4 @@
-import type { HaltMetadata } from "../run/run-result.js";
+import type { HaltMetadata } from "../run/results/run-result.js";
 import type { ApprovalContext, PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { Verdict } from "../tool/approval/approval-decision.js";
 import type { Message, ToolMessage } from "../tool/message.js";

@@ -1,4 +1,4 @@
-import { AWAITING_USER_RESPONSE } from "../run/events.js";
+import { AWAITING_USER_RESPONSE } from "../run/results/events.js";
 import type { AssistantMessage, Message } from "../tool/message.js";
 
 /**

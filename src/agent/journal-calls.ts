@@ -1,6 +1,6 @@
-import type { HaltMetadata } from "../run/run-result.js";
-import { deliver, type CallReport } from "../run/call-report.js";
-import type { RunOptions } from "../run/run-options.js";
+import type { HaltMetadata } from "../run/results/run-result.js";
+import { deliver, type CallReport } from "../run/results/call-report.js";
+import type { RunOptions } from "../run/options/run-options.js";
 import type { PendingQuestion } from "../tool/approval/needs-approval.js";
 import type { ToolResultEncoder } from "../tool/encoder.js";
 import { jsonEncoder } from "../tool/encoder.js";

@@ -1,4 +1,4 @@
-import type { CallReport } from "../run/call-report.js";
+import type { CallReport } from "../run/results/call-report.js";
 import type { ToolCall } from "../tool/tool-call.js";
 
 /**

@@ -1,4 +1,4 @@
-import { deliver, type CallReport } from "../run/call-report.js";
+import { deliver, type CallReport } from "../run/results/call-report.js";
 import type { AgentEvent } from "./types.js";
 
 /**

@@ -5,7 +5,7 @@ import type { Tool } from "../tool/tool.js";
 import type { TurnPlan } from "./prepare-turn.js";
 import { describe } from "../tool/tool-error.js";
 import type { BatchEnv } from "./batch-env.js";
-import { NOT_OFFERED } from "../run/options.js";
+import { NOT_OFFERED } from "../run/options/options.js";
 
 /** One turn's own tools and request, from a plan. */
 export interface PlannedTurn {

@@ -1,10 +1,10 @@
 import type { Observable, Subscribable } from "rxjs";
-import type { CallReport, NestedEventReport } from "../run/call-report.js";
-import type { ToolEvent } from "../run/events.js";
-import { LOOP_APPROVES, resolveOptions, type RunEnv } from "../run/options.js";
-import type { RunOptions } from "../run/run-options.js";
+import type { CallReport, NestedEventReport } from "../run/results/call-report.js";
+import type { ToolEvent } from "../run/results/events.js";
+import { LOOP_APPROVES, resolveOptions, type RunEnv } from "../run/options/options.js";
+import type { RunOptions } from "../run/options/run-options.js";
 import { streamCheckedCalls } from "../run/stream.js";
-import { toolSource, type ToolSource } from "../run/tool-source.js";
+import { toolSource, type ToolSource } from "../run/options/tool-source.js";
 import { isToolResolver } from "../resolve/resolver.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { AgentEnv } from "./agent-options.js";

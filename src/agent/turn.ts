@@ -1,5 +1,5 @@
 import { from, type Observable } from "rxjs";
-import type { HaltMetadata } from "../run/run-result.js";
+import type { HaltMetadata } from "../run/results/run-result.js";
 import type { ToolMessage } from "../tool/message.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import { CallBatch } from "./call-batch.js";

@@ -1,5 +1,5 @@
-import type { RunOptions } from "./run-options.js";
-import { RunResultCollector, type RunResult } from "./run-result.js";
+import type { RunOptions } from "./options/index.js";
+import { RunResultCollector, type RunResult } from "./results/index.js";
 import { streamToolCalls } from "./stream.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import type { Tool } from "../tool/tool.js";

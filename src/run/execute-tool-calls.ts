@@ -1,12 +1,10 @@
 import type { Observable, OperatorFunction } from "rxjs";
-import type { ToolEvent } from "./events.js";
-import { resolveOptions } from "./options.js";
-import type { RunOptions } from "./run-options.js";
+import type { ToolEvent } from "./results/index.js";
+import { resolveOptions, type RunOptions, toolSource } from "./options/index.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import { streamToolCalls } from "./stream.js";
 import type { Tool } from "../tool/tool.js";
 import type { ToolCall } from "../tool/tool-call.js";
-import { toolSource } from "./tool-source.js";
 
 /**
  * The runner as an RxJS operator: each call of the source starts as it arrives, with the

@@ -1,16 +1,11 @@
 import { Observable, type Subscribable } from "rxjs";
-import type { ToolEvent } from "./events.js";
-import { resolveOptions, type RunEnv } from "./options.js";
-import type { RunOptions } from "./run-options.js";
-import { Pool } from "./pool.js";
+import type { ToolEvent } from "./results/index.js";
+import { resolveOptions, type RunEnv, type RunOptions, toolSource, type ToolSource, gatedExecutor } from "./options/index.js";
+import { type CheckedCall, checkBatch, checkCall, snapshotCalls } from "./checks/index.js";
+import { Pool } from "./pool/index.js";
 import type { Tool } from "../tool/tool.js";
-import { assertToolCall, type ToolCall } from "../tool/tool-call.js";
+import type { ToolCall } from "../tool/tool-call.js";
 import { describe } from "../util/safe.js";
-import { snapshotCalls } from "./snapshot-calls.js";
-import { unknownTool } from "../tool/unknown-tool.js";
-import { toolSource, type ToolSource } from "./tool-source.js";
-import { gatedExecutor } from "./approval-gate.js";
-import { ApprovalMismatchError } from "../tool/approval/approval-mismatch-error.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 
 /**
@@ -46,34 +41,23 @@ export function streamToolCalls(
   if (env.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined))) {
     env = { ...env, executor: gatedExecutor(env.executor, env) };
   }
-  if (streamed) return streamOf(calls as Subscribable<ToolCall>, source, env, false);
+  if (streamed) return streamOf(calls as Subscribable<unknown>, source, env, false);
   return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
 }
 
-function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {
+function batchOf(calls: readonly CheckedCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {
   return new Observable<ToolEvent>((subscriber) => {
     if (calls.length === 0) {
       subscriber.complete();
       return;
     }
-    if (env.onUnknownTool === "fail") {
-      for (const call of calls) {
-        if (source.lookup(call.name) === undefined) {
-          subscriber.error(unknownTool(call.name, source.names()));
-          return;
-        }
-      }
+    try {
+      checkBatch(calls, source, env);
+    } catch (e) {
+      subscriber.error(e);
+      return;
     }
-    if (env.gateApprovals && env.approvals !== undefined) {
-      for (const id of env.approvals.keys()) {
-        if (!calls.some((call) => call.id === id)) {
-          subscriber.error(new ApprovalMismatchError("not_pending", id));
-          return;
-        }
-      }
-    }
-    const pool = new Pool(env, source, subscriber, calls);
-    return pool.open();
+    return new Pool(env, source, subscriber, calls).open();
   });
 }
 
@@ -84,11 +68,19 @@ function batchOf(calls: readonly ToolCall[], source: ToolSource, env: RunEnv): O
  * checks, for an Observable of calls.
  */
 export function streamCheckedCalls(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv): Observable<ToolEvent> {
-  return streamOf(calls, source, env, true);
+  // The brand is the agent loop's word: it checked each call as the model's reply brought it.
+  return streamOf(calls as Subscribable<CheckedCall>, source, env, true);
 }
 
-function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv, checked: boolean): Observable<ToolEvent> {
+function streamOf(calls: Subscribable<unknown>, source: ToolSource, env: RunEnv, checked: boolean): Observable<ToolEvent> {
   return new Observable<ToolEvent>((subscriber) => {
+    // The tools index now (a resolver lists them only now), before the input is subscribed.
+    try {
+      source.check();
+    } catch (e) {
+      subscriber.error(e);
+      return;
+    }
     const pool = new Pool(env, source, subscriber, undefined);
     const teardown = pool.open();
     if (pool.closed) return teardown;
@@ -96,15 +88,18 @@ function streamOf(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv
     const input = calls.subscribe({
       next(call) {
         if (pool.closed) return;
-        if (!checked) {
-          try {
-            assertToolCall(call, arrived++);
-          } catch (e) {
-            pool.fail(e);
-            return;
-          }
+        if (checked) {
+          pool.push(call as CheckedCall);
+          return;
         }
-        pool.push(call);
+        let passed: CheckedCall;
+        try {
+          passed = checkCall(call, arrived++);
+        } catch (e) {
+          pool.fail(e);
+          return;
+        }
+        pool.push(passed);
       },
       error(e: unknown) {
         pool.fail(e);

@@ -16,7 +16,7 @@ import {
   type ToolCall,
   type ToolEvent,
 } from "../../src/index.js";
-import type { RunOptions } from "../../src/run/run-options.js";
+import type { RunOptions } from "../../src/run/options/run-options.js";
 import { telemetry } from "../../src/otel/index.js";
 import { call, deferred, flushMicrotasks } from "../support/helpers.js";
 import { otelHarness, parentId } from "../support/otel-harness.js";

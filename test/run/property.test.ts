@@ -43,7 +43,7 @@ import {
   type ToolExecutionCompleted,
   type ToolTailEvent,
 } from "../../src/index.js";
-import type { RunOptions } from "../../src/run/run-options.js";
+import type { RunOptions } from "../../src/run/options/run-options.js";
 import type { HandlerContext } from "../../src/tool/handler-context.js";
 import type { ToolMessage } from "../../src/tool/message.js";
 

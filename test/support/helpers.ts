@@ -61,7 +61,7 @@ export async function flushMicrotasks(rounds = 10): Promise<void> {
 
 import { firstValueFrom, toArray } from "rxjs";
 import { streamToolCalls, type Tool, type ToolEvent } from "../../src/index.js";
-import type { RunOptions } from "../../src/run/run-options.js";
+import type { RunOptions } from "../../src/run/options/run-options.js";
 
 /** Every event of a batch, in emission order. */
 export function eventsOf(calls: readonly ToolCall[], tools: readonly Tool[], options?: RunOptions): Promise<ToolEvent[]> {

@@ -19,7 +19,7 @@ import {
   type ToolExecutor,
   type ToolResultEncoder,
 } from "../../src/index.js";
-import type { RunOptions } from "../../src/run/run-options.js";
+import type { RunOptions } from "../../src/run/options/run-options.js";
 import { anyArgs } from "../support/helpers.js";
 
 const traced = new Error("db down"); // its stack holds this file's path

@@ -14,7 +14,7 @@ import {
   type ToolExecutor,
   type ToolResultEncoder,
 } from "../../src/index.js";
-import type { RunOptions } from "../../src/run/run-options.js";
+import type { RunOptions } from "../../src/run/options/run-options.js";
 import { anyArgs, call, contextFor, flushMicrotasks } from "../support/helpers.js";
 import { must } from "../support/must.js";
 

@@ -1,0 +1,2 @@
+// The bounded merge, as the entry points use it (see README.md).
+export { Pool } from "./pool.js";
