@@ -48,6 +48,7 @@ const ORDER = [
   "otel",
   "node",
   "bullmq",
+  "ui-protocol",
   "ai-sdk",
   "ag-ui",
   "code-mode",

@@ -1,7 +1,7 @@
-import type { AGUIEvent } from "@ag-ui/core";
+import type { AGUIEvent, EventType } from "@ag-ui/core";
 import { Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent, Message } from "../index.js";
-import { EventWriter, T } from "./event-writer.js";
+import { EventWriter } from "./event-writer.js";
 
 /** Options of {@link toAgUiEvents}: the ids the AG-UI client gave the run (`RunAgentInput`). */
 export interface AgUiEventsOptions {
@@ -40,7 +40,7 @@ export function toAgUiEvents(options: AgUiEventsOptions): OperatorFunction<Agent
   return (source) =>
     new Observable<AGUIEvent>((subscriber) => {
       const writer = new EventWriter((e) => subscriber.next(e), threadId, runId, onError, messages);
-      subscriber.next({ type: T.RUN_STARTED, threadId, runId });
+      subscriber.next({ type: "RUN_STARTED" as EventType.RUN_STARTED, threadId, runId });
       return source.subscribe({ next: (e) => writer.write(e), error: (e: unknown) => subscriber.error(e), complete: () => subscriber.complete() });
     });
 }

@@ -1,15 +1,6 @@
 import type { AGUIEvent, EventType } from "@ag-ui/core";
 import type { ReasoningEvent, ReasoningPart } from "../index.js";
 
-const T = {
-  REASONING_START: "REASONING_START",
-  REASONING_MESSAGE_START: "REASONING_MESSAGE_START",
-  REASONING_MESSAGE_CONTENT: "REASONING_MESSAGE_CONTENT",
-  REASONING_MESSAGE_END: "REASONING_MESSAGE_END",
-  REASONING_ENCRYPTED_VALUE: "REASONING_ENCRYPTED_VALUE",
-  REASONING_END: "REASONING_END",
-} as unknown as typeof EventType;
-
 /**
  * The model's reasoning as AG-UI tells it: a span (`REASONING_START` … `REASONING_END`) for each
  * run of reasoning before the model's text or calls, one reasoning message per piece, and the
@@ -32,12 +23,12 @@ export class ReasoningSpan {
   write(event: ReasoningEvent): void {
     if (this.#span === undefined) {
       this.#span = `${this.#runId}:turn-${event.turn}:reasoning-${this.#pieces++}`;
-      this.#emit({ type: T.REASONING_START, messageId: this.#span });
+      this.#emit({ type: "REASONING_START" as EventType.REASONING_START, messageId: this.#span });
     }
     let message = this.#message;
     if (message === undefined) {
       message = this.#message = { id: `${this.#span}:${this.#pieces++}`, text: "" };
-      this.#emit({ type: T.REASONING_MESSAGE_START, messageId: message.id, role: "reasoning" });
+      this.#emit({ type: "REASONING_MESSAGE_START" as EventType.REASONING_MESSAGE_START, messageId: message.id, role: "reasoning" });
     }
     if (event.state === "delta") {
       this.#content(message, event.text);
@@ -46,24 +37,25 @@ export class ReasoningSpan {
     const { text } = event.part;
     if (text.length > message.text.length && text.startsWith(message.text)) this.#content(message, text.slice(message.text.length));
     const value = encryptedValueOf(event.part);
-    if (value !== undefined) this.#emit({ type: T.REASONING_ENCRYPTED_VALUE, subtype: "message", entityId: message.id, encryptedValue: value });
-    this.#emit({ type: T.REASONING_MESSAGE_END, messageId: message.id });
+    if (value !== undefined)
+      this.#emit({ type: "REASONING_ENCRYPTED_VALUE" as EventType.REASONING_ENCRYPTED_VALUE, subtype: "message", entityId: message.id, encryptedValue: value });
+    this.#emit({ type: "REASONING_MESSAGE_END" as EventType.REASONING_MESSAGE_END, messageId: message.id });
     this.#message = undefined;
   }
 
   /** The model went on to its text or calls, or the step ended: the span closes. */
   close(): void {
     if (this.#span === undefined) return;
-    if (this.#message !== undefined) this.#emit({ type: T.REASONING_MESSAGE_END, messageId: this.#message.id });
+    if (this.#message !== undefined) this.#emit({ type: "REASONING_MESSAGE_END" as EventType.REASONING_MESSAGE_END, messageId: this.#message.id });
     this.#message = undefined;
-    this.#emit({ type: T.REASONING_END, messageId: this.#span });
+    this.#emit({ type: "REASONING_END" as EventType.REASONING_END, messageId: this.#span });
     this.#span = undefined;
   }
 
   #content(message: { text: string; id: string }, delta: string): void {
     if (delta === "") return;
     message.text += delta;
-    this.#emit({ type: T.REASONING_MESSAGE_CONTENT, messageId: message.id, delta });
+    this.#emit({ type: "REASONING_MESSAGE_CONTENT" as EventType.REASONING_MESSAGE_CONTENT, messageId: message.id, delta });
   }
 }
 

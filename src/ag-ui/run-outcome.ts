@@ -1,15 +1,12 @@
 import type { Interrupt, RunFinishedOutcome, TokenUsage as AgUiTokenUsage } from "@ag-ui/core";
-import type { AgentHaltedEvent, PendingApproval, PendingQuestion, ToolCall } from "../index.js";
+import type { AgentHaltedEvent } from "../index.js";
+import type { HaltMetadata } from "../ui-protocol/index.js";
 import { jsonSafe } from "../util/json-safe.js";
 
 /** How a run that did not fail ends for the client: the interrupts it must answer, or success with the calls it owns. */
 export function outcomeOf(event: AgentHaltedEvent<string>): RunFinishedOutcome {
   if (event.haltedReason === "cancelled") return { type: "cancelled" };
-  const metadata = event.metadata as {
-    pendingApprovals?: readonly PendingApproval[];
-    pendingQuestions?: readonly PendingQuestion[];
-    manualToolCalls?: readonly ToolCall[];
-  };
+  const metadata = event.metadata as HaltMetadata;
   const interrupts: Interrupt[] = [
     ...(metadata.pendingApprovals ?? []).map(
       (p): Interrupt => ({

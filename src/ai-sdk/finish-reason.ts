@@ -1,5 +1,6 @@
 import type { FinishReason as UIFinishReason } from "ai";
 import type { AgentHaltedEvent } from "../index.js";
+import type { HaltMetadata } from "../ui-protocol/index.js";
 
 /**
  * Why the run ended, in the AI SDK's words: the model's own reason for a completed run,
@@ -9,7 +10,7 @@ import type { AgentHaltedEvent } from "../index.js";
 export function finishReasonOf(event: AgentHaltedEvent<string>): UIFinishReason {
   switch (event.haltedReason) {
     case "completed": {
-      const reason = (event.metadata as { finishReason?: string }).finishReason;
+      const reason = (event.metadata as HaltMetadata).finishReason;
       return reason === "length" ? "length" : reason === "content_filter" ? "content-filter" : "stop";
     }
     case "ask_user":

@@ -1,32 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PageSession, type PageAction } from "../support/use-chat-sweep.js";
+import { sweepRandomly, userAction, walk } from "../support/ui-sweep.js";
 
 // Issue 43: every user action the useChat page offers, driven through useChat's own Chat over
 // DefaultChatTransport against toolrx's route, judged after each by `ai`'s validateUIMessages.
-
-const RUNS = Number(process.env.TOOLRX_PROPERTY_RUNS ?? 60);
-
-async function walk(chatId: string, actions: readonly PageAction[]): Promise<string[]> {
-  const session = new PageSession(chatId);
-  const log: string[] = [];
-  for (const action of actions) {
-    const done = await session.act(action);
-    if (done === "") continue;
-    log.push(done);
-    if (process.env.SWEEP_DEBUG)
-      console.log(done, JSON.stringify(session.chat.messages.map((m) => m.parts.map((p) => (p as { state?: string }).state ?? p.type))));
-    const problems = await session.problems();
-    if (problems.length > 0) throw new Error(`after ${log.join(" → ")}: ${problems.join("; ")}`);
-  }
-  return log;
-}
 
 const send = (text: "pay" | "ask" | "work" | "both" | "hello", thenStop = false): PageAction => ({ kind: "send", text, thenStop });
 
 describe("useChat's Chat on toolrx's route, through every action of the page", () => {
   it("approves, denies, answers, types instead of deciding or answering, stops one call, reloads: the history validates after each", async () => {
-    const log = await walk("sweep", [
+    const log = await walk(new PageSession("sweep"), [
       send("pay"),
       { kind: "approve" },
       send("pay"),
@@ -75,16 +59,7 @@ describe("useChat's Chat on toolrx's route, through every action of the page", (
   }, 60_000);
 
   it("holds for random sequences of the page's actions", async () => {
-    const action: fc.Arbitrary<PageAction> = fc.oneof(
-      fc.record({ kind: fc.constant("send" as const), text: fc.constantFrom("pay", "ask", "work", "both", "hello" as const), thenStop: fc.boolean() }),
-      fc.record({ kind: fc.constantFrom("approve", "deny", "answer", "reload" as const) }),
-    );
-    let n = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 10 }), async (actions) => {
-        await walk(`chat-${n++}`, actions);
-      }),
-      { numRuns: RUNS },
-    );
+    const action = userAction(["pay", "ask", "work", "both", "hello"], ["approve", "deny", "answer", "reload"], { thenStop: fc.boolean() });
+    await sweepRandomly(action, (n) => new PageSession(`chat-${n}`));
   }, 120_000);
 });

@@ -1,8 +1,10 @@
 import type { HttpAgent } from "@ag-ui/client";
 import type { BaseEvent, Interrupt, ResumeEntry } from "@ag-ui/core";
 import { z } from "zod";
-import { askUser, defineTool, ok, type Message, type Model } from "../../src/index.js";
+import { defineTool } from "../../src/index.js";
 import { AgUiRoute, agentOn, judgedRun } from "./ag-ui-route.js";
+import type { SweptSession } from "./ui-sweep.js";
+import { wordsModel, wordsTools } from "./words-thread.js";
 
 /** What a user of an AG-UI client can do: say something, answer the open interrupts (approving or denying), write instead of answering, reload. */
 export type ClientAction =
@@ -14,26 +16,15 @@ export type ClientAction =
  * the user's words say (`pay` needs approval, `ask` asks, `fail` fails, `both` pays and asks),
  * each run judged by the client's own `verifyEvents` and `@ag-ui/core`'s schemas.
  */
-export class ClientSession {
+export class ClientSession implements SweptSession<ClientAction> {
   readonly ran: string[] = [];
   readonly route: AgUiRoute;
   agent: HttpAgent;
-  #calls = 0;
   #messages = 0;
   /** The last run's events. */
   events: BaseEvent[] = [];
   readonly tools = [
-    defineTool({
-      name: "pay",
-      description: "Pay",
-      schema: z.object({ eur: z.number() }),
-      needsApproval: true,
-      handler: ({ eur }, ctx) => {
-        this.ran.push(ctx.toolCall.id);
-        return ok(`paid ${eur}`);
-      },
-    }),
-    defineTool({ name: "ask", description: "Ask", schema: z.object({}), handler: () => askUser("Which city?") }),
+    ...wordsTools(this.ran),
     defineTool({
       name: "fail",
       description: "Fails",
@@ -45,20 +36,7 @@ export class ClientSession {
   ];
 
   constructor(readonly threadId: string) {
-    const session = this;
-    const model: Model = async function* (request) {
-      const last = request.messages.at(-1) as Message;
-      const words = last.role === "user" ? last.content : "";
-      const call = (name: string) => ({
-        type: "tool_call" as const,
-        call: { id: `${name}-${++session.#calls}`, name, arguments: name === "pay" ? { eur: 5 } : {} },
-      });
-      if (words === "pay" || words === "ask" || words === "fail") yield call(words);
-      else if (words === "both") yield* [call("pay"), call("ask")];
-      else yield { type: "text_delta", text: `OK (${last.role}${last.role === "tool" && last.isError ? ", failed" : ""})` };
-      yield { type: "finish", reason: "stop" };
-    };
-    this.route = new AgUiRoute({ model, tools: this.tools, approvalSecret: "server only" });
+    this.route = new AgUiRoute({ model: wordsModel(["pay", "ask", "fail"]), tools: this.tools, approvalSecret: "server only" });
     this.agent = agentOn(this.route, threadId);
   }
 

@@ -1,8 +1,10 @@
 import type { Chat } from "@ai-sdk/react";
 import { lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from "ai";
 import { z } from "zod";
-import { askUser, defineTool, ok, type Message, type Model } from "../../src/index.js";
+import { defineTool, ok } from "../../src/index.js";
+import type { SweptSession } from "./ui-sweep.js";
 import { ChatRoute, chatOn, historyProblem } from "./use-chat.js";
+import { wordsModel, wordsTools } from "./words-thread.js";
 
 /** Every user action the useChat page of examples/ui offers. */
 export type PageAction =
@@ -20,24 +22,13 @@ function toolParts(m: UIMessage | undefined): ToolPart[] {
  * approval, `ask` asks a question, `work` runs until released or stopped, `both` pays and asks),
  * useChat's Chat acting as the page does, and the clients' own judges after every action.
  */
-export class PageSession {
+export class PageSession implements SweptSession<PageAction> {
   readonly ran: string[] = [];
   readonly #running = new Map<string, () => void>();
-  #calls = 0;
   readonly route: ChatRoute;
   chat: Chat<UIMessage>;
   readonly tools = [
-    defineTool({
-      name: "pay",
-      description: "Pay",
-      schema: z.object({ eur: z.number() }),
-      needsApproval: true,
-      handler: ({ eur }, ctx) => {
-        this.ran.push(ctx.toolCall.id);
-        return ok(`paid ${eur}`);
-      },
-    }),
-    defineTool({ name: "ask", description: "Ask", schema: z.object({}), handler: () => askUser("Which city?") }),
+    ...wordsTools(this.ran),
     defineTool({
       name: "work",
       description: "Long work",
@@ -51,20 +42,7 @@ export class PageSession {
   ];
 
   constructor(readonly chatId: string) {
-    const model: Model = async function* (this: void, request) {
-      const last = request.messages.at(-1) as Message;
-      const words = last.role === "user" ? last.content : "";
-      const call = (name: string) => ({
-        type: "tool_call" as const,
-        call: { id: `${name}-${++session.#calls}`, name, arguments: name === "pay" ? { eur: 5 } : {} },
-      });
-      if (words === "pay" || words === "ask" || words === "work") yield call(words);
-      else if (words === "both") yield* [call("pay"), call("ask")];
-      else yield { type: "text_delta", text: `OK (${last.role})` };
-      yield { type: "finish", reason: "stop" };
-    };
-    const session = this;
-    this.route = new ChatRoute({ model, tools: this.tools, approvalSecret: "server only" });
+    this.route = new ChatRoute({ model: wordsModel(["pay", "ask", "work"]), tools: this.tools, approvalSecret: "server only" });
     this.chat = chatOn(this.route, { id: chatId });
   }
 
@@ -126,6 +104,11 @@ export class PageSession {
       }
       quiet = this.route.open === 0 && (this.chat.status === "ready" || this.chat.status === "error") ? quiet + 1 : 0;
     }
+  }
+
+  /** The state of each part of each message: what SWEEP_DEBUG prints after an action. */
+  trace(): string {
+    return JSON.stringify(this.chat.messages.map((m) => m.parts.map((p) => (p as { state?: string }).state ?? p.type)));
   }
 
   /**

@@ -3,7 +3,8 @@
  * "toolrx/providers"`) or, for the smallest bundle, single functions from
  * `toolrx/providers/anthropic`.
  */
-export { messagesModel, type MessagesClient, type MessagesModelOptions, type MessagesStreamRequest, type MessageStreamEventLike } from "./messages-model.js";
+export { messagesModel, type MessagesClient, type MessagesModelOptions, type MessagesStreamRequest } from "./messages-model.js";
+export type { MessageStreamEventLike } from "./message-event-reader.js";
 export { toMessages, toToolResultMessage, type AssistantBlock, type HostedBlock, type MessageParam, type ToolResultBlock, type UserBlock } from "./messages.js";
 export { fromMessages } from "./history.js";
 export { fromMessage, parseToolCalls, type ContentBlock, type MessageLike } from "./parse-tool-calls.js";
