@@ -1,4 +1,4 @@
-import { checkAgentOptions } from "./agent-options.js";
+import { checkAgentOptions } from "./options/agent-env.js";
 import { agentRuns } from "./stream-agent.js";
 import type { AgentEvent, AgentOptions, AgentResult } from "./types.js";
 

@@ -1,6 +1,6 @@
 import { Observable } from "rxjs";
-import { checkAgentOptions, type AgentEnv } from "./agent-options.js";
-import { AgentRun } from "./agent-run.js";
+import { checkAgentOptions, type AgentEnv } from "./options/agent-env.js";
+import { AgentRun } from "./loop/agent-run.js";
 import type { AgentEvent, AgentOptions } from "./types.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { ObservableInput } from "rxjs";
 import type { ToolEvent } from "../run/events.js";
 import type { CallReport } from "../run/call-report.js";
-import type { PrepareTurn } from "./prepare-turn.js";
-import type { JournalOptions } from "./journal.js";
+import type { PrepareTurn } from "./prepare-turn/prepare-turn.js";
+import type { JournalOptions } from "./journal/journal.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ToolResolver } from "../resolve/resolver.js";
 import type { AssistantMessage, Message, ProviderItem, ReasoningPart, ToolMessage } from "../tool/message.js";

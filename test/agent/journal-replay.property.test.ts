@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { replayOf } from "../../src/agent/journal-replay.js";
+import { replayOf } from "../../src/agent/journal/journal-replay.js";
 import { type AssistantMessage, type ModelEvent, runAgent } from "../../src/index.js";
 
 /** An assistant message with provider items and text states at any offsets of its text, in order. */

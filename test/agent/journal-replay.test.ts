@@ -1,7 +1,7 @@
 import { Observable } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { replayOf } from "../../src/agent/journal-replay.js";
+import { replayOf } from "../../src/agent/journal/journal-replay.js";
 import {
   type AssistantMessage,
   defineTool,

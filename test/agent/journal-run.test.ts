@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JournalLeaseError, MemoryJournalStore, type JournalEntry, type JournalStore } from "../../src/index.js";
-import { fingerprintOf } from "../../src/agent/input-fingerprint.js";
-import { RunJournal } from "../../src/agent/run-journal.js";
-import { JournalStaleInputError } from "../../src/agent/journal-stale-input-error.js";
+import { fingerprintOf } from "../../src/agent/journal/input-fingerprint.js";
+import { RunJournal } from "../../src/agent/journal/run-journal.js";
+import { JournalStaleInputError } from "../../src/agent/journal/journal-stale-input-error.js";
 import type { Message } from "../../src/index.js";
 import { answer, call, env, input, tick } from "./run-journal-fixtures.js";
 

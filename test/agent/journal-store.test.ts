@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { JournalLeaseError, MemoryJournalStore, type JournalEntry, type ToolCall } from "../../src/index.js";
-import { replayOf } from "../../src/agent/journal-replay.js";
+import { replayOf } from "../../src/agent/journal/journal-replay.js";
 
 // Issue 36: the journal's store, lease error and replay, each held to what a host relies on.
 
@@ -168,7 +168,7 @@ describe("after a restart, a call cut off mid-run (journal-calls)", () => {
     ({ name: "pay", description: "", parameters: {}, handler: () => "x", ...(control && { control }) }) as never;
 
   it("is sent again only for an idempotent tool or an executor that re-attaches to its work", async () => {
-    const { resendsInFlight } = await import("../../src/agent/journal-calls.js");
+    const { resendsInFlight } = await import("../../src/agent/journal/journal-calls.js");
     expect(resendsInFlight(tool({ idempotent: true }), {})).toBe(true);
     expect(resendsInFlight(tool({ idempotent: false }), {})).toBe(false);
     expect(resendsInFlight(tool(), {})).toBe(false);
@@ -189,7 +189,7 @@ describe("after a restart, a call cut off mid-run (journal-calls)", () => {
   });
 
   it("is otherwise answered handler_exit with an unknown fate, through the run's encoder when it can", async () => {
-    const { unknownFateMessage } = await import("../../src/agent/journal-calls.js");
+    const { unknownFateMessage } = await import("../../src/agent/journal/journal-calls.js");
     const { jsonEncoder, ToolError } = await import("../../src/index.js");
     const text =
       "tool error (pay): handler_exit: the process running this call stopped before it settled; whether its effect happened is unknown, and it was not run again";
@@ -221,7 +221,7 @@ describe("the `journal` option (journal.ts)", () => {
   const store = new MemoryJournalStore();
 
   it("takes a store and a key, with a 30 s lease and a day's retention by default", async () => {
-    const { checkJournalOptions } = await import("../../src/agent/journal.js");
+    const { checkJournalOptions } = await import("../../src/agent/journal/journal.js");
     expect(checkJournalOptions(undefined)).toBeUndefined();
     expect(checkJournalOptions({ store, conversationKey: "k" })).toEqual({
       store,
@@ -271,7 +271,7 @@ describe("the `journal` option (journal.ts)", () => {
     [{ store, conversationKey: "k", reattach: { callOf: (call: unknown) => call } }, "Expected `journal.reattach` to be { handleOf, callOf }, got an object"],
     [{ store, conversationKey: "k", reattach: { handleOf: "h", callOf: "c" } }, "Expected `journal.reattach` to be { handleOf, callOf }, got an object"],
   ])("refuses %o, naming the field", async (journal, message) => {
-    const { checkJournalOptions } = await import("../../src/agent/journal.js");
+    const { checkJournalOptions } = await import("../../src/agent/journal/journal.js");
     expect(() => checkJournalOptions(journal)).toThrow(TypeError);
     expect(() => checkJournalOptions(journal)).toThrow(message);
   });

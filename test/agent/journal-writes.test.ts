@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryJournalStore, type JournalEntry, type JournalStore } from "../../src/index.js";
-import { RunJournal } from "../../src/agent/run-journal.js";
+import { RunJournal } from "../../src/agent/journal/run-journal.js";
 import { answer, call, env, input, tick } from "./run-journal-fixtures.js";
 
 // Issue 36: how one run's journal writes (its queue of appends, its handles, its memory), as a

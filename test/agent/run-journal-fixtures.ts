@@ -1,5 +1,5 @@
 import type { JournalStore, Message, ToolCall, ToolMessage } from "../../src/index.js";
-import type { JournalEnv } from "../../src/agent/journal.js";
+import type { JournalEnv } from "../../src/agent/journal/journal.js";
 
 /** The one run the `RunJournal` tests journal: a user asking to pay, calls to `pay` and their answers. */
 export const input: Message[] = [{ role: "user", content: "pay Ana" }];

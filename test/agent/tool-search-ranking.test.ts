@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, toolSearch, type Tool } from "../../src/index.js";
-import { stemOf } from "../../src/agent/word-stem.js";
-import { toolFields } from "../../src/agent/tool-index-text.js";
+import { stemOf } from "../../src/agent/tool-search/word-stem.js";
+import { toolFields } from "../../src/agent/tool-search/tool-index-text.js";
 
 const tool = (name: string, description: string, schema: z.ZodObject = z.object({})): Tool =>
   defineTool({ name, description, schema, handler: () => ok(name) });

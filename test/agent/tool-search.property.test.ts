@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, toolSearch, type Tool } from "../../src/index.js";
-import { fuseRanks, rankingOf } from "../../src/agent/rank-fusion.js";
+import { fuseRanks, rankingOf } from "../../src/agent/tool-search/rank-fusion.js";
 
 const WORDS = ["refund", "charge", "deploy", "scale", "pod", "email", "send", "invoice", "ticket", "merge", "log", "user"];
 
