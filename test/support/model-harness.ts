@@ -6,7 +6,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { filter, from, lastValueFrom, toArray, type Observable } from "rxjs";
 import { z } from "zod";
-import type { Model, ModelEvent, ModelRequest } from "../../src/agent/types.js";
+import type { Model, ModelEvent, ModelRequest } from "../../src/agent/model/model.js";
 import type { Message } from "../../src/tool/message.js";
 import { defineTool, ok } from "../../src/index.js";
 import { startFakeProviders, type FakeProviders } from "./fake-providers.js";

@@ -2,7 +2,7 @@ import { AWAITING_USER_RESPONSE, type ToolEvent } from "../../run/events.js";
 import { encodedMessage, haltMetadataOf } from "../../run/run-result.js";
 import type { PendingQuestion } from "../../tool/approval/needs-approval.js";
 import type { ToolMessage } from "../../tool/message.js";
-import type { JournalAnswer } from "../journal/journal-calls";
+import type { JournalAnswer } from "../journal/index.js";
 
 /**
  * The answer a runner's event gives its call, for the batch to keep (and the journal to record):

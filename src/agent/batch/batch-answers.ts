@@ -1,7 +1,7 @@
 import type { HaltMetadata } from "../../run/run-result.js";
 import type { PendingQuestion } from "../../tool/approval/needs-approval.js";
 import type { ToolMessage } from "../../tool/message.js";
-import type { JournalAnswer } from "../journal/journal-calls";
+import type { JournalAnswer } from "../journal/index.js";
 
 const NO_QUESTIONS: readonly PendingQuestion[] = /* @__PURE__ */ Object.freeze([]);
 

@@ -1,8 +1,9 @@
 import type { Tool } from "../../tool/tool.js";
-import type { AgentEnv } from "../options/agent-env";
-import type { RunJournal } from "../journal/run-journal";
+import type { AgentEnv } from "../options/index.js";
+import type { RunJournal } from "../journal/index.js";
 import type { TurnRunners } from "./turn-runner.js";
-import type { AgentEvent, UsageSource } from "../types.js";
+import type { AgentEvent } from "../events/index.js";
+import type { UsageSource } from "../model/index.js";
 
 /** Where a batch reports: the turn that owns it. */
 export interface BatchSink {

@@ -7,9 +7,9 @@ import type { BatchAnswers } from "./batch-answers.js";
 import { batchAnswerOf } from "./batch-answer.js";
 import type { BatchEnv, BatchSink } from "./batch-env.js";
 import { CallFeed } from "./call-feed.js";
-import { recordingHandles, type BatchJournal } from "../journal/journal-calls";
+import { recordingHandles, type BatchJournal } from "../journal/index.js";
 import { reportsTo } from "./report-events.js";
-import type { AgentEvent } from "../types.js";
+import type { AgentEvent } from "../events/index.js";
 
 /** What a batch's runner asks of the batch that owns it. */
 export interface RunnerHost {

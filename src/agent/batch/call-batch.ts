@@ -7,7 +7,7 @@ import { approvalNeeded, deniedMessage, overLimitMessage } from "./approval.js";
 import { BatchAnswers } from "./batch-answers.js";
 import type { BatchEnv, BatchSink } from "./batch-env.js";
 import { BatchRunner, type RunnerHost } from "./batch-runner.js";
-import { journalAnswer, type BatchJournal } from "../journal/journal-calls";
+import { journalAnswer, type BatchJournal } from "../journal/index.js";
 
 /**
  * The calls of one phase of a turn (the model's calls, or the calls a resumed run settles before

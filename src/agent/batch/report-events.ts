@@ -1,5 +1,5 @@
 import { deliver, type CallReport } from "../../run/call-report.js";
-import type { AgentEvent } from "../types.js";
+import type { AgentEvent } from "../events/index.js";
 
 /**
  * The `onCallReport` a turn's runner gets: the host's own listener first, as it was, then each

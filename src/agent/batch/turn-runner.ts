@@ -7,7 +7,7 @@ import { streamCheckedCalls } from "../../run/stream.js";
 import { toolSource, type ToolSource } from "../../run/tool-source.js";
 import { isToolResolver } from "../../resolve/resolver.js";
 import type { ToolCall } from "../../tool/tool-call.js";
-import type { AgentEnv } from "../options/agent-env";
+import type { AgentEnv } from "../options/index.js";
 
 /** A run's runner options and tool index for one tool set, resolved once. */
 interface Resolved {

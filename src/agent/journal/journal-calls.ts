@@ -9,7 +9,8 @@ import type { Tool } from "../../tool/tool.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 import { controlOf } from "../../tool/tool-control.js";
 import { ToolError } from "../../tool/tool-error.js";
-import type { JournalPhase, ReplyState } from "./journal.js";
+import type { JournalPhase } from "./journal.js";
+import type { ReplyState } from "../model/index.js";
 import type { JournalReattach } from "./journal-reattach.js";
 import type { RunJournal } from "./run-journal.js";
 

@@ -1,5 +1,5 @@
 import type { RecordedReply } from "./run-journal.js";
-import type { ModelEvent } from "../types.js";
+import type { ModelEvent } from "../model/index.js";
 
 /** A recorded reply as the model's events, so it takes the same path through the turn as a live one. */
 export function replayOf(recorded: RecordedReply): ModelEvent[] {

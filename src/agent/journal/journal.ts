@@ -3,10 +3,8 @@ import type { AssistantMessage, ToolMessage } from "../../tool/message.js";
 import type { PendingQuestion } from "../../tool/approval/needs-approval.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 import { describe } from "../../tool/tool-error.js";
+import type { ReplyState } from "../model/index.js";
 import type { JournalReattach } from "./journal-reattach.js";
-
-/** What of a model's reply besides its text and calls had come when a call started: kept with the call. */
-export type ReplyState = Pick<AssistantMessage, "reasoning" | "textState" | "providerItems">;
 
 /**
  * One record of a conversation's journal, appended in the order things happened. Plain JSON, so

@@ -3,13 +3,12 @@ import type { AssistantMessage, Message, ToolMessage } from "../../tool/message.
 import type { PendingQuestion } from "../../tool/approval/needs-approval.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 import { isThenable } from "../../tool/results.js";
-import type { JournalEntry, JournalEnv, JournalPhase, JournalVerdict, ReplyState } from "./journal.js";
+import type { JournalEntry, JournalEnv, JournalPhase, JournalVerdict } from "./journal.js";
+import { type ReplyState, assistantMessage, type FinishReason } from "../model/index.js";
 import { fingerprintOf, runOf } from "./input-fingerprint.js";
 import { JournalStaleInputError } from "./journal-stale-input-error.js";
-import { assistantMessage } from "../model/assistant-message";
 import type { JournalReattach } from "./journal-reattach.js";
 import { JournalLeaseError } from "./journal-lease-error.js";
-import type { FinishReason } from "../types.js";
 import { errorRecord, type RecordedEnding } from "./recorded-ending-error.js";
 
 /** A model reply as the journal gives it back: the whole reply, or (`partial`) the calls that had started when the process stopped. */

@@ -3,21 +3,18 @@ import { isToolResolver } from "../../resolve/resolver.js";
 import type { Tool } from "../../tool/tool.js";
 import { indexTools } from "../../tool/tool-index.js";
 import { assertExecutorsKnown, checkToolExecutors } from "../../run/tool-executors.js";
-import type { AgentEnv } from "../options/agent-env";
-import type { BatchEnv } from "../batch/batch-env";
-import { TurnRunners } from "../batch/turn-runner";
+import type { AgentEnv } from "../options/index.js";
+import { type BatchEnv, TurnRunners } from "../batch/index.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
-import { addUsage } from "../model/usage";
-import { lastTurnAt, openTurnOf, withAnswersInPlace } from "../conversation/resume";
+import { addUsage, type TokenUsage, type UsageSource } from "../model/index.js";
+import { lastTurnAt, openTurnOf, withAnswersInPlace, type OpenTurn } from "../conversation/index.js";
 import { pendingApproval } from "../../tool/approval/approval-binding.js";
 import type { PendingApproval } from "../../tool/approval/needs-approval.js";
-import { subagentResumeOf } from "../subagents/subagent-resume";
-import type { OpenTurn } from "../conversation/resume";
-import { Turn, type TurnOutcome } from "../turn/turn";
-import type { AgentEvent, TokenUsage, UsageSource } from "../types.js";
+import { subagentResumeOf } from "../subagents/index.js";
+import { Turn, type TurnOutcome } from "../turn/index.js";
+import type { AgentEvent } from "../events/index.js";
 import type { Message } from "../../tool/message.js";
-import { RunJournal } from "../journal/run-journal";
-import { RecordedEndingError } from "../journal/recorded-ending-error";
+import { RunJournal, RecordedEndingError } from "../journal/index.js";
 
 /**
  * One subscription to `streamAgent`: turns one after another until a reason ends the loop.

@@ -1,7 +1,7 @@
 import { describe } from "../../tool/tool-error.js";
-import type { AgentEnv } from "../options/agent-env";
+import type { AgentEnv } from "../options/index.js";
 import type { PendingApproval, PendingQuestion } from "../../tool/approval/needs-approval.js";
-import type { TurnOutcome } from "../turn/turn";
+import type { TurnOutcome } from "../turn/index.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 
 /** Why a run ended, and the details a host needs to act on it. */

@@ -1,6 +1,8 @@
 import type { AssistantMessage, ProviderItem, ReasoningPart, TextState } from "../../tool/message.js";
 import type { ToolCall } from "../../tool/tool-call.js";
-import type { ReplyState } from "../journal/journal";
+
+/** What of a model's reply besides its text and calls had come when a call started: kept with the call. */
+export type ReplyState = Pick<AssistantMessage, "reasoning" | "textState" | "providerItems">;
 
 /** The assistant message of a reply: `toolCalls`, `reasoning`, `providerItems` and `textState` only when there are some. */
 export function assistantMessage(

@@ -6,14 +6,15 @@ import { isToolResolver, type ToolResolver } from "../../resolve/resolver.js";
 import type { Tool } from "../../tool/tool.js";
 import { indexTools } from "../../tool/tool-index.js";
 import { describe } from "../../tool/tool-error.js";
-import { assertMessages } from "../conversation/check-messages";
-import type { AgentOptions, Model, TurnResult } from "../types.js";
-import type { PrepareTurn } from "../prepare-turn/prepare-turn";
+import { assertMessages } from "../conversation/index.js";
+import type { AgentOptions, TurnResult } from "./agent-options.js";
+import type { Model } from "../model/index.js";
+import type { PrepareTurn } from "../prepare-turn/index.js";
 import type { Message } from "../../tool/message.js";
 import type { ApprovalLedger } from "../../tool/approval/approval-ledger.js";
 import type { ApprovalBinding } from "../../tool/approval/approval-binding.js";
 import { conversationKeyOf } from "./conversation-key.js";
-import { checkJournalOptions, type JournalEnv } from "../journal/journal";
+import { checkJournalOptions, type JournalEnv } from "../journal/index.js";
 
 /** {@link AgentOptions} checked, with every default filled in. */
 export interface AgentEnv {

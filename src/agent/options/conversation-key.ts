@@ -1,4 +1,4 @@
-import type { AgentOptions } from "../types.js";
+import type { AgentOptions } from "./agent-options.js";
 
 /**
  * The key of the conversation a run of the loop belongs to: what its approval tokens and ledger

@@ -1,6 +1,7 @@
 import type { Observable } from "rxjs";
 import type { HandlerContext } from "../../tool/handler-context.js";
-import type { AgentEvent, AgentOptions } from "../types.js";
+import type { AgentEvent } from "../events/index.js";
+import type { AgentOptions } from "../options/index.js";
 
 /** A `streamAgent` to run a call's subagent with: the traced one, under telemetry. */
 export type SubagentRunner = (options: AgentOptions) => Observable<AgentEvent>;

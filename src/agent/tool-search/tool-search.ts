@@ -3,7 +3,7 @@ import { ok } from "../../tool/results.js";
 import { closestName } from "../../util/closest-name.js";
 import { describe } from "../../util/safe.js";
 import { assertKnownKeys, knownKeys } from "../../util/known-keys.js";
-import type { PrepareTurn } from "../prepare-turn/prepare-turn";
+import type { PrepareTurn } from "../prepare-turn/index.js";
 import { EmbeddingIndex, type EmbeddingCache, type EmbedTexts } from "./embedding-index.js";
 import { LexicalIndex, ranked, type ToolMatch } from "./lexical-index.js";
 import { fuseRanks, rankingOf } from "./rank-fusion.js";

@@ -1,9 +1,9 @@
 import { judgeDecision, spendApproval, type Verdict } from "../../tool/approval/approval-decision.js";
 import { ApprovalMismatchError } from "../../tool/approval/approval-mismatch-error.js";
 import type { Message } from "../../tool/message.js";
-import type { BatchEnv } from "../batch/batch-env";
-import type { OpenTurn } from "../conversation/resume";
-import type { JournalVerdict } from "../journal/journal";
+import type { BatchEnv } from "../batch/index.js";
+import type { OpenTurn } from "../conversation/index.js";
+import type { JournalVerdict } from "../journal/index.js";
 
 /**
  * Check every decision after the open turn and say what each comes to, before anything of the

@@ -1,5 +1,5 @@
 import type { ToolCall } from "../../tool/tool-call.js";
-import type { ToolInputEvent } from "../types.js";
+import type { ToolInputEvent } from "../events/index.js";
 
 /**
  * The calls a model is still writing in one turn: turns its `tool_input_*` events into

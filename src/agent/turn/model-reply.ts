@@ -1,15 +1,22 @@
 import type { Observable, Subscription } from "rxjs";
 import { assertToolCall, type ToolCall } from "../../tool/tool-call.js";
-import type { CallBatch } from "../batch/call-batch";
+import type { CallBatch } from "../batch/index.js";
 import { LiveInput } from "./live-input.js";
-import { ModelEventError } from "../model/model-event-error";
-import type { AgentEvent, FinishReason, ModelEvent, TokenUsage } from "../types.js";
+import {
+  ModelEventError,
+  type FinishReason,
+  type ModelEvent,
+  type TokenUsage,
+  assistantMessage,
+  replyState,
+  type ReplyState,
+  isTokenUsage,
+} from "../model/index.js";
+import type { AgentEvent } from "../events/index.js";
 import type { AssistantMessage, ProviderItem, ReasoningPart, TextState } from "../../tool/message.js";
-import { assistantMessage, replyState } from "../model/assistant-message";
-import type { ReplyState } from "../journal/journal";
+
 import { isProviderState } from "../../tool/provider-state.js";
 import { providerItemIssue } from "../../tool/provider-item.js";
-import { isTokenUsage } from "../model/usage";
 import { isPlainRecord } from "../../util/safe.js";
 import { isReasoningPart } from "../../tool/reasoning-part.js";
 

@@ -2,9 +2,9 @@ import type { ToolResolver } from "../../resolve/resolver.js";
 import { isToolResolver } from "../../resolve/resolver.js";
 import type { Message } from "../../tool/message.js";
 import type { Tool } from "../../tool/tool.js";
-import type { TurnPlan } from "../prepare-turn/prepare-turn";
+import type { TurnPlan } from "../prepare-turn/index.js";
 import { describe } from "../../tool/tool-error.js";
-import type { BatchEnv } from "../batch/batch-env";
+import type { BatchEnv } from "../batch/index.js";
 import { NOT_OFFERED } from "../../run/options.js";
 
 /** One turn's own tools and request, from a plan. */

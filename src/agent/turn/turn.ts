@@ -2,21 +2,19 @@ import { from, type Observable } from "rxjs";
 import type { HaltMetadata } from "../../run/run-result.js";
 import type { ToolMessage } from "../../tool/message.js";
 import type { ToolCall } from "../../tool/tool-call.js";
-import { CallBatch } from "../batch/call-batch";
-import type { BatchEnv, BatchSink } from "../batch/batch-env";
+import { CallBatch, type BatchEnv, type BatchSink } from "../batch/index.js";
 import { ModelReply } from "./model-reply.js";
-import { assistantMessage } from "../model/assistant-message";
+import { assistantMessage, type FinishReason, type ModelEvent, type ModelRequest, type TokenUsage } from "../model/index.js";
 import { planned, type PlannedTurn } from "./turn-plan.js";
-import { modelTurnsIn } from "../prepare-turn/prepare-turn";
+import { modelTurnsIn } from "../prepare-turn/index.js";
 import { isThenable } from "../../tool/results.js";
-import { questionMessage, withAnswersInPlace, type OpenTurn } from "../conversation/resume";
+import { questionMessage, withAnswersInPlace, type OpenTurn } from "../conversation/index.js";
 import { settleDecisions } from "./decisions.js";
 import type { Verdict } from "../../tool/approval/approval-decision.js";
 import type { PendingQuestion } from "../../tool/approval/needs-approval.js";
-import type { AgentEvent, FinishReason, ModelEvent, ModelRequest, TokenUsage } from "../types.js";
+import type { AgentEvent } from "../events/index.js";
 import type { AssistantMessage, Message } from "../../tool/message.js";
-import { replayOf } from "../journal/journal-replay";
-import { RecordedEndingError } from "../journal/recorded-ending-error";
+import { replayOf, RecordedEndingError } from "../journal/index.js";
 
 /** What a turn added and left open, for the loop to decide whether to go on. */
 export interface TurnOutcome {

@@ -1,0 +1,2 @@
+// The public file of turn/ (one turn): the only one its sibling concepts and src/index.ts import (see ../README.md).
+export { Turn, type TurnOutcome } from "./turn.js";
