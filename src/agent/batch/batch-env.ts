@@ -1,7 +1,10 @@
+import { isToolResolver } from "../../resolve/resolver.js";
+import { assertExecutorsKnown, checkToolExecutors } from "../../run/tool-executors.js";
 import type { Tool } from "../../tool/tool.js";
+import { indexTools } from "../../tool/tool-index.js";
 import type { AgentEnv } from "../options/index.js";
 import type { RunJournal } from "../journal/index.js";
-import type { TurnRunners } from "./turn-runner.js";
+import { TurnRunners } from "./turn-runner.js";
 import type { AgentEvent } from "../events/index.js";
 import type { UsageSource } from "../model/index.js";
 
@@ -30,4 +33,33 @@ export interface BatchEnv {
   readonly journal?: RunJournal;
   /** Each turn's runner, its options resolved once per run. */
   readonly runners: TurnRunners;
+}
+
+/**
+ * The batch env of one run, which `signal` belongs to. The tools are read here, once per run, so
+ * a resolver is asked once, not once per call.
+ *
+ * @throws {TypeError} when a resolver's `availableTools()` is not a list of distinct tools on known executors.
+ */
+export function batchEnvOf(
+  env: AgentEnv,
+  signal: AbortSignal,
+  quiet: boolean,
+  subagentUsage: (share: Extract<UsageSource, { source: "subagent" }>) => void,
+): BatchEnv {
+  const { tools } = env;
+  const list: readonly Tool[] = isToolResolver(tools) ? tools.availableTools() : tools;
+  if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
+  const byName = indexTools(list, isToolResolver(tools) ? "availableTools()" : "tools");
+  // A resolver's tools are first seen here: one on an executor the run lacks ends it before the model is asked.
+  if (isToolResolver(tools)) assertExecutorsKnown(byName.values(), checkToolExecutors(env.runOptions.toolExecutors));
+  return {
+    agent: env,
+    signal,
+    quiet,
+    tools: list,
+    lookup: (name) => byName.get(name),
+    subagentUsage,
+    runners: new TurnRunners(signal),
+  };
 }

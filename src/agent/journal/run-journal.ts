@@ -2,13 +2,12 @@ import type { HaltMetadata } from "../../run/run-result.js";
 import type { AssistantMessage, Message, ToolMessage } from "../../tool/message.js";
 import type { PendingQuestion } from "../../tool/approval/needs-approval.js";
 import type { ToolCall } from "../../tool/tool-call.js";
-import { isThenable } from "../../tool/results.js";
 import type { JournalEntry, JournalEnv, JournalPhase, JournalVerdict } from "./journal.js";
 import { type ReplyState, assistantMessage, type FinishReason } from "../model/index.js";
 import { fingerprintOf, runOf } from "./input-fingerprint.js";
 import { JournalStaleInputError } from "./journal-stale-input-error.js";
 import type { JournalReattach } from "./journal-reattach.js";
-import { JournalLeaseError } from "./journal-lease-error.js";
+import { JournalWriter } from "./journal-writer.js";
 import { errorRecord, type RecordedEnding } from "./recorded-ending-error.js";
 
 /** A model reply as the journal gives it back: the whole reply, or (`partial`) the calls that had started when the process stopped. */
@@ -29,7 +28,6 @@ export type RecordedOutcome = Extract<JournalEntry, { type: "outcome" }>;
  */
 export class RunJournal {
   readonly #env: JournalEnv;
-  readonly #owner: string;
   readonly #replies = new Map<number, { message: AssistantMessage; finishReason: FinishReason }>();
   /** Calls recorded as started, by phase and turn, in the order they started. */
   readonly #started = new Map<string, { call: ToolCall; text: string; state?: ReplyState }[]>();
@@ -40,10 +38,7 @@ export class RunJournal {
   readonly #decided = new Map<number, readonly JournalVerdict[]>();
   /** How the run of this input ended, when it did. */
   #ending: RecordedEnding | undefined;
-  #tail: Promise<void> | undefined;
-  #failure: { error: unknown } | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #released = false;
+  readonly #writer: JournalWriter;
   /**
    * Whether an earlier run of this input left entries to play back. A fresh run looks nothing up:
    * it only writes, so a call costs two appends and no index.
@@ -52,7 +47,7 @@ export class RunJournal {
 
   private constructor(env: JournalEnv, owner: string) {
     this.#env = env;
-    this.#owner = owner;
+    this.#writer = new JournalWriter(env, owner);
   }
 
   /** Take the conversation's lease and read what a run of this same input recorded before. */
@@ -71,8 +66,7 @@ export class RunJournal {
       journal.#replaying = start + 1 < entries.length;
       for (let i = start + 1; i < entries.length; i++) journal.#load(entries[i] as JournalEntry);
     }
-    journal.#timer = setInterval(() => journal.#renew(), Math.max(5, Math.floor(env.leaseMs / 3)));
-    (journal.#timer as { unref?: () => void }).unref?.();
+    journal.#writer.renewing();
     return journal;
   }
 
@@ -124,7 +118,7 @@ export class RunJournal {
   recordDecisions(turn: number, verdicts: readonly JournalVerdict[]): Promise<void> | undefined {
     const entry: JournalEntry = { type: "decided", turn, verdicts };
     if (this.#replaying) this.#load(entry);
-    return this.#write(entry);
+    return this.#writer.write(entry);
   }
 
   /** How the run of this input ended, when an earlier start of it got that far. */
@@ -148,7 +142,7 @@ export class RunJournal {
     const at = `${phase}:${turn}:${toolCallId}`;
     if (this.#handles.get(at) === handle || this.#outcomes.has(at)) return;
     this.#handles.set(at, handle);
-    this.#write({ type: "handle", turn, phase, toolCallId, handle })?.catch(noop);
+    this.#writer.write({ type: "handle", turn, phase, toolCallId, handle })?.catch(noop);
   }
 
   /** Record that `call` starts; resolves once that is durable (undefined: it already is). */
@@ -156,14 +150,14 @@ export class RunJournal {
     if (this.wasStarted(phase, turn, call.id)) return undefined;
     const entry: JournalEntry = state === undefined ? { type: "call", turn, phase, call, text } : { type: "call", turn, phase, call, text, state };
     if (this.#replaying) this.#load(entry);
-    return this.#write(entry);
+    return this.#writer.write(entry);
   }
 
   recordReply(turn: number, message: AssistantMessage, finishReason: FinishReason): void {
     if (this.#replaying && this.#replies.has(turn)) return;
     const entry: JournalEntry = { type: "reply", turn, message, finishReason };
     if (this.#replaying) this.#load(entry);
-    this.#write(entry)?.catch(noop);
+    this.#writer.write(entry)?.catch(noop);
   }
 
   recordOutcome(phase: JournalPhase, turn: number, message: ToolMessage, halt?: HaltMetadata, question?: PendingQuestion): void {
@@ -175,15 +169,12 @@ export class RunJournal {
       if (this.#outcomes.has(`${phase}:${turn}:${message.toolCallId}`)) return;
       this.#load(entry);
     }
-    this.#write(entry)?.catch(noop);
+    this.#writer.write(entry)?.catch(noop);
   }
 
   /** Resolves once every record so far is durable; rejects with the first write that failed. */
   flush(): Promise<void> | undefined {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure.error);
-    return this.#tail?.then(() => {
-      if (this.#failure !== undefined) throw this.#failure.error;
-    });
+    return this.#writer.flush();
   }
 
   /**
@@ -196,7 +187,7 @@ export class RunJournal {
       if (this.#ending?.haltedReason !== haltedReason) {
         const entry = { type: "halt", haltedReason } as { -readonly [K in keyof Halt]: Halt[K] };
         if (haltedReason === "error" || haltedReason === "cancelled") entry.error = errorRecord(error);
-        this.#write(entry)?.catch(noop);
+        this.#writer.write(entry)?.catch(noop);
       }
       await this.flush();
     } finally {
@@ -205,12 +196,8 @@ export class RunJournal {
   }
 
   /** Stop renewing and let go of the lease, keeping the entries `retainMs`. */
-  async release(): Promise<void> {
-    if (this.#released) return;
-    this.#released = true;
-    clearInterval(this.#timer);
-    await this.#tail?.catch(noop);
-    await this.#env.store.release(this.#env.key, this.#owner, this.#env.retainMs);
+  release(): Promise<void> {
+    return this.#writer.release();
   }
 
   #load(entry: JournalEntry): void {
@@ -239,60 +226,6 @@ export class RunJournal {
         this.#ending = entry.error === undefined ? { haltedReason: entry.haltedReason } : { haltedReason: entry.haltedReason, error: entry.error };
         return;
     }
-  }
-
-  /** Append in order: straight away when nothing is pending and the store answers synchronously. */
-  #write(entry: JournalEntry): Promise<void> | undefined {
-    const { store, key } = this.#env;
-    const owner = this.#owner;
-    if (this.#tail === undefined) {
-      try {
-        const done = store.append(key, owner, [entry]);
-        if (!isThenable(done)) return undefined;
-        const tail = Promise.resolve(done).then(
-          () => {
-            if (this.#tail === tail) this.#tail = undefined;
-          },
-          (e: unknown) => this.#fail(e),
-        );
-        this.#tail = tail;
-        return tail.then(() => this.#check());
-      } catch (e) {
-        this.#fail(e);
-        return Promise.reject(e);
-      }
-    }
-    const tail: Promise<void> = this.#tail
-      .then(() => (this.#failure === undefined ? store.append(key, owner, [entry]) : undefined), undefined)
-      .then(
-        () => {
-          if (this.#tail === tail) this.#tail = undefined;
-        },
-        (e: unknown) => this.#fail(e),
-      );
-    this.#tail = tail;
-    return tail.then(() => this.#check());
-  }
-
-  #check(): void {
-    if (this.#failure !== undefined) throw this.#failure.error;
-  }
-
-  #fail(error: unknown): void {
-    this.#failure ??= { error };
-  }
-
-  #renew(): void {
-    const { store, key, leaseMs } = this.#env;
-    let held: boolean | Promise<boolean>;
-    try {
-      held = store.renew(key, this.#owner, leaseMs);
-    } catch {
-      return; // a store that is down now may be back by the next renewal; a lost lease shows on the next write
-    }
-    Promise.resolve(held).then((yes) => {
-      if (!yes && !this.#released) this.#fail(new JournalLeaseError(key, undefined));
-    }, noop);
   }
 }
 

@@ -1,16 +1,12 @@
 import type { Subscriber } from "rxjs";
-import { isToolResolver } from "../../resolve/resolver.js";
-import type { Tool } from "../../tool/tool.js";
-import { indexTools } from "../../tool/tool-index.js";
-import { assertExecutorsKnown, checkToolExecutors } from "../../run/tool-executors.js";
 import type { AgentEnv } from "../options/index.js";
-import { type BatchEnv, TurnRunners } from "../batch/index.js";
+import { batchEnvOf, type BatchEnv } from "../batch/index.js";
 import { haltAfter, type AgentHalt } from "./halt-order.js";
-import { addUsage, type TokenUsage, type UsageSource } from "../model/index.js";
-import { lastTurnAt, openTurnOf, withAnswersInPlace, type OpenTurn } from "../conversation/index.js";
+import { UsageTally } from "./usage-tally.js";
+import { lastTurnAt, openTurnOf, withAnswersInPlace } from "../conversation/index.js";
 import { pendingApproval } from "../../tool/approval/approval-binding.js";
 import type { PendingApproval } from "../../tool/approval/needs-approval.js";
-import { subagentResumeOf } from "../subagents/index.js";
+import { continuationOf } from "../subagents/index.js";
 import { Turn, type TurnOutcome } from "../turn/index.js";
 import type { AgentEvent } from "../events/index.js";
 import type { Message } from "../../tool/message.js";
@@ -34,11 +30,8 @@ export class AgentRun {
   #advance = false;
   #looping = false;
   #onAbort: (() => void) | undefined;
-  /** Every usage the model and the subagents reported in this run, summed; undefined until one arrives. */
-  #usage: TokenUsage | undefined;
-  /** The model's own share of `#usage`. */
-  #own: TokenUsage | undefined;
-  readonly #subagents: Extract<UsageSource, { source: "subagent" }>[] = [];
+  /** Every usage the model and the subagents reported in this run. */
+  readonly #usage = new UsageTally();
   #journal: RunJournal | undefined;
 
   readonly #quiet: boolean;
@@ -63,7 +56,7 @@ export class AgentRun {
       signal.addEventListener("abort", this.#onAbort);
     }
     try {
-      this.#batchEnv = this.#makeBatchEnv();
+      this.#batchEnv = batchEnvOf(this.#env, this.#controller.signal, this.#quiet, (share) => this.#usage.subagent(share));
     } catch (e) {
       this.#end({ haltedReason: "error", metadata: { error: e } });
     }
@@ -107,25 +100,6 @@ export class AgentRun {
     if (this.#subscriber.closed) this.#stop();
   }
 
-  #makeBatchEnv(): BatchEnv {
-    const { tools } = this.#env;
-    // The list is read once per run, so a resolver is asked once, not once per call.
-    const list: readonly Tool[] = isToolResolver(tools) ? tools.availableTools() : tools;
-    if (!Array.isArray(list)) throw new TypeError("Expected `availableTools()` to return an array of tools");
-    const byName = indexTools(list, isToolResolver(tools) ? "availableTools()" : "tools");
-    // A resolver's tools are first seen here: one on an executor the run lacks ends it before the model is asked.
-    if (isToolResolver(tools)) assertExecutorsKnown(byName.values(), checkToolExecutors(this.#env.runOptions.toolExecutors));
-    return {
-      agent: this.#env,
-      signal: this.#controller.signal,
-      quiet: this.#quiet,
-      tools: list,
-      lookup: (name) => byName.get(name),
-      subagentUsage: (share) => this.#subagentUsage(share),
-      runners: new TurnRunners(this.#controller.signal),
-    };
-  }
-
   #next(): void {
     this.#advance = true;
     if (this.#looping) return;
@@ -151,7 +125,7 @@ export class AgentRun {
       emit: (event) => this.#emit(event),
       failed: (error) => this.#failed(error),
       completed: (outcome) => this.#completed(outcome),
-      usage: (usage) => this.#addUsage(usage),
+      usage: (usage) => this.#usage.model(usage),
     });
     this.#turn = run;
     run.start();
@@ -200,16 +174,6 @@ export class AgentRun {
     );
   }
 
-  #addUsage(usage: TokenUsage): void {
-    this.#usage = addUsage(this.#usage, usage);
-    this.#own = addUsage(this.#own, usage);
-  }
-
-  #subagentUsage(share: Extract<UsageSource, { source: "subagent" }>): void {
-    this.#usage = addUsage(this.#usage, share.usage);
-    this.#subagents.push(share);
-  }
-
   #failed(error: unknown): void {
     if (this.#over) return;
     this.#turn = undefined;
@@ -256,11 +220,7 @@ export class AgentRun {
       metadata: halt.metadata,
       messages: this.#conversation.slice(),
     };
-    if (this.#usage !== undefined) {
-      event.usage = { ...this.#usage };
-      const own: UsageSource[] = this.#own === undefined ? [] : [{ source: "model", usage: { ...this.#own } }];
-      event.usageBreakdown = [...own, ...this.#subagents];
-    }
+    this.#usage.writeTo(event);
     this.#subscriber.next(event as unknown as AgentEvent);
     this.#subscriber.complete();
   }
@@ -272,11 +232,4 @@ function noop(): void {}
 function endingOf(error: unknown): AgentHalt {
   if (error instanceof RecordedEndingError && error.haltedReason === "cancelled") return { haltedReason: "cancelled", metadata: { reason: error } };
   return { haltedReason: "error", metadata: { error } };
-}
-
-/** A subagent's resume as the open turn of a continuation call the loop adds (at the conversation's end). */
-function continuationOf(messages: readonly Message[]): OpenTurn | undefined {
-  const resume = subagentResumeOf(messages);
-  if (resume === undefined) return undefined;
-  return { at: messages.length, all: [resume.call], calls: [resume.call], answered: new Map(), decisions: [], questions: [], lead: resume.assistant };
 }

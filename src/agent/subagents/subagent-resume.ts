@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message } from "../../tool/message.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 import { isPlainRecord } from "../../util/safe.js";
+import type { OpenTurn } from "../conversation/index.js";
 
 /** The key of a continuation call's `metadata` that carries the subagent's state to resume. */
 export const SUBAGENT_RESUME = "toolrx.subagentResume";
@@ -78,4 +79,11 @@ function originalCall(messages: readonly Message[], before: number, id: string):
 /** The id of the model's own call, without the `-resume<n>` of earlier continuations. */
 function baseId(id: string): string {
   return id.replace(/-resume\d+$/, "");
+}
+
+/** A subagent's resume as the open turn of a continuation call the loop adds (at the conversation's end). */
+export function continuationOf(messages: readonly Message[]): OpenTurn | undefined {
+  const resume = subagentResumeOf(messages);
+  if (resume === undefined) return undefined;
+  return { at: messages.length, all: [resume.call], calls: [resume.call], answered: new Map(), decisions: [], questions: [], lead: resume.assistant };
 }

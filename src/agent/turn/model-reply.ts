@@ -1,6 +1,7 @@
 import type { Observable, Subscription } from "rxjs";
 import { assertToolCall, type ToolCall } from "../../tool/tool-call.js";
 import type { CallBatch } from "../batch/index.js";
+import { CallIds } from "./call-ids.js";
 import { LiveInput } from "./live-input.js";
 import {
   ModelEventError,
@@ -52,8 +53,7 @@ export class ModelReply {
   #items: ProviderItem[] | undefined;
   /** The provider's state on the text's blocks, where each ended. */
   readonly #textState: TextState[] = [];
-  /** The ids of this reply's calls, once there are too many to compare one by one. */
-  #ids: Set<string> | undefined;
+  readonly #ids = new CallIds();
   #live: LiveInput | undefined;
   #subscription: Subscription | undefined;
   #over = false;
@@ -209,30 +209,13 @@ export class ModelReply {
       this.#fail(event, `a malformed tool call (${(e as Error).message})`);
       return;
     }
-    if (this.#seen(call.id, batch.calls)) {
+    if (this.#ids.seen(call.id, batch.calls)) {
       this.#fail(event, `a second tool call with the id "${call.id}"`);
       return;
     }
     const complete = this.#live?.complete(call);
     if (complete !== undefined) this.#sink.emit(complete);
     batch.add(call);
-  }
-
-  /**
-   * Whether a call of this reply already has `id`; remembers it otherwise. A turn holds a handful
-   * of calls: comparing them costs a fraction of a `Set`'s upkeep, which takes over past 16.
-   */
-  #seen(id: string, calls: readonly ToolCall[]): boolean {
-    if (this.#ids === undefined) {
-      if (calls.length < 16) {
-        for (const call of calls) if (call.id === id) return true;
-        return false;
-      }
-      this.#ids = new Set(calls.map((call) => call.id));
-    }
-    if (this.#ids.has(id)) return true;
-    this.#ids.add(id);
-    return false;
   }
 
   /** A piece of reasoning is whole: kept for the message, and shown. */
