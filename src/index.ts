@@ -88,10 +88,23 @@ export {
 export { executeToolCalls } from "./run/execute-tool-calls.js";
 export { streamAgent } from "./agent/stream-agent.js";
 export { runAgent } from "./agent/run-agent.js";
-export { ModelEventError } from "./agent/model-event-error.js";
-export type { PrepareTurn, TurnInfo, TurnPlan } from "./agent/prepare-turn.js";
-export { chainTurns } from "./agent/chain-turns.js";
-export { clearToolResults, type ClearToolResultsOptions } from "./agent/clear-tool-results.js";
+export {
+  ModelEventError,
+  type FinishReason,
+  type Model,
+  type ModelEvent,
+  type ModelRequest,
+  type TokenUsage,
+  type UsageSource,
+} from "./agent/model/index.js";
+export {
+  type PrepareTurn,
+  type TurnInfo,
+  type TurnPlan,
+  chainTurns,
+  clearToolResults,
+  type ClearToolResultsOptions,
+} from "./agent/prepare-turn/index.js";
 export {
   RRF_K,
   toolSearch,
@@ -101,18 +114,25 @@ export {
   type ToolMatch,
   type ToolSearch,
   type ToolSearchOptions,
-} from "./agent/tool-search.js";
+} from "./agent/tool-search/index.js";
 export type { FailedToolCall, RepairToolCall } from "./tool/repair-tool-call.js";
 export { resultPages, type ResultPages, type ResultPagesOptions } from "./tool/result-pages.js";
 export { memoryResultStore, type ResultStore } from "./tool/result-store.js";
 export { agentTool, type AgentToolDefinition, type SubagentOptions } from "./agent/agent-tool.js";
-export type { SubagentState } from "./agent/subagent-resume.js";
-export type { JournalEntry, JournalOptions, JournalPhase, JournalStore, JournalVerdict } from "./agent/journal.js";
-export type { JournalReattach } from "./agent/journal-reattach.js";
-export { JournalLeaseError } from "./agent/journal-lease-error.js";
-export { JournalStaleInputError } from "./agent/journal-stale-input-error.js";
-export { RecordedEndingError } from "./agent/recorded-ending-error.js";
-export { MemoryJournalStore, type MemoryJournalStoreOptions } from "./agent/memory-journal-store.js";
+export type { SubagentState } from "./agent/subagents/index.js";
+export {
+  type JournalEntry,
+  type JournalOptions,
+  type JournalPhase,
+  type JournalStore,
+  type JournalVerdict,
+  type JournalReattach,
+  JournalLeaseError,
+  JournalStaleInputError,
+  RecordedEndingError,
+  MemoryJournalStore,
+  type MemoryJournalStoreOptions,
+} from "./agent/journal/index.js";
 export type { ApprovalContext, NeedsApproval, PendingApproval, PendingQuestion } from "./tool/approval/needs-approval.js";
 export { APPROVAL_MISMATCH_REASONS, ApprovalMismatchError, type ApprovalMismatchReason } from "./tool/approval/approval-mismatch-error.js";
 export { memoryApprovalLedger, type ApprovalLedger, type MemoryApprovalLedgerOptions } from "./tool/approval/approval-ledger.js";
@@ -128,23 +148,16 @@ export {
 export { approve, deny } from "./tool/decide.js";
 export type {
   AgentEnding,
-  AgentEvent,
   AgentHaltedEvent,
-  AgentOptions,
   AgentResult,
-  FinishReason,
-  Model,
-  ModelEvent,
-  ModelReplyEvent,
-  ModelRequest,
   PendingWork,
+  AgentEvent,
+  ModelReplyEvent,
   SubagentEvent,
-  TokenUsage,
-  UsageSource,
   ToolInputEvent,
   ReasoningEvent,
-  TurnResult,
-} from "./agent/types.js";
+} from "./agent/events/index.js";
+export type { AgentOptions, TurnResult } from "./agent/options/index.js";
 export type { ApprovalMessage, AssistantMessage, Message, ProviderItem, ReasoningPart, TextMessage, TextState } from "./tool/message.js";
 export type { ProviderState } from "./tool/provider-state.js";
 export { toAsyncIterable } from "./util/to-async-iterable.js";

@@ -4,11 +4,10 @@ import type { AssistantMessage, Message } from "../tool/message.js";
 import { askUser, error, halt, isReservedHaltReason, ok, type HandlerResult } from "../tool/results.js";
 import { defineTool, type Tool, type ToolDefinition } from "../tool/tool.js";
 import type { InferArguments, ToolSchema } from "../schema/tool-schema.js";
-import { checkAgentOptions } from "./agent-options.js";
+import { checkAgentOptions, type AgentOptions } from "./options/index.js";
 import { agentRuns } from "./stream-agent.js";
-import { SUBAGENT_RESUME, type SubagentState } from "./subagent-resume.js";
-import { subagentRunnerOf } from "./subagent-runner.js";
-import type { AgentEvent, AgentOptions, AgentResult } from "./types.js";
+import { SUBAGENT_RESUME, type SubagentState, subagentRunnerOf } from "./subagents/index.js";
+import type { AgentEvent, AgentResult } from "./events/index.js";
 
 /** A subagent's run, as its tool builds it per call: every {@link AgentOptions} but `signal`, which is the call's. */
 export type SubagentOptions = Omit<AgentOptions, "signal">;

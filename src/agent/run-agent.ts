@@ -1,6 +1,6 @@
-import { checkAgentOptions } from "./agent-options.js";
+import { checkAgentOptions, type AgentOptions } from "./options/index.js";
 import { agentRuns } from "./stream-agent.js";
-import type { AgentEvent, AgentOptions, AgentResult } from "./types.js";
+import type { AgentEvent, AgentResult } from "./events/index.js";
 
 /**
  * Run the agent loop to its end and resolve with why it ended and the whole conversation: the

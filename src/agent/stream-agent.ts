@@ -1,7 +1,7 @@
 import { Observable } from "rxjs";
-import { checkAgentOptions, type AgentEnv } from "./agent-options.js";
-import { AgentRun } from "./agent-run.js";
-import type { AgentEvent, AgentOptions } from "./types.js";
+import { checkAgentOptions, type AgentEnv, type AgentOptions } from "./options/index.js";
+import { AgentRun } from "./loop/index.js";
+import type { AgentEvent } from "./events/index.js";
 
 /**
  * Run the agent loop: model, then tools, then model again, until something ends it. Cold and

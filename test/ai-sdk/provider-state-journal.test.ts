@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, type HandlerResult, MemoryJournalStore, runAgent, streamAgent } from "../../src/index.js";
 import { aiSdkModel, type AiSdkLanguageModel } from "../../src/ai-sdk/index.js";
-import { replayOf } from "../../src/agent/journal-replay.js";
+import { replayOf } from "../../src/agent/journal/journal-replay.js";
 import { ASK } from "../support/round-trip.js";
 import { startWireServer, type WireFrame, type WireServer } from "../support/wire-server.js";
 

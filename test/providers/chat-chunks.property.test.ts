@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { from, lastValueFrom, map, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
-import type { ModelEvent } from "../../src/agent/types.js";
+import type { ModelEvent } from "../../src/agent/model/model.js";
 import { openai } from "../../src/providers/index.js";
 import type { ChatCompletionChunkLike } from "../../src/providers/openai/index.js";
 import { requestFor } from "../support/model-harness.js";

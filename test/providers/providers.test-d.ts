@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { expectTypeOf, test } from "vitest";
-import type { Model } from "../../src/agent/types.js";
+import type { Model } from "../../src/agent/model/model.js";
 import type { AssistantMessage, Message } from "../../src/tool/message.js";
 import type { RunResult, Tool } from "../../src/index.js";
 import { anthropic, checkConversation, openai, type ConversationIssue, type ConversationIssueCode } from "../../src/providers/index.js";

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defineTool, ok, runAgent } from "../../src/index.js";
-import type { Model } from "../../src/agent/types.js";
+import type { Model } from "../../src/agent/model/model.js";
 import { anthropic, openai, TruncatedStreamError } from "../../src/providers/index.js";
 import { z } from "zod";
 import { anthropicEvents as a, chatChunk, chatToolDelta, responses as r, type SseFrame } from "../support/fake-streams.js";

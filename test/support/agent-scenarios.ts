@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { z } from "zod";
 import { askUser, defineTool, error, halt, memoryApprovalLedger, ok, type AgentOptions, type Model, type ModelEvent } from "../../src/index.js";
 
-// The random agent runs of test/agent/conversation.property.test.ts, for the protocol adapters:
+// The random agent runs of test/agent/conversation/conversation.property.test.ts, for the protocol adapters:
 // every kind of call outcome and halt, calls that stream their arguments, progress reports,
 // reasoning streamed and closed with a provider's state.
 

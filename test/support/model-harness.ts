@@ -6,7 +6,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { filter, from, lastValueFrom, toArray, type Observable } from "rxjs";
 import { z } from "zod";
-import type { Model, ModelEvent, ModelRequest } from "../../src/agent/types.js";
+import type { Model, ModelEvent, ModelRequest } from "../../src/agent/model/model.js";
 import type { Message } from "../../src/tool/message.js";
 import { defineTool, ok } from "../../src/index.js";
 import { startFakeProviders, type FakeProviders } from "./fake-providers.js";
@@ -28,7 +28,7 @@ export function requestFor(messages: readonly Message[] = ASK, tools = [weather]
 
 /**
  * The model's events but the live input ones (`tool_input_started`/`_delta`): these tests are
- * about whole calls; test/agent/live-input.test.ts reads the live input.
+ * about whole calls; test/agent/turn/live-input.test.ts reads the live input.
  */
 export function events$(model: Model, request: ModelRequest = requestFor().request): Observable<ModelEvent> {
   return from(model(request)).pipe(filter((e) => e.type !== "tool_input_started" && e.type !== "tool_input_delta"));

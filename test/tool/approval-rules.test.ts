@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, jsonEncoder, memoryApprovalLedger, ok, type Tool, type ToolCall } from "../../src/index.js";
-import { deniedMessage, overLimitMessage } from "../../src/agent/approval.js";
+import { deniedMessage, overLimitMessage } from "../../src/agent/batch/approval.js";
 import { approvalHalt, isApprovalHalt } from "../../src/tool/approval/approval-halt.js";
 import { assertApprovalLedger } from "../../src/tool/approval/approval-ledger.js";
 import { approvalNeeded, deniedText } from "../../src/tool/approval/approval-rule.js";

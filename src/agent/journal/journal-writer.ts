@@ -1,0 +1,101 @@
+import { isThenable } from "../../tool/results.js";
+import type { JournalEntry, JournalEnv } from "./journal.js";
+import { JournalLeaseError } from "./journal-lease-error.js";
+
+/**
+ * The writing half of a run's journal (`RunJournal` reads): appends in order, holds the
+ * conversation's lease (renewed every third of it), and keeps the first write that failed, so
+ * that every later flush fails with it: a journal that could not keep up fails the run closed.
+ */
+export class JournalWriter {
+  readonly #env: JournalEnv;
+  readonly #owner: string;
+  #tail: Promise<void> | undefined;
+  #failure: { error: unknown } | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #released = false;
+
+  constructor(env: JournalEnv, owner: string) {
+    this.#env = env;
+    this.#owner = owner;
+  }
+
+  /** Renew the lease every third of it, until {@link release}; the timer never keeps the process alive. */
+  renewing(): void {
+    this.#timer = setInterval(() => this.#renew(), Math.max(5, Math.floor(this.#env.leaseMs / 3)));
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Resolves once every record so far is durable; rejects with the first write that failed. */
+  flush(): Promise<void> | undefined {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure.error);
+    return this.#tail?.then(() => {
+      if (this.#failure !== undefined) throw this.#failure.error;
+    });
+  }
+
+  /** Stop renewing and let go of the lease, keeping the entries `retainMs`. */
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    clearInterval(this.#timer);
+    await this.#tail?.catch(noop);
+    await this.#env.store.release(this.#env.key, this.#owner, this.#env.retainMs);
+  }
+
+  /** Append in order: straight away when nothing is pending and the store answers synchronously. */
+  write(entry: JournalEntry): Promise<void> | undefined {
+    const { store, key } = this.#env;
+    const owner = this.#owner;
+    if (this.#tail === undefined) {
+      try {
+        const done = store.append(key, owner, [entry]);
+        if (!isThenable(done)) return undefined;
+        const tail = Promise.resolve(done).then(
+          () => {
+            if (this.#tail === tail) this.#tail = undefined;
+          },
+          (e: unknown) => this.#fail(e),
+        );
+        this.#tail = tail;
+        return tail.then(() => this.#check());
+      } catch (e) {
+        this.#fail(e);
+        return Promise.reject(e);
+      }
+    }
+    const tail: Promise<void> = this.#tail
+      .then(() => (this.#failure === undefined ? store.append(key, owner, [entry]) : undefined), undefined)
+      .then(
+        () => {
+          if (this.#tail === tail) this.#tail = undefined;
+        },
+        (e: unknown) => this.#fail(e),
+      );
+    this.#tail = tail;
+    return tail.then(() => this.#check());
+  }
+
+  #check(): void {
+    if (this.#failure !== undefined) throw this.#failure.error;
+  }
+
+  #fail(error: unknown): void {
+    this.#failure ??= { error };
+  }
+
+  #renew(): void {
+    const { store, key, leaseMs } = this.#env;
+    let held: boolean | Promise<boolean>;
+    try {
+      held = store.renew(key, this.#owner, leaseMs);
+    } catch {
+      return; // a store that is down now may be back by the next renewal; a lost lease shows on the next write
+    }
+    Promise.resolve(held).then((yes) => {
+      if (!yes && !this.#released) this.#fail(new JournalLeaseError(key, undefined));
+    }, noop);
+  }
+}
+
+function noop(): void {}
