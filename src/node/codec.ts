@@ -1,5 +1,7 @@
 import { isHandlerResult, type HandlerResult, type Ok } from "../index.js";
-import { decodeValue, encodeValue, Undecodable, Unencodable, type Wire } from "./wire.js";
+import { decodeValue, Undecodable } from "./wire-decode.js";
+import { encodeValue, Unencodable } from "./wire-encode.js";
+import type { Wire } from "./wire.js";
 
 export type { Wire } from "./wire.js";
 
