@@ -63,7 +63,7 @@ let running: CallAbort | undefined;
 void (async () => {
   for (const module of setup.preload) await import(module);
   port.on("message", (message: ToWorker) => {
-    if (isCall(message)) void run(message);
+    if (isCall(message)) run(message);
     else if (running?.id === message.id) running.abort(decodeThrown(message.reason));
   });
   post({ type: "ready" });
@@ -73,18 +73,32 @@ function isCall(message: ToWorker): message is CallMessage {
   return Array.isArray(message);
 }
 
-async function run(call: CallMessage): Promise<void> {
-  const [id, number, , toolCall, , , , definition] = call;
+/**
+ * Run a call and post its answer. Synchronously when its handler is loaded and answers at once:
+ * no promise and no microtask between the call's message and its answer's.
+ */
+function run(call: CallMessage): void {
+  const [id, number, , , , , , definition] = call;
   if (definition !== undefined) definitions.set(number, definition);
   const handler = definitions.get(number) as HandlerDefinition;
   const abort = new CallAbort(id);
   running = abort;
-  let result: HandlerResult | typeof UNSTARTED;
-  try {
-    result = await execute(call, handler, abort);
-  } finally {
+  const outcome = execute(call, handler, abort);
+  if (!isThenable(outcome)) {
     running = undefined;
+    answer(call, handler, outcome);
+    return;
   }
+  // A rejection cannot come from execute, which answers every failure: if one did, the thread's
+  // unhandled rejection ends it and the pool answers the call `handler_exit`.
+  void outcome.then((settled) => {
+    running = undefined;
+    answer(call, handler, settled);
+  });
+}
+
+function answer(call: CallMessage, handler: HandlerDefinition, result: HandlerResult | typeof UNSTARTED): void {
+  const [id, , , toolCall] = call;
   if (result === UNSTARTED) {
     post({ type: "unstarted", id });
     return;
@@ -101,41 +115,52 @@ async function run(call: CallMessage): Promise<void> {
     toolCallId: (toolCall as ToolCall).id,
     metadata: { crossing: encoded.problem },
   });
-  const answer = encodeResult(error(invalid));
-  if (answer.ok) post([id, answer.value]);
+  const reply = encodeResult(error(invalid));
+  if (reply.ok) post([id, reply.value]);
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 /** The call's signal aborted before its handler could start: the pool answers it, saying so. */
 const UNSTARTED: unique symbol = Symbol("unstarted");
 
-async function execute(call: CallMessage, definition: HandlerDefinition, abort: CallAbort): Promise<HandlerResult | typeof UNSTARTED> {
-  const [id, , args, wireCall, context, sessionId, requestId] = call;
+type Outcome = HandlerResult | typeof UNSTARTED;
+
+/** The handler's answer: at once when it is loaded and answers at once, else a promise of it. */
+function execute(call: CallMessage, definition: HandlerDefinition, abort: CallAbort): Outcome | Promise<Outcome> {
   const { module, export: exportName, toolName } = definition;
-  const toolCall = wireCall as ToolCall;
-  const toolCallId = toolCall.id;
   const key = `${exportName}\0${module}`;
-  let handler: unknown = loaded.get(key);
-  if (!loaded.has(key)) {
-    let loading = handlers.get(key);
-    if (loading === undefined) {
-      loading = import(module).then((m: Record<string, unknown>) => m[exportName]);
-      handlers.set(key, loading);
-    }
-    try {
-      handler = await loading;
-    } catch (thrown) {
+  if (loaded.has(key)) return start(call, definition, abort, loaded.get(key));
+  let loading = handlers.get(key);
+  if (loading === undefined) {
+    loading = import(module).then((m: Record<string, unknown>) => m[exportName]);
+    handlers.set(key, loading);
+  }
+  return loading.then(
+    (handler) => {
+      loaded.set(key, handler);
+      // The deadline may have passed while the module loaded: a handler started now would get an
+      // aborted signal, whose listeners never fire, and run until its thread is killed.
+      return abort.aborted ? UNSTARTED : start(call, definition, abort, handler);
+    },
+    (thrown: unknown) => {
       handlers.delete(key); // a module that failed to load may load next time (a file being written)
       const message = `tool error (${toolName}): handler_raised: its handler's module failed to load`;
-      return error(new ToolError("handler_raised", { message, toolName, toolCallId, cause: pathless(thrown) }));
-    }
-    loaded.set(key, handler);
-    // The deadline may have passed while the module loaded: a handler started now would get an
-    // aborted signal, whose listeners never fire, and run until its thread is killed.
-    if (abort.aborted) return UNSTARTED;
-  }
+      return error(new ToolError("handler_raised", { message, toolName, toolCallId: (call[3] as ToolCall).id, cause: pathless(thrown) }));
+    },
+  );
+}
+
+/** Call the loaded `handler` with the real `defaultExecutor`, as the runner would in-process. */
+function start(call: CallMessage, definition: HandlerDefinition, abort: CallAbort, handler: unknown): HandlerResult | Promise<HandlerResult> {
+  const [id, , args, wireCall, context, sessionId, requestId] = call;
+  const { export: exportName, toolName } = definition;
+  const toolCall = wireCall as ToolCall;
   if (typeof handler !== "function") {
     const message = `tool error (${toolName}): not_found: its handler's module has no function export "${exportName}"`;
-    return error(new ToolError("not_found", { message, toolName, toolCallId }));
+    return error(new ToolError("not_found", { message, toolName, toolCallId: toolCall.id }));
   }
   const tool = { name: toolName, handler } as unknown as Tool;
   const ctx: HandlerContext = {
