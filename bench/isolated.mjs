@@ -7,7 +7,10 @@
  * and calls per second, in alternating rounds within one process, as paired ratios (median of
  * the rounds, with the 25th–75th percentiles as the spread).
  *
- *   npm run build && node bench/isolated.mjs [--quick] [--rounds 15]
+ *   npm run build && node bench/isolated.mjs [--quick] [--rounds 15] [--against <an older build's dist/>]
+ *
+ * `--against` adds that build's toolrx to the same alternating rounds (`toolrx-before`), and
+ * prints this build's ratios to it: two builds paired in one process, as bench/paired.mjs does.
  *
  * 1. One call at a time on a pool of 1 thread: what a single call pays.
  * 2. 64 calls in flight over a pool of 2 threads: what a busy pool sustains.
@@ -19,6 +22,8 @@
  */
 import { Piscina } from "piscina";
 import { z } from "zod";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { runToolCalls } from "../dist/index.js";
 import { workerPool } from "../dist/node/index.js";
 import { BarePool } from "./lib/bare-pool.mjs";
@@ -29,6 +34,14 @@ const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const at = argv.indexOf("--rounds");
 const ROUNDS = at >= 0 ? Number(argv[at + 1]) : quick ? 3 : 15;
+const against = argv.indexOf("--against");
+const older =
+  against < 0
+    ? undefined
+    : await Promise.all(["index.js", "node/index.js"].map((file) => import(pathToFileURL(resolve(argv[against + 1], file)).href))).then(([lib, node]) => ({
+        runToolCalls: lib.runToolCalls,
+        workerPool: node.workerPool,
+      }));
 const module = new URL("./lib/isolated-handlers.mjs", import.meta.url);
 const schema = z.object({ i: z.number() }).loose();
 
@@ -50,9 +63,8 @@ async function windowed(n, window, one) {
 
 /** The three systems over pools of `size` threads, each run as `n` calls with `inFlight` in flight. */
 async function systems(size, inFlight) {
-  const pool = workerPool({ size, spares: 0 });
-  await pool.warm();
-  const tool = pool.tool({ name: "echo", description: "", schema, module, export: "echo" });
+  const toolrx = await toolrxOf({ runToolCalls, workerPool }, size, inFlight);
+  const toolrxBefore = older === undefined ? undefined : await toolrxOf(older, size, inFlight);
   const bare = new BarePool(size);
   const piscina = new Piscina({
     filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href,
@@ -60,23 +72,10 @@ async function systems(size, inFlight) {
     maxThreads: size,
     idleTimeout: 60_000,
   });
-  const answer = (message) => (message.isError ? message.content : Number(message.content));
-  const toolrx =
-    inFlight === 1
-      ? (n) =>
-          windowed(n, 1, async (i) => {
-            const { messages } = await runToolCalls([{ id: `c${i}`, name: "echo", arguments: { i } }], [tool], { toolExecutor: pool });
-            return answer(messages[0]);
-          })
-      : async (n) => {
-          const batch = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "echo", arguments: { i } }));
-          const { messages } = await runToolCalls(batch, [tool], { toolExecutor: pool, maxConcurrency: inFlight, toolTimeout: 60_000 });
-          if (messages.length !== n || messages.some((m, i) => answer(m) !== i))
-            throw new Error("bench: toolrx did not answer every call once, with its own value");
-        };
   return {
     run: {
-      toolrx,
+      toolrx: toolrx.run,
+      ...(toolrxBefore !== undefined && { "toolrx-before": toolrxBefore.run }),
       bare: async (n) => {
         const before = bare.answered;
         await windowed(n, inFlight, (i) => bare.run({ i }));
@@ -84,8 +83,30 @@ async function systems(size, inFlight) {
       },
       piscina: (n) => windowed(n, inFlight, (i) => piscina.run({ i }, { name: "echo" })),
     },
-    close: () => Promise.all([pool.close(), bare.close(), piscina.destroy()]),
+    close: () => Promise.all([toolrx.close(), toolrxBefore?.close(), bare.close(), piscina.destroy()]),
   };
+}
+
+/** toolrx of one build (`runToolCalls` and `workerPool` of its dist): a pool of `size` threads and its run of `n` calls. */
+async function toolrxOf(build, size, inFlight) {
+  const pool = build.workerPool({ size, spares: 0 });
+  await pool.warm();
+  const tool = pool.tool({ name: "echo", description: "", schema, module, export: "echo" });
+  const answer = (message) => (message.isError ? message.content : Number(message.content));
+  const run =
+    inFlight === 1
+      ? (n) =>
+          windowed(n, 1, async (i) => {
+            const { messages } = await build.runToolCalls([{ id: `c${i}`, name: "echo", arguments: { i } }], [tool], { toolExecutor: pool });
+            return answer(messages[0]);
+          })
+      : async (n) => {
+          const batch = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "echo", arguments: { i } }));
+          const { messages } = await build.runToolCalls(batch, [tool], { toolExecutor: pool, maxConcurrency: inFlight, toolTimeout: 60_000 });
+          if (messages.length !== n || messages.some((m, i) => answer(m) !== i))
+            throw new Error("bench: toolrx did not answer every call once, with its own value");
+        };
+  return { run, close: () => pool.close() };
 }
 
 async function timed(fn) {
@@ -95,6 +116,7 @@ async function timed(fn) {
   return { cpu: cpuMs() - cpu, wall: performance.now() - wall };
 }
 
+const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
 const spread = (xs) => ({ median: round(median(xs), 2), p25: round(quantile(xs, 0.25), 2), p75: round(quantile(xs, 0.75), 2) });
 
 /** Alternating rounds of the three systems; per-call figures and paired ratios against bare and piscina. */
@@ -124,13 +146,16 @@ async function scenario(label, size, inFlight, n) {
   });
   console.log(`\n${label}: ${n} calls per round, median of ${ROUNDS} alternating rounds (CPU: every thread of the process)`);
   console.table(rows);
-  return { rows, bare: paired("bare"), piscina: paired("piscina") };
+  const result = { rows, bare: paired("bare"), piscina: paired("piscina") };
+  if (got["toolrx-before"] === undefined) return result;
+  const vsBefore = paired("toolrx-before");
+  console.log(`this build against ${argv[against + 1]}: CPU ${ratio(vsBefore.cpu)}, throughput ${ratio(vsBefore.throughput)}`);
+  return { ...result, before: vsBefore };
 }
 
 const one = await scenario("1. One call at a time, 1 thread", 1, 1, quick ? 300 : 2_000);
 const busy = await scenario("2. 64 calls in flight, 2 threads", 2, 64, quick ? 500 : 2_000);
 
-const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
 const vsBare = (id, label, s) => ({
   id,
   target: `isolated calls, ${label}: ≤ 1.25× a bare worker_threads pool's CPU per call, ≥ 0.9× its throughput`,
