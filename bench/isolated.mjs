@@ -14,6 +14,8 @@
  *
  * 1. One call at a time on a pool of 1 thread: what a single call pays.
  * 2. 64 calls in flight over a pool of 2 threads: what a busy pool sustains.
+ * 4. The same as 2., each call answering a 70-value object (bench/lib/isolated-handlers.mjs' `record`):
+ *    what the codec costs a result that is data rather than one number. A row, not a target.
  * 3. (not in --quick) A handler stuck in for(;;) under a 50 ms deadline: how late it is answered,
  *    and the CPU the process burns in the 100 ms after its thread is killed.
  *
@@ -62,9 +64,10 @@ async function windowed(n, window, one) {
 }
 
 /** The three systems over pools of `size` threads, each run as `n` calls with `inFlight` in flight. */
-async function systems(size, inFlight) {
-  const toolrx = await toolrxOf({ runToolCalls, workerPool }, size, inFlight);
-  const toolrxBefore = older === undefined ? undefined : await toolrxOf(older, size, inFlight);
+async function systems(size, inFlight, handler) {
+  const toolrx = await toolrxOf({ runToolCalls, workerPool }, size, inFlight, handler);
+  const toolrxBefore = older === undefined ? undefined : await toolrxOf(older, size, inFlight, handler);
+  const own = handler === "echo" ? (value) => value : (value) => value.i;
   const bare = new BarePool(size);
   const piscina = new Piscina({
     filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href,
@@ -78,21 +81,22 @@ async function systems(size, inFlight) {
       ...(toolrxBefore !== undefined && { "toolrx-before": toolrxBefore.run }),
       bare: async (n) => {
         const before = bare.answered;
-        await windowed(n, inFlight, (i) => bare.run({ i }));
+        await windowed(n, inFlight, async (i) => own(await bare.run({ i }, handler)));
         if (bare.answered - before !== n) throw new Error(`bench: the bare pool answered ${bare.answered - before} of ${n} calls`);
       },
-      piscina: (n) => windowed(n, inFlight, (i) => piscina.run({ i }, { name: "echo" })),
+      piscina: (n) => windowed(n, inFlight, async (i) => own(await piscina.run({ i }, { name: handler }))),
     },
     close: () => Promise.all([toolrx.close(), toolrxBefore?.close(), bare.close(), piscina.destroy()]),
   };
 }
 
-/** toolrx of one build (`runToolCalls` and `workerPool` of its dist): a pool of `size` threads and its run of `n` calls. */
-async function toolrxOf(build, size, inFlight) {
+/** toolrx of one build (`runToolCalls` and `workerPool` of its dist): a pool of `size` threads and its run of `n` calls of `handler`. */
+async function toolrxOf(build, size, inFlight, handler) {
   const pool = build.workerPool({ size, spares: 0 });
   await pool.warm();
-  const tool = pool.tool({ name: "echo", description: "", schema, module, export: "echo" });
-  const answer = (message) => (message.isError ? message.content : Number(message.content));
+  const tool = pool.tool({ name: "echo", description: "", schema, module, export: handler });
+  const own = handler === "echo" ? Number : (content) => JSON.parse(content).i;
+  const answer = (message) => (message.isError ? message.content : own(message.content));
   const run =
     inFlight === 1
       ? (n) =>
@@ -120,8 +124,8 @@ const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
 const spread = (xs) => ({ median: round(median(xs), 2), p25: round(quantile(xs, 0.25), 2), p75: round(quantile(xs, 0.75), 2) });
 
 /** Alternating rounds of the three systems; per-call figures and paired ratios against bare and piscina. */
-async function scenario(label, size, inFlight, n) {
-  const { run, close } = await systems(size, inFlight);
+async function scenario(label, size, inFlight, n, handler = "echo") {
+  const { run, close } = await systems(size, inFlight, handler);
   const names = Object.keys(run);
   for (const name of names) await run[name](Math.min(n, 1_000)); // warm-up: modules loaded, the JIT has seen the paths
   const got = Object.fromEntries(names.map((k) => [k, []]));
@@ -155,6 +159,7 @@ async function scenario(label, size, inFlight, n) {
 
 const one = await scenario("1. One call at a time, 1 thread", 1, 1, quick ? 300 : 2_000);
 const busy = await scenario("2. 64 calls in flight, 2 threads", 2, 64, quick ? 500 : 2_000);
+const objects = await scenario("4. 64 calls in flight, 2 threads, each answering a 70-value object", 2, 64, quick ? 500 : 2_000, "record");
 
 const vsBare = (id, label, s) => ({
   id,
@@ -176,6 +181,13 @@ reportTargets([
   vsBare("isolated-64", "64 in flight, 2 threads", busy),
   vsPiscina("isolated-piscina-1", "1 in flight, 1 thread", one),
   vsPiscina("isolated-piscina-64", "64 in flight, 2 threads", busy),
+  {
+    id: "isolated-64-objects",
+    target: "isolated calls, 64 in flight, 2 threads, a 70-value object per answer: CPU per call and throughput against a bare worker_threads pool",
+    met: null,
+    row: true,
+    figure: `CPU ${ratio(objects.bare.cpu)}, throughput ${ratio(objects.bare.throughput)}; against piscina CPU ${ratio(objects.piscina.cpu)}, throughput ${ratio(objects.piscina.throughput)}`,
+  },
 ]);
 
 /** 3. A stuck handler: how late its timeout is answered, and what the process burns after its thread is killed. */
