@@ -14,6 +14,10 @@
  *
  * 1. One call at a time on a pool of 1 thread: what a single call pays.
  * 2. 64 calls in flight over a pool of 2 threads: what a busy pool sustains.
+ * Each scenario also runs `toolrx-worker` (bench/lib/protocol-pool.mjs: toolrx's worker thread
+ * driven by the bare pool's host) and splits toolrx's excess over the bare pool into its worker
+ * and messages (toolrx-worker ÷ bare) and the calling thread's runner and pool (toolrx ÷ toolrx-worker).
+ *
  * 4. The same as 2., each call answering a 70-value object (bench/lib/isolated-handlers.mjs' `record`):
  *    what the codec costs a result that is data rather than one number. A row, not a target.
  * 3. (not in --quick) A handler stuck in for(;;) under a 50 ms deadline: how late it is answered,
@@ -29,6 +33,7 @@ import { pathToFileURL } from "node:url";
 import { runToolCalls } from "../dist/index.js";
 import { workerPool } from "../dist/node/index.js";
 import { BarePool } from "./lib/bare-pool.mjs";
+import { ProtocolPool } from "./lib/protocol-pool.mjs";
 import { reportTargets } from "./lib/report-targets.mjs";
 import { cpuMs, median, quantile, round } from "./lib/stats.mjs";
 
@@ -68,6 +73,8 @@ async function systems(size, inFlight, handler) {
   const toolrx = await toolrxOf({ runToolCalls, workerPool }, size, inFlight, handler);
   const toolrxBefore = older === undefined ? undefined : await toolrxOf(older, size, inFlight, handler);
   const own = handler === "echo" ? (value) => value : (value) => value.i;
+  const worker = new ProtocolPool(new URL("../dist/", import.meta.url), size, module.href, handler);
+  await worker.ready;
   const bare = new BarePool(size);
   const piscina = new Piscina({
     filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href,
@@ -84,9 +91,10 @@ async function systems(size, inFlight, handler) {
         await windowed(n, inFlight, async (i) => own(await bare.run({ i }, handler)));
         if (bare.answered - before !== n) throw new Error(`bench: the bare pool answered ${bare.answered - before} of ${n} calls`);
       },
+      "toolrx-worker": (n) => windowed(n, inFlight, async (i) => own(await worker.run({ i }))),
       piscina: (n) => windowed(n, inFlight, async (i) => own(await piscina.run({ i }, { name: handler }))),
     },
-    close: () => Promise.all([toolrx.close(), toolrxBefore?.close(), bare.close(), piscina.destroy()]),
+    close: () => Promise.all([toolrx.close(), toolrxBefore?.close(), bare.close(), worker.close(), piscina.destroy()]),
   };
 }
 
@@ -151,6 +159,11 @@ async function scenario(label, size, inFlight, n, handler = "echo") {
   console.log(`\n${label}: ${n} calls per round, median of ${ROUNDS} alternating rounds (CPU: every thread of the process)`);
   console.table(rows);
   const result = { rows, bare: paired("bare"), piscina: paired("piscina") };
+  // Where toolrx's excess over the bare pool is: in its worker and messages, or in the calling thread.
+  const part = (a, b) => ({ cpu: spread(got[a].map((t, r) => t.cpu / got[b][r].cpu)), throughput: spread(got[a].map((t, r) => got[b][r].wall / t.wall)) });
+  const [workerPart, hostPart] = [part("toolrx-worker", "bare"), part("toolrx", "toolrx-worker")];
+  console.log(`toolrx's worker and messages (toolrx-worker ÷ bare): CPU ${ratio(workerPart.cpu)}, throughput ${ratio(workerPart.throughput)}`);
+  console.log(`the calling thread's runner and pool (toolrx ÷ toolrx-worker): CPU ${ratio(hostPart.cpu)}, throughput ${ratio(hostPart.throughput)}`);
   if (got["toolrx-before"] === undefined) return result;
   const vsBefore = paired("toolrx-before");
   console.log(`this build against ${argv[against + 1]}: CPU ${ratio(vsBefore.cpu)}, throughput ${ratio(vsBefore.throughput)}`);
