@@ -3,21 +3,11 @@
  * (so results mean what they mean in-process) and send back what can cross, through the codec.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import {
-  defaultExecutor,
-  error,
-  ToolError,
-  type HandlerContext,
-  type HandlerResult,
-  type LogEntry,
-  type ProgressUpdate,
-  type Tool,
-  type ToolCall,
-} from "../index.js";
-import { askUserInCall, sampleInCall } from "../internal.js";
-import { decodeThrown, encodeResult, encodeThrown } from "./codec.js";
+import { defaultExecutor, error, ToolError, type HandlerResult, type Tool, type ToolCall } from "../index.js";
+import { decodeThrown, encodeResult } from "./codec.js";
+import type { CallMessage, FromWorker, HandlerDefinition, ToWorker, WorkerSetup } from "./protocol.js";
 import { withoutPaths } from "./without-paths.js";
-import type { CallMessage, FromWorker, HandlerDefinition, ToWorker, WireProgress, WorkerSetup } from "./protocol.js";
+import { CallAbort, WorkerCallContext } from "./worker-context.js";
 
 const port = parentPort;
 if (port === null) throw new Error("toolrx/node's worker runs only as a worker thread");
@@ -29,33 +19,8 @@ const handlers = new Map<string, Promise<unknown>>();
 const loaded = new Map<string, unknown>();
 /** What the pool's handler numbers stand for, as it defined them to this thread. */
 const definitions = new Map<number, HandlerDefinition>();
-
-/**
- * The running call's abort, its `AbortController` made only when the handler first reads
- * `ctx.signal`: most handlers never do, and a controller per call was the worker's top cost.
- */
-class CallAbort {
-  #controller: AbortController | undefined;
-  aborted = false;
-  reason: unknown;
-
-  constructor(readonly id: number) {}
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.aborted) this.#controller.abort(this.reason);
-    }
-    return this.#controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.#controller?.abort(reason);
-  }
-}
+/** The tool to run for a handler number whose handler is loaded: no key and no tool built per call. */
+const tools = new Map<number, Tool>();
 
 let running: CallAbort | undefined;
 
@@ -130,6 +95,8 @@ type Outcome = HandlerResult | typeof UNSTARTED;
 
 /** The handler's answer: at once when it is loaded and answers at once, else a promise of it. */
 function execute(call: CallMessage, definition: HandlerDefinition, abort: CallAbort): Outcome | Promise<Outcome> {
+  const ready = tools.get(call[1]);
+  if (ready !== undefined) return invoke(call, ready, abort);
   const { module, export: exportName, toolName } = definition;
   const key = `${exportName}\0${module}`;
   if (loaded.has(key)) return start(call, definition, abort, loaded.get(key));
@@ -153,49 +120,22 @@ function execute(call: CallMessage, definition: HandlerDefinition, abort: CallAb
   );
 }
 
-/** Call the loaded `handler` with the real `defaultExecutor`, as the runner would in-process. */
+/** Call the loaded `handler`, as the runner would in-process; remember it for the number's next calls. */
 function start(call: CallMessage, definition: HandlerDefinition, abort: CallAbort, handler: unknown): HandlerResult | Promise<HandlerResult> {
-  const [id, , args, wireCall, context, sessionId, requestId] = call;
   const { export: exportName, toolName } = definition;
-  const toolCall = wireCall as ToolCall;
   if (typeof handler !== "function") {
     const message = `tool error (${toolName}): not_found: its handler's module has no function export "${exportName}"`;
-    return error(new ToolError("not_found", { message, toolName, toolCallId: toolCall.id }));
+    return error(new ToolError("not_found", { message, toolName, toolCallId: (call[3] as ToolCall).id }));
   }
   const tool = { name: toolName, handler } as unknown as Tool;
-  const ctx: HandlerContext = {
-    context,
-    sessionId,
-    requestId,
-    toolCall,
-    engine: undefined,
-    get signal() {
-      return abort.signal;
-    },
-    progress(update: ProgressUpdate): void {
-      // Checked by the runner's own ctx.progress, which drops and reports a malformed one.
-      post({ type: "progress", id, update: wireProgress(update) });
-    },
-    log(entry: LogEntry): void {
-      post({ type: "log", id, entry: wireProgress(entry) });
-    },
-    // No client reaches a worker thread: a question ends the call as `ask_user`, sampling has no model.
-    askUser: (question, schema) => askUserInCall(ctx, undefined, question, schema) as never,
-    sample: (request) => sampleInCall(ctx, undefined, request),
-  };
-  return defaultExecutor.execute(tool, args, ctx);
+  tools.set(call[1], tool);
+  return invoke(call, tool, abort);
 }
 
-function wireProgress(update: unknown): WireProgress {
-  if (typeof update === "symbol") return { kind: "symbol", name: update.description ?? "" };
-  if (typeof update !== "function") return { kind: "value", value: encodeThrown(update) };
-  let name: unknown;
-  try {
-    name = update.name;
-  } catch {
-    name = "";
-  }
-  return { kind: "function", name: typeof name === "string" ? name : "" };
+/** Run `tool`'s handler with the real `defaultExecutor`, with what of `ctx` can travel. */
+function invoke(call: CallMessage, tool: Tool, abort: CallAbort): HandlerResult | Promise<HandlerResult> {
+  const [, , args, toolCall, context, sessionId, requestId] = call;
+  return defaultExecutor.execute(tool, args, new WorkerCallContext(context, sessionId, requestId, toolCall as ToolCall, abort, post));
 }
 
 /**
