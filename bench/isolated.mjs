@@ -7,10 +7,19 @@
  * and calls per second, in alternating rounds within one process, as paired ratios (median of
  * the rounds, with the 25th–75th percentiles as the spread).
  *
- *   npm run build && node bench/isolated.mjs [--quick] [--rounds 15]
+ *   npm run build && node bench/isolated.mjs [--quick] [--rounds 15] [--against <an older build's dist/>]
+ *
+ * `--against` adds that build's toolrx to the same alternating rounds (`toolrx-before`), and
+ * prints this build's ratios to it: two builds paired in one process, as bench/paired.mjs does.
  *
  * 1. One call at a time on a pool of 1 thread: what a single call pays.
  * 2. 64 calls in flight over a pool of 2 threads: what a busy pool sustains.
+ * Each scenario also runs `toolrx-worker` (bench/lib/protocol-pool.mjs: toolrx's worker thread
+ * driven by the bare pool's host) and splits toolrx's excess over the bare pool into its worker
+ * and messages (toolrx-worker ÷ bare) and the calling thread's runner and pool (toolrx ÷ toolrx-worker).
+ *
+ * 4. The same as 2., each call answering a 70-value object (bench/lib/isolated-handlers.mjs' `record`):
+ *    what the codec costs a result that is data rather than one number. A row, not a target.
  * 3. (not in --quick) A handler stuck in for(;;) under a 50 ms deadline: how late it is answered,
  *    and the CPU the process burns in the 100 ms after its thread is killed.
  *
@@ -19,9 +28,12 @@
  */
 import { Piscina } from "piscina";
 import { z } from "zod";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { runToolCalls } from "../dist/index.js";
 import { workerPool } from "../dist/node/index.js";
 import { BarePool } from "./lib/bare-pool.mjs";
+import { ProtocolPool } from "./lib/protocol-pool.mjs";
 import { reportTargets } from "./lib/report-targets.mjs";
 import { cpuMs, median, quantile, round } from "./lib/stats.mjs";
 
@@ -29,6 +41,14 @@ const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const at = argv.indexOf("--rounds");
 const ROUNDS = at >= 0 ? Number(argv[at + 1]) : quick ? 3 : 15;
+const against = argv.indexOf("--against");
+const older =
+  against < 0
+    ? undefined
+    : await Promise.all(["index.js", "node/index.js"].map((file) => import(pathToFileURL(resolve(argv[against + 1], file)).href))).then(([lib, node]) => ({
+        runToolCalls: lib.runToolCalls,
+        workerPool: node.workerPool,
+      }));
 const module = new URL("./lib/isolated-handlers.mjs", import.meta.url);
 const schema = z.object({ i: z.number() }).loose();
 
@@ -49,10 +69,12 @@ async function windowed(n, window, one) {
 }
 
 /** The three systems over pools of `size` threads, each run as `n` calls with `inFlight` in flight. */
-async function systems(size, inFlight) {
-  const pool = workerPool({ size, spares: 0 });
-  await pool.warm();
-  const tool = pool.tool({ name: "echo", description: "", schema, module, export: "echo" });
+async function systems(size, inFlight, handler) {
+  const toolrx = await toolrxOf({ runToolCalls, workerPool }, size, inFlight, handler);
+  const toolrxBefore = older === undefined ? undefined : await toolrxOf(older, size, inFlight, handler);
+  const own = handler === "echo" ? (value) => value : (value) => value.i;
+  const worker = new ProtocolPool(new URL("../dist/", import.meta.url), size, module.href, handler);
+  await worker.ready;
   const bare = new BarePool(size);
   const piscina = new Piscina({
     filename: new URL("./lib/piscina-handlers.mjs", import.meta.url).href,
@@ -60,32 +82,43 @@ async function systems(size, inFlight) {
     maxThreads: size,
     idleTimeout: 60_000,
   });
-  const answer = (message) => (message.isError ? message.content : Number(message.content));
-  const toolrx =
+  return {
+    run: {
+      toolrx: toolrx.run,
+      ...(toolrxBefore !== undefined && { "toolrx-before": toolrxBefore.run }),
+      bare: async (n) => {
+        const before = bare.answered;
+        await windowed(n, inFlight, async (i) => own(await bare.run({ i }, handler)));
+        if (bare.answered - before !== n) throw new Error(`bench: the bare pool answered ${bare.answered - before} of ${n} calls`);
+      },
+      "toolrx-worker": (n) => windowed(n, inFlight, async (i) => own(await worker.run({ i }))),
+      piscina: (n) => windowed(n, inFlight, async (i) => own(await piscina.run({ i }, { name: handler }))),
+    },
+    close: () => Promise.all([toolrx.close(), toolrxBefore?.close(), bare.close(), worker.close(), piscina.destroy()]),
+  };
+}
+
+/** toolrx of one build (`runToolCalls` and `workerPool` of its dist): a pool of `size` threads and its run of `n` calls of `handler`. */
+async function toolrxOf(build, size, inFlight, handler) {
+  const pool = build.workerPool({ size, spares: 0 });
+  await pool.warm();
+  const tool = pool.tool({ name: "echo", description: "", schema, module, export: handler });
+  const own = handler === "echo" ? Number : (content) => JSON.parse(content).i;
+  const answer = (message) => (message.isError ? message.content : own(message.content));
+  const run =
     inFlight === 1
       ? (n) =>
           windowed(n, 1, async (i) => {
-            const { messages } = await runToolCalls([{ id: `c${i}`, name: "echo", arguments: { i } }], [tool], { toolExecutor: pool });
+            const { messages } = await build.runToolCalls([{ id: `c${i}`, name: "echo", arguments: { i } }], [tool], { toolExecutor: pool });
             return answer(messages[0]);
           })
       : async (n) => {
           const batch = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "echo", arguments: { i } }));
-          const { messages } = await runToolCalls(batch, [tool], { toolExecutor: pool, maxConcurrency: inFlight, toolTimeout: 60_000 });
+          const { messages } = await build.runToolCalls(batch, [tool], { toolExecutor: pool, maxConcurrency: inFlight, toolTimeout: 60_000 });
           if (messages.length !== n || messages.some((m, i) => answer(m) !== i))
             throw new Error("bench: toolrx did not answer every call once, with its own value");
         };
-  return {
-    run: {
-      toolrx,
-      bare: async (n) => {
-        const before = bare.answered;
-        await windowed(n, inFlight, (i) => bare.run({ i }));
-        if (bare.answered - before !== n) throw new Error(`bench: the bare pool answered ${bare.answered - before} of ${n} calls`);
-      },
-      piscina: (n) => windowed(n, inFlight, (i) => piscina.run({ i }, { name: "echo" })),
-    },
-    close: () => Promise.all([pool.close(), bare.close(), piscina.destroy()]),
-  };
+  return { run, close: () => pool.close() };
 }
 
 async function timed(fn) {
@@ -95,11 +128,12 @@ async function timed(fn) {
   return { cpu: cpuMs() - cpu, wall: performance.now() - wall };
 }
 
+const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
 const spread = (xs) => ({ median: round(median(xs), 2), p25: round(quantile(xs, 0.25), 2), p75: round(quantile(xs, 0.75), 2) });
 
 /** Alternating rounds of the three systems; per-call figures and paired ratios against bare and piscina. */
-async function scenario(label, size, inFlight, n) {
-  const { run, close } = await systems(size, inFlight);
+async function scenario(label, size, inFlight, n, handler = "echo") {
+  const { run, close } = await systems(size, inFlight, handler);
   const names = Object.keys(run);
   for (const name of names) await run[name](Math.min(n, 1_000)); // warm-up: modules loaded, the JIT has seen the paths
   const got = Object.fromEntries(names.map((k) => [k, []]));
@@ -124,13 +158,22 @@ async function scenario(label, size, inFlight, n) {
   });
   console.log(`\n${label}: ${n} calls per round, median of ${ROUNDS} alternating rounds (CPU: every thread of the process)`);
   console.table(rows);
-  return { rows, bare: paired("bare"), piscina: paired("piscina") };
+  const result = { rows, bare: paired("bare"), piscina: paired("piscina") };
+  // Where toolrx's excess over the bare pool is: in its worker and messages, or in the calling thread.
+  const part = (a, b) => ({ cpu: spread(got[a].map((t, r) => t.cpu / got[b][r].cpu)), throughput: spread(got[a].map((t, r) => got[b][r].wall / t.wall)) });
+  const [workerPart, hostPart] = [part("toolrx-worker", "bare"), part("toolrx", "toolrx-worker")];
+  console.log(`toolrx's worker and messages (toolrx-worker ÷ bare): CPU ${ratio(workerPart.cpu)}, throughput ${ratio(workerPart.throughput)}`);
+  console.log(`the calling thread's runner and pool (toolrx ÷ toolrx-worker): CPU ${ratio(hostPart.cpu)}, throughput ${ratio(hostPart.throughput)}`);
+  if (got["toolrx-before"] === undefined) return result;
+  const vsBefore = paired("toolrx-before");
+  console.log(`this build against ${argv[against + 1]}: CPU ${ratio(vsBefore.cpu)}, throughput ${ratio(vsBefore.throughput)}`);
+  return { ...result, before: vsBefore };
 }
 
 const one = await scenario("1. One call at a time, 1 thread", 1, 1, quick ? 300 : 2_000);
 const busy = await scenario("2. 64 calls in flight, 2 threads", 2, 64, quick ? 500 : 2_000);
+const objects = await scenario("4. 64 calls in flight, 2 threads, each answering a 70-value object", 2, 64, quick ? 500 : 2_000, "record");
 
-const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
 const vsBare = (id, label, s) => ({
   id,
   target: `isolated calls, ${label}: ≤ 1.25× a bare worker_threads pool's CPU per call, ≥ 0.9× its throughput`,
@@ -151,6 +194,13 @@ reportTargets([
   vsBare("isolated-64", "64 in flight, 2 threads", busy),
   vsPiscina("isolated-piscina-1", "1 in flight, 1 thread", one),
   vsPiscina("isolated-piscina-64", "64 in flight, 2 threads", busy),
+  {
+    id: "isolated-64-objects",
+    target: "isolated calls, 64 in flight, 2 threads, a 70-value object per answer: CPU per call and throughput against a bare worker_threads pool",
+    met: null,
+    row: true,
+    figure: `CPU ${ratio(objects.bare.cpu)}, throughput ${ratio(objects.bare.throughput)}; against piscina CPU ${ratio(objects.piscina.cpu)}, throughput ${ratio(objects.piscina.throughput)}`,
+  },
 ]);
 
 /** 3. A stuck handler: how late its timeout is answered, and what the process burns after its thread is killed. */

@@ -23,9 +23,10 @@ export class BarePool {
     }
   }
 
-  run(args) {
+  /** Run `handler` (an export of bench/lib/isolated-handlers.mjs) on `args`; resolves with its value. */
+  run(args, handler = "echo") {
     return new Promise((resolve) => {
-      const job = { id: ++this.#ids, args, resolve };
+      const job = { id: ++this.#ids, args, handler, resolve };
       const worker = this.#idle.pop();
       if (worker === undefined) this.#queue.push(job);
       else this.#send(worker, job);
@@ -34,7 +35,7 @@ export class BarePool {
 
   #send(worker, job) {
     this.#pending.set(job.id, job);
-    worker.postMessage({ id: job.id, args: job.args });
+    worker.postMessage({ id: job.id, args: job.args, handler: job.handler });
   }
 
   #answer(worker, { id, value }) {

@@ -1,5 +1,8 @@
 import { isHandlerResult, type HandlerResult, type Ok } from "../index.js";
-import { decodeValue, encodeValue, Undecodable, Unencodable, type Wire } from "./wire.js";
+import { decodeValue, Undecodable } from "./wire-decode.js";
+import { encodeValue, Unencodable } from "./wire-encode.js";
+import { NOT_PLAIN, plainCopy } from "./wire-plain.js";
+import type { Wire } from "./wire.js";
 
 export type { Wire } from "./wire.js";
 
@@ -45,7 +48,7 @@ export function encodeResult(result: HandlerResult): CodecOutcome<WireResult> {
         const value = exact(result.value, "value");
         const parts: unknown = result.parts;
         if (parts === undefined) return { ok: true, value: { type: "ok", value } };
-        return { ok: true, value: { type: "ok", value, parts: encodeValue(parts, "exact", "parts") as Wire } };
+        return { ok: true, value: { type: "ok", value, parts: exact(parts, "parts", "parts") } };
       }
       case "error":
         return { ok: true, value: { type: "error", reason: encodeThrown(result.reason) } };
@@ -61,9 +64,12 @@ export function encodeResult(result: HandlerResult): CodecOutcome<WireResult> {
   }
 }
 
-function exact(value: unknown, field: string): Wire {
+/** `value` encoded exactly: plain JSON data by the fast copy, anything else by the full encoder. */
+function exact(value: unknown, field: string, path = ""): Wire {
+  const plain = plainCopy(value);
+  if (plain !== NOT_PLAIN) return plain;
   try {
-    return encodeValue(value, "exact") as Wire;
+    return encodeValue(value, "exact", path) as Wire;
   } catch (thrown) {
     if (thrown instanceof Unencodable) throw new Unencodable(thrown.problem.replace("the value", `the ${field}`));
     throw thrown;
@@ -85,27 +91,33 @@ export function decodeResult(wire: unknown): CodecOutcome<HandlerResult> {
   try {
     switch (w.type) {
       case "ok": {
-        const value = decodeValue(w.value);
+        const value = data(w.value);
         if (w.parts === undefined) return { ok: true, value: { type: "ok", value } };
         // Checked by the runner that receives them, as it checks a result built by hand in-process.
-        return { ok: true, value: { type: "ok", value, parts: decodeValue(w.parts, "parts") as Ok["parts"] } };
+        return { ok: true, value: { type: "ok", value, parts: data(w.parts, "parts") as Ok["parts"] } };
       }
       case "error":
         return { ok: true, value: { type: "error", reason: decodeValue(w.reason) } };
       case "ask_user": {
-        const opts = decodeValue(w.opts);
+        const opts = data(w.opts);
         if (typeof w.question !== "string" || typeof opts !== "object" || opts === null) break;
         return { ok: true, value: { type: "ask_user", question: w.question, opts } };
       }
       case "halt":
         if (typeof w.reason !== "string") break;
-        return { ok: true, value: { type: "halt", reason: w.reason, result: decodeValue(w.result) } };
+        return { ok: true, value: { type: "halt", reason: w.reason, result: data(w.result) } };
     }
   } catch (thrown) {
     if (thrown instanceof Undecodable) return { ok: false, problem: thrown.problem };
     throw thrown;
   }
   return { ok: false, problem: "the wire result is not one of the four result shapes" };
+}
+
+/** A result's data decoded: plain JSON data by the fast copy, anything else (tags) by the full decoder. */
+function data(wire: unknown, path = ""): unknown {
+  const plain = plainCopy(wire);
+  return plain === NOT_PLAIN ? decodeValue(wire, path) : plain;
 }
 
 /**

@@ -3,23 +3,10 @@ import { encodeThrown } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import { PoolJob } from "./pool-job.js";
 import type { PoolPlan } from "./pool-options.js";
+import type { WorkerPoolStats } from "./pool-stats.js";
 import { PoolThread, type ThreadOwner } from "./pool-thread.js";
 import { isResult, type FromWorker } from "./protocol.js";
 import { workerScript } from "./worker-script.js";
-
-/** What a pool is doing right now, for a metric or a test. */
-export interface WorkerPoolStats {
-  /** Threads alive: starting, idle, running or draining. */
-  readonly threads: number;
-  readonly starting: number;
-  readonly idle: number;
-  /** Calls running on a thread. */
-  readonly running: number;
-  /** Calls whose signal aborted, given the grace period before their thread is terminated. */
-  readonly draining: number;
-  /** Calls waiting for a thread. */
-  readonly queued: number;
-}
 
 /**
  * The machinery behind a `WorkerPool`: calls queued for a thread, threads started up to
@@ -44,6 +31,8 @@ export class PoolScheduler implements ThreadOwner {
   #warmed: (() => void)[] = [];
   /** A number per handler (module, export, tool name), so that a call names its handler in a few bytes. */
   readonly #handlerNumbers = new Map<string, number>();
+  /** The same numbers by tool, so that a call of a tool seen before builds no key. */
+  readonly #toolNumbers = new WeakMap<Tool, number>();
 
   constructor(plan: PoolPlan) {
     this.#plan = plan;
@@ -189,12 +178,7 @@ export class PoolScheduler implements ThreadOwner {
     this.#running++;
     try {
       const { tool, handler } = job;
-      const key = `${tool.name}\0${handler.export}\0${handler.module}`;
-      let number = this.#handlerNumbers.get(key);
-      if (number === undefined) {
-        number = this.#handlerNumbers.size;
-        this.#handlerNumbers.set(key, number);
-      }
+      const number = this.#toolNumbers.get(tool) ?? this.#number(tool, handler);
       const known = thread.defined.has(number);
       thread.send(job.callMessage(number, known ? undefined : { module: handler.module, export: handler.export, toolName: tool.name }));
       if (!known) thread.defined.add(number);
@@ -204,6 +188,18 @@ export class PoolScheduler implements ThreadOwner {
       thread.idle();
       this.#idle.push(thread);
     }
+  }
+
+  /** The number of `tool`'s handler, given the first time a tool names it. */
+  #number(tool: Tool, handler: IsolatedHandler): number {
+    const key = `${tool.name}\0${handler.export}\0${handler.module}`;
+    let number = this.#handlerNumbers.get(key);
+    if (number === undefined) {
+      number = this.#handlerNumbers.size;
+      this.#handlerNumbers.set(key, number);
+    }
+    this.#toolNumbers.set(tool, number);
+    return number;
   }
 
   /** The call's signal aborted: abort its handler's, and terminate its thread after the grace period. */

@@ -1,9 +1,10 @@
 import { defaultExecutor, type HandlerContext, type HandlerResult, type InferArguments, type Tool, type ToolExecutor, type ToolSchema } from "../index.js";
 import { isolatedHandlerOf, isolatedTool, type IsolatedToolDefinition } from "./isolated-tool.js";
 import { checkPoolOptions, type PoolPlan, type WorkerPoolOptions } from "./pool-options.js";
-import { PoolScheduler, type WorkerPoolStats } from "./pool-scheduler.js";
+import { PoolScheduler } from "./pool-scheduler.js";
+import type { WorkerPoolStats } from "./pool-stats.js";
 
-export type { WorkerPoolStats } from "./pool-scheduler.js";
+export type { WorkerPoolStats } from "./pool-stats.js";
 
 /** A pool of worker threads that runs isolated tools' handlers; a `ToolExecutor`. See {@link workerPool}. */
 export interface WorkerPool extends ToolExecutor {

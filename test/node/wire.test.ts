@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { error, ok, ToolError, type HandlerResult } from "../../src/index.js";
 import { decodeResult, decodeThrown, encodeResult, encodeThrown } from "../../src/node/index.js";
 
-// What crosses a thread or a job queue, value by value (src/node/wire.ts), seen from the codec's
+// What crosses a thread or a job queue, value by value (src/node/wire-encode.ts, wire-decode.ts), seen from the codec's
 // public functions: each test pins what a user on the other side would see change.
 
 /** Through JSON and back, as a job queue carries it. */
