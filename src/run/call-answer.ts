@@ -1,6 +1,6 @@
 import { controlOf } from "../tool/tool-control.js";
 import { DONE, type CallState } from "./call-state.js";
-import { outcomeOf } from "./outcome.js";
+import { outcomeOf, type Outcome } from "./outcome.js";
 import { tailWithinBudget } from "./output-budget.js";
 
 /**
@@ -8,9 +8,18 @@ import { tailWithinBudget } from "./output-budget.js";
  * as its completed event and its tail event within the output budget; then its slot is freed.
  */
 export function finish(run: CallState, returned: unknown, now?: number): void {
+  close(run);
+  answer(run, outcomeOf(returned, run, run.env), now);
+}
+
+/** Nothing more happens to the call: done before its outcome is decided, which may run a user's policy or encoder. */
+export function close(run: CallState): void {
   run.phase = DONE;
   if (run.slot >= 0) run.sink.deadlines.remove(run);
-  const [completed, tail] = outcomeOf(returned, run, run.env);
+}
+
+/** Send a closed call's outcome and free its slot: the rest of {@link finish}. */
+export function answer(run: CallState, [completed, tail]: Outcome, now?: number): void {
   run.sink.next(completed);
   const { tool } = run;
   // The model reads at most the budget; the completed event above keeps the whole value for the host.
