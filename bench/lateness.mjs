@@ -2,7 +2,11 @@
 /**
  * Deadline precision under load: 1,000 never-settling handlers with a 50 ms deadline, all at
  * once; lateness is when each call's `timeout` completes minus its handler's start plus 50 ms.
- * Builds are run alternately, round by round, in one process.
+ * Builds are run alternately, round by round, in one process, each round with a row of one bare
+ * `setTimeout` per call and nothing else beside them (the machine's own timer noise in that
+ * round): a build's p99 is also given as its excess over that row's, round by round. Fairness:
+ * beside each run, one bystander `setTimeout` set for the same moment as the last call's deadline
+ * says how long the wake's pass kept the rest of the process waiting.
  *
  *   node bench/lateness.mjs <dist-dir> [<dist-dir> ...] [--rounds 7]
  */
@@ -31,28 +35,53 @@ function once(lib) {
   });
   const calls = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: "never", arguments: {} }));
   const late = [];
-  return new Promise((done) =>
+  let bystander = 0;
+  return new Promise((done) => {
     lib.streamToolCalls(calls, [tool], { maxConcurrency: n, toolTimeout: deadline }).subscribe({
       next: (e) => {
         if (e.type === "tool_execution_completed") late.push(performance.now() - started.get(e.toolCallId) - deadline);
       },
-      complete: () => done(late),
-    }),
-  );
+      complete: () => setTimeout(() => done({ late, bystander }), 5),
+    });
+    const set = performance.now();
+    setTimeout(() => (bystander = performance.now() - set - deadline), deadline);
+  });
+}
+
+/** The same 1,000 waits, each one bare `setTimeout` and nothing else. */
+function bare() {
+  const late = [];
+  return new Promise((done) => {
+    for (let i = 0; i < n; i++) {
+      const started = performance.now();
+      setTimeout(() => {
+        late.push(performance.now() - started - deadline);
+        if (late.length === n) done({ late, bystander: late[n - 1] });
+      }, deadline);
+    }
+  });
 }
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const results = builds.map(() => ({ p50: [], p99: [] }));
+const rows = [{ dir: "bare setTimeout", run: bare }, ...builds.map((b) => ({ dir: b.dir, run: () => once(b.lib) }))];
+const results = rows.map(() => ({ p50: [], p99: [], bystander: [] }));
 for (let r = 0; r < rounds + 1; r++) {
-  for (const [i, b] of builds.entries()) {
-    const late = await once(b.lib);
+  for (const [i, row] of rows.entries()) {
+    const { late, bystander } = await row.run();
     if (r > 0) {
       results[i].p50.push(pct(late, 0.5));
       results[i].p99.push(pct(late, 0.99));
+      results[i].bystander.push(bystander);
     }
   }
 }
-for (const [i, b] of builds.entries()) {
-  const { p50, p99 } = results[i];
-  console.log(`${b.dir}: lateness median ${pct(p50, 0.5).toFixed(1)} ms, p99 ${pct(p99, 0.5).toFixed(1)} ms (medians over ${rounds} rounds)`);
+const f = (x) => x.toFixed(2);
+/** The median over rounds, with the rounds' 25th–75th percentile. */
+const spread = (xs) => `${f(pct(xs, 0.5))} ms (${f(pct(xs, 0.25))}–${f(pct(xs, 0.75))})`;
+console.log(`${n.toLocaleString("en-US")} calls, ${deadline} ms deadline, medians over ${rounds} rounds (25th–75th percentile of the rounds):`);
+for (const [i, row] of rows.entries()) {
+  const { p50, p99, bystander } = results[i];
+  const versus = (xs, ys) => xs.map((x, k) => x - ys[k]);
+  const over = i === 0 ? "" : `; p99 over bare's ${spread(versus(p99, results[0].p99))}; a bystander timer late by ${spread(bystander)}`;
+  console.log(`${row.dir}: lateness median ${spread(p50)}, p99 ${spread(p99)}${over}`);
 }

@@ -1,15 +1,24 @@
 import { controlOf } from "../../tool/tool-control.js";
 import { DONE, type CallState } from "./call-state.js";
-import { outcomeOf, tailWithinBudget } from "../outcome/index.js";
+import { outcomeOf, tailWithinBudget, type Outcome } from "../outcome/index.js";
 
 /**
  * A call's answer: the outcome of what its last attempt returned, under the policy, encoded,
  * as its completed event and its tail event within the output budget; then its slot is freed.
  */
 export function finish(run: CallState, returned: unknown, now?: number): void {
+  close(run);
+  answer(run, outcomeOf(returned, run, run.env), now);
+}
+
+/** Nothing more happens to the call: done before its outcome is decided, which may run a user's policy or encoder. */
+export function close(run: CallState): void {
   run.phase = DONE;
   if (run.slot >= 0) run.sink.deadlines.remove(run);
-  const [completed, tail] = outcomeOf(returned, run, run.env);
+}
+
+/** Send a closed call's outcome and free its slot: the rest of {@link finish}. */
+export function answer(run: CallState, [completed, tail]: Outcome, now?: number): void {
   run.sink.next(completed);
   const { tool } = run;
   // The model reads at most the budget; the completed event above keeps the whole value for the host.

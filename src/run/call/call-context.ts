@@ -92,7 +92,7 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
+      if (this.#aborted) this.#controller.abort(this.#reasonNow());
     }
     return this.#controller.signal;
   }
@@ -156,9 +156,36 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
 
   #listeners: Set<(reason: unknown) => void> | undefined;
 
+  /**
+   * As {@link CallContext.abort}, with a reason that costs something to build (a deadline's
+   * error: see `DeadlineTimeout`): when nobody hears the abort now (no signal made yet, nothing
+   * watching), it is built only if the signal or a watcher asks for it later.
+   */
+  static abortLazily(ctx: CallContext, reason: { readonly error: unknown }): void {
+    if (ctx.#aborted) return;
+    if (ctx.#controller !== undefined || ctx.#listeners !== undefined) {
+      CallContext.abort(ctx, reason.error);
+      return;
+    }
+    ctx.#aborted = true;
+    ctx.#reason = reason;
+    ctx.#reasonPending = true;
+  }
+
+  #reasonPending = false;
+
+  /** The abort's reason, built now if it was left to be built (see {@link CallContext.abortLazily}). */
+  #reasonNow(): unknown {
+    if (this.#reasonPending) {
+      this.#reasonPending = false;
+      this.#reason = (this.#reason as { readonly error: unknown }).error;
+    }
+    return this.#reason;
+  }
+
   /** See {@link watchAbort}. */
   static watch(ctx: CallContext, listener: (reason: unknown) => void): CtxAbort {
-    if (ctx.#aborted) return { aborted: true, reason: ctx.#reason, stop: () => {} };
+    if (ctx.#aborted) return { aborted: true, reason: ctx.#reasonNow(), stop: () => {} };
     ctx.#listeners ??= new Set();
     ctx.#listeners.add(listener);
     return { aborted: false, reason: undefined, stop: () => ctx.#listeners?.delete(listener) };

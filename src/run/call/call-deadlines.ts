@@ -1,12 +1,12 @@
 import { error } from "../../tool/results.js";
 import { late, abandon } from "./call-abandon.js";
-import { finish, track } from "./call-answer.js";
+import { answer, close, finish, track } from "./call-answer.js";
 import { CallContext } from "./call-context.js";
 import { deliver } from "../results/index.js";
 import { BACKOFF, RUNNING, type CallState } from "./call-state.js";
 import { dueAt } from "../deadlines/index.js";
 import { backoff, errorTerm, isRetryable, NO_ERROR } from "./retry.js";
-import { deadlineError, type Deadline } from "./run-errors.js";
+import { DeadlineTimeout, timeoutOutcome, type Deadline, type DeadlineFacts } from "../outcome/index.js";
 import { withAttempts } from "./with-attempts.js";
 
 /**
@@ -103,15 +103,21 @@ export function nextDue(run: CallState): number {
 /** A deadline passed: abort the attempt and answer `timeout` (or retry it); a late result is ignored. */
 export function expire(run: CallState, fired: Deadline, settled: boolean): void {
   const ctx = run.ctx as CallContext;
-  const facts = {
-    toolTimeout: run.limits.timeout,
-    toolIdleTimeout: run.limits.idleTimeout,
-    totalTimeout: run.retry === undefined ? Infinity : run.total,
-  };
-  const timeout = deadlineError(run, fired, facts, settled);
+  // Its error is built when first read, if ever: see DeadlineTimeout.
+  const timeout = new DeadlineTimeout(run, fired, factsOf(run), settled);
   // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
   if (!settled) abandon(run, ctx, "timeout");
-  CallContext.abort(ctx, timeout);
-  if (fired === "totalTimeout") finish(run, withAttempts(error(timeout), timeout, ctx.attempt));
-  else retryOrFinish(run, error(timeout), undefined);
+  CallContext.abortLazily(ctx, timeout);
+  if (fired === "totalTimeout") finish(run, withAttempts(error(timeout.error), timeout.error, ctx.attempt));
+  else if (run.retry !== undefined) retryOrFinish(run, error(timeout.error), undefined);
+  else {
+    close(run);
+    answer(run, timeoutOutcome(timeout, run, run.env));
+  }
+}
+
+/** The deadlines a `timeout` error reports. */
+function factsOf(run: CallState): DeadlineFacts {
+  const { limits } = run;
+  return { toolTimeout: limits.timeout, toolIdleTimeout: limits.idleTimeout, totalTimeout: run.retry === undefined ? Infinity : run.total };
 }

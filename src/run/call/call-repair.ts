@@ -8,7 +8,7 @@ import { finish, track } from "./call-answer.js";
 import { deliver } from "../results/index.js";
 import { DONE, VALIDATING, type CallState } from "./call-state.js";
 import { dueAt } from "../deadlines/index.js";
-import { exitResult } from "./run-errors.js";
+import { exitResult } from "../outcome/index.js";
 
 /** What runs the repaired call: call-start.ts's `startAttempt`, passed in so the two files do not import each other. */
 export type StartAttempt = (run: CallState, tool: Tool, args: Record<string, unknown>, input: Record<string, unknown>) => void;

@@ -10,7 +10,7 @@ import { nextDue, settled } from "./call-deadlines.js";
 import { DONE, RUNNING, VALIDATING, type CallState } from "./call-state.js";
 import { dueAt } from "../deadlines/index.js";
 import { hookedAttempt, hooksOf } from "./hooked-attempt.js";
-import { exitResult } from "./run-errors.js";
+import { exitResult } from "../outcome/index.js";
 import { repairCall } from "./call-repair.js";
 import { askUserInCall, sampleInCall } from "./client-requests.js";
 

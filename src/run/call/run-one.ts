@@ -3,7 +3,7 @@ import type { RunEnv } from "../options/index.js";
 import { error } from "../../tool/results.js";
 import type { Tool } from "../../tool/tool.js";
 import type { ToolCall } from "../../tool/tool-call.js";
-import { validationTimeout } from "./run-errors.js";
+import { validationTimeout } from "../outcome/index.js";
 import { CallContext, type ReportBody } from "./call-context.js";
 import type { ProgressUpdate } from "../../tool/handler-context.js";
 import type { CallSink } from "./call-sink.js";

@@ -3,6 +3,7 @@ import type { ToolExecutionCompleted, ToolHaltEvent, ToolResultEncoded, ToolTail
 import { invalidReturn } from "../../tool/invalid-return.js";
 import { isApprovalHalt } from "../../tool/approval/approval-halt.js";
 import { type RunEnv, applyPolicy } from "../options/index.js";
+import { timeoutResult, type DeadlineTimeout } from "./run-errors.js";
 import { error, isHandlerResult, isReservedHaltReason, ok, type HandlerResult } from "../../tool/results.js";
 import { describe } from "../../util/safe.js";
 import type { CallIdentity } from "../../tool/tool-call.js";
@@ -97,6 +98,16 @@ export function outcomeOf(returned: unknown, who: CallIdentity, env: RunEnv): Ou
     }
   }
   return failed(env, who, invalidReturn(returned, who.toolName, who.toolCallId));
+}
+
+/**
+ * The outcome of a call that timed out, as {@link outcomeOf} gives for `error(timeout.error)`,
+ * without building the error where the default policy and encoder need only its message:
+ * {@link DeadlineTimeout} says why that pays.
+ */
+export function timeoutOutcome(timeout: DeadlineTimeout, who: CallIdentity, env: RunEnv): Outcome {
+  if (env.policy !== "continue" || env.encoder !== jsonEncoder) return outcomeOf(error(timeout.error), who, env);
+  return [completedEvent(who, timeoutResult(timeout)), encodedEvent(who, timeout.jsonText, true)];
 }
 
 /** The result's parts, checked, or the `invalid_return` that says what is wrong with them. */
