@@ -69,6 +69,9 @@ export class McpCall {
     const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
     if (watch.aborted) this.#abort(ctx, watch.reason);
     try {
+      // Without elicitation no server question reaches the call: its outcome is all there is to
+      // wait for, without a race and a promise per round.
+      if (this.#plan.router === undefined) return await outcome;
       for (;;) {
         const question = this.#question;
         if (question !== undefined && !question.asked && !this.#controller.signal.aborted) {
