@@ -26,7 +26,30 @@ const CALL_TOOL_RESULT = z.looseObject({
  * (`content: Invalid input: expected array, received string`), or `undefined` when it is one.
  */
 export function callToolResultProblems(value: unknown): string | undefined {
+  if (isTextResult(value)) return undefined;
   const parsed = CALL_TOOL_RESULT.safeParse(value);
   if (parsed.success) return undefined;
   return parsed.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.map(String).join(".")}: ${issue.message}`)).join("; ");
+}
+
+/**
+ * The commonest answer, text blocks and JSON data, judged without zod: parsing it cost more than
+ * the rest of toolrx's reading of a plain call. Whatever else `false` sends to the full check,
+ * which a property holds this to (it never passes what zod refuses).
+ */
+export function isTextResult(value: unknown): boolean {
+  if (!isJsonObject(value)) return false;
+  const { content, structuredContent, isError } = value;
+  if (isError !== undefined && typeof isError !== "boolean") return false;
+  if (structuredContent !== undefined && !isJsonObject(structuredContent)) return false;
+  if (content === undefined) return true;
+  if (!Array.isArray(content)) return false;
+  for (const block of content) {
+    if (!isJsonObject(block) || block.type !== "text" || typeof block.text !== "string") return false;
+  }
+  return true;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
