@@ -1,17 +1,17 @@
-export { mcpTools, type McpElicitationOptions, type McpTaskOptions, type McpToolMetadata, type McpToolsOptions } from "./mcp-tools.js";
-export { McpToolsError, type McpToolsErrorReason } from "./mcp-tools-error.js";
-export { defaultToolName, type McpToolNaming } from "./tool-names.js";
-export { renderContent, type McpInputRequest } from "./call-result.js";
-export type { McpClientLike, McpProgress } from "./client-like.js";
-export type { McpToolAnnotations } from "./list-tools.js";
-export { serveTools, type ServeToolsOptions } from "./serve-tools.js";
-export type { McpServerLike } from "./server-like.js";
-export { mcpRetryCall } from "./retry-call.js";
-export { resumeMcpInput, type McpInputResumed } from "./resume-input.js";
-export { mcpReattachCall } from "./reattach-call.js";
-export type { McpTaskReport, McpTaskStatus } from "./task-state.js";
-export { McpTaskStore } from "./task-store.js";
-export type { ServeTaskOptions } from "./serve-tasks.js";
-export { mcpJournalReattach } from "./journal-reattach.js";
-export type { McpTaskRecords } from "./task-records.js";
-export type { McpClientTelemetry, McpServerTelemetry, McpTraceContext } from "./mcp-telemetry.js";
+export {
+  defaultToolName,
+  type McpElicitationOptions,
+  type McpTaskOptions,
+  type McpToolAnnotations,
+  type McpToolMetadata,
+  type McpToolNaming,
+  McpToolsError,
+  type McpToolsErrorReason,
+  type McpToolsOptions,
+  mcpTools,
+} from "./client/index.js";
+export { mcpJournalReattach, type McpInputResumed, mcpReattachCall, mcpRetryCall, resumeMcpInput } from "./resume/index.js";
+export { type McpInputRequest, renderContent } from "./results/index.js";
+export { type ServeToolsOptions, serveTools } from "./server/index.js";
+export { type McpTaskRecords, type McpTaskReport, type McpTaskStatus, McpTaskStore, type ServeTaskOptions } from "./tasks/index.js";
+export type { McpClientLike, McpClientTelemetry, McpProgress, McpServerLike, McpServerTelemetry, McpTraceContext } from "./wire/index.js";

@@ -1,4 +1,5 @@
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
+import { flatObjectCheck } from "./flat-object-check.js";
 import { defaultsPlan, withDefaults } from "./json-schema-defaults.js";
 import { jsonSchemaIssues, type SchemaLookup } from "./json-schema-issues.js";
 import { schemaTypeError } from "./schema-type-error.js";
@@ -42,10 +43,12 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledSc
   // Short-circuiting stops at the first failure; the full list, for the model, is only worth its cost once a call failed.
   const full = new Validator(copy, draft, false);
   const plan = defaultsPlan(copy);
+  // Read from the schema as written: the validator has marked the copy with keys of its own.
+  const flat = flatObjectCheck(schema);
 
   /** The problems with the arguments as sent, none when valid; throws on values JSON has not. */
   function problems(args: Record<string, unknown>): ArgumentIssue[] | undefined {
-    if (fast.validate(args).valid) return undefined;
+    if (flat?.(args) === true || fast.validate(args).valid) return undefined;
     return jsonSchemaIssues(full.validate(args).errors as OutputUnit[], args, copy, lookup);
   }
 

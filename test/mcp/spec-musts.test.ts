@@ -8,11 +8,11 @@ import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontext
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defineTool, ok, runToolCalls, type ToolCall, type ToolError } from "../../src/index.js";
 import { mcpTools } from "../../src/mcp/index.js";
-import { requester } from "../../src/mcp/task-requests.js";
+import { requester } from "../../src/mcp/wire/task-requests.js";
 import { must } from "../support/must.js";
-import { extTaskOf, rawExtServer } from "./ext-task-servers.js";
-import { buildServer, LINES, sleep, text } from "./servers.js";
-import { rawTaskServer, servedWithTasks, taskOf } from "./task-servers.js";
+import { extTaskOf, rawExtServer } from "./tasks/ext-task-servers.js";
+import { buildServer, LINES, sleep, text } from "./support/servers.js";
+import { rawTaskServer, servedWithTasks, taskOf } from "./tasks/task-servers.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

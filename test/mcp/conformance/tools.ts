@@ -1,7 +1,7 @@
 // The tools the official conformance suite's server scenarios call, as toolrx tools: what a
 // served toolrx tool can express (text, parts, errors, progress, logs) mapped to MCP by serveTools.
 import { defineTool, error, ok, type Tool } from "../../../src/index.js";
-import { CONFORMANCE_TOOLS } from "../conformance-tools.js";
+import { CONFORMANCE_TOOLS } from "../support/conformance-tools.js";
 
 const NONE = { type: "object", properties: {} } as const;
 // A 1×1 PNG and the 44-byte header of an empty WAV file.
@@ -9,7 +9,7 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The suite's `test_*` tools (those that ask the user or the client's model are in ../conformance-tools.ts). */
+/** The suite's `test_*` tools (those that ask the user or the client's model are in ../support/conformance-tools.ts). */
 export const conformanceTools: readonly Tool[] = [
   defineTool({ name: "test_simple_text", description: "Simple text", schema: NONE, handler: () => ok("This is a simple text response for testing.") }),
   defineTool({

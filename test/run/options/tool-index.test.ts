@@ -7,7 +7,7 @@ import { Subject } from "rxjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defineTool, executeToolCalls, ok, runToolCalls, streamToolCalls, toolResolver, type Tool } from "../../../src/index.js";
 import { mcpTools } from "../../../src/mcp/index.js";
-import { connect, text, type Connected } from "../../mcp/servers.js";
+import { connect, text, type Connected } from "../../mcp/support/servers.js";
 import { anyArgs, call } from "../../support/helpers.js";
 
 const handler = vi.fn(async () => ok("ran"));

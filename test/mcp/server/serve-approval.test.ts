@@ -1,0 +1,251 @@
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport as MemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV2, InMemoryTransport as MemoryV2, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler, Server as ServerV2 } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { defineTool, memoryApprovalLedger, ok, type Tool } from "../../../src/index.js";
+import { serveTools, type ServeToolsOptions } from "../../../src/mcp/index.js";
+import { LINES, type SdkLine } from "../support/servers";
+import { must } from "../../support/must.js";
+
+type AnyClient = ClientV1 | ClientV2;
+type Answer = (params: { message: string; requestedSchema: unknown }) => unknown;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c().catch(() => {})));
+});
+
+/** A toolrx server of `line` and a client of the same line, in memory; `answer` is its user, if it can ask one. */
+async function served(line: SdkLine, tools: readonly Tool[], answer: Answer | undefined, options?: ServeToolsOptions): Promise<AnyClient> {
+  const server = line === "v1" ? new ServerV1({ name: "toolrx", version: "1.0.0" }) : new ServerV2({ name: "toolrx", version: "1.0.0" });
+  serveTools(server, tools, options);
+  const [a, b] = line === "v1" ? MemoryV1.createLinkedPair() : MemoryV2.createLinkedPair();
+  await server.connect(b as never);
+  // 1.x declares form support the pre-mode way, a bare `elicitation: {}`.
+  const capabilities: Record<string, Record<string, object>> = answer === undefined ? {} : { elicitation: line === "v1" ? {} : { form: {} } };
+  let client: AnyClient;
+  if (line === "v1") {
+    client = new ClientV1({ name: "c", version: "1.0.0" }, { capabilities });
+    if (answer) client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params as never) as never);
+  } else {
+    client = new ClientV2({ name: "c", version: "1.0.0" }, { capabilities });
+    if (answer) client.setRequestHandler("elicitation/create", async (req) => answer(req.params as never) as never);
+  }
+  await client.connect(a as never);
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
+  return client;
+}
+
+function callTool(client: AnyClient, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return client instanceof ClientV1
+    ? (client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>)
+    : (client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>);
+}
+
+const paid: number[] = [];
+afterEach(() => void paid.splice(0));
+const pay = defineTool({
+  name: "pay",
+  description: "Pay an invoice",
+  schema: z.object({ amount: z.number() }),
+  needsApproval: true,
+  handler: ({ amount }) => {
+    paid.push(amount);
+    return ok(`paid ${amount}`);
+  },
+});
+const payOver100 = defineTool({
+  name: "pay",
+  description: "Pay an invoice",
+  schema: z.object({ amount: z.number() }),
+  needsApproval: ({ amount }) => amount > 100,
+  handler: ({ amount }) => {
+    paid.push(amount);
+    return ok(`paid ${amount}`);
+  },
+});
+const text = (t: string, isError: boolean) => ({ content: [{ type: "text", text: t }], isError });
+const approve = vi.fn<Answer>(() => ({ action: "accept", content: { approve: true } }));
+afterEach(() => approve.mockClear());
+
+describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
+  it("asks the client's user through elicitation, with the tool and its arguments, and runs the call once approved", async () => {
+    const client = await served(line, [pay], approve);
+    expect(await callTool(client, "pay", { amount: 250 })).toMatchObject(text("paid 250", false));
+    expect(paid).toEqual([250]);
+    expect(approve).toHaveBeenCalledTimes(1);
+    const { message, requestedSchema } = must(approve.mock.calls[0])[0];
+    expect(message).toBe('Allow the tool pay (Pay an invoice) to run with these arguments?\n{"amount":250}');
+    expect(requestedSchema).toMatchObject({ properties: { approve: { type: "boolean" } }, required: ["approve"] });
+  });
+
+  it.each([
+    ["a decline", { action: "decline" }, "The user declined the call to pay; it was not run"],
+    ["a dismissal", { action: "cancel" }, "The user dismissed the approval of pay; the call was not run"],
+    ["an accepted form without approve: true", { action: "accept", content: { approve: false } }, "The user did not approve the call to pay; it was not run"],
+  ])("refuses the call on %s, saying so, and never runs it", async (_what, answer, why) => {
+    const client = await served(line, [pay], () => answer);
+    expect(await callTool(client, "pay", { amount: 250 })).toEqual(text(why, true));
+    expect(paid).toEqual([]);
+  });
+
+  it("refuses the call when the client cannot ask its user (no elicitation capability)", async () => {
+    const client = await served(line, [pay], undefined);
+    const result = await callTool(client, "pay", { amount: 250 });
+    expect(result).toEqual(
+      text("The tool pay needs the user's approval, and this client cannot ask for it (it does not support MCP form elicitation); the call was not run", true),
+    );
+    expect(paid).toEqual([]);
+  });
+
+  it("evaluates a function rule first: a call it lets through runs without asking", async () => {
+    const client = await served(line, [payOver100], approve);
+    expect(await callTool(client, "pay", { amount: 20 })).toMatchObject(text("paid 20", false));
+    expect(approve).not.toHaveBeenCalled();
+    expect(await callTool(client, "pay", { amount: 500 })).toMatchObject(text("paid 500", false));
+    expect(approve).toHaveBeenCalledTimes(1);
+    expect(paid).toEqual([20, 500]);
+  });
+
+  it("refuses the call when the rule throws", async () => {
+    const broken = defineTool({
+      name: "pay",
+      description: "Pay an invoice",
+      schema: z.object({ amount: z.number() }),
+      needsApproval: () => {
+        throw new Error("no limits configured");
+      },
+      handler: ({ amount }) => {
+        paid.push(amount);
+        return ok(`paid ${amount}`);
+      },
+    });
+    const client = await served(line, [broken], approve);
+    // The runner answers it as it answers an executor that fails: not run, the rule's error shown.
+    expect(await callTool(client, "pay", { amount: 5 })).toEqual(text("tool error (pay): handler_exit: no limits configured", true));
+    expect(approve).not.toHaveBeenCalled();
+    expect(paid).toEqual([]);
+  });
+
+  it("refuses the call when the user does not answer within approvalTimeout", async () => {
+    const client = await served(line, [pay], () => new Promise(() => {}), { approvalTimeout: 100 });
+    const result = await callTool(client, "pay", { amount: 250 });
+    expect(result.isError).toBe(true);
+    expect(String(must((result.content as { text: string }[])[0]).text)).toMatch(/^Could not ask the user to approve the call to pay \(.+\); it was not run$/);
+    expect(paid).toEqual([]);
+  });
+
+  it("works with the run's approvalSecret and approvalLedger: each approved call runs once", async () => {
+    const client = await served(line, [pay], approve, { approvalSecret: "server-side secret", approvalLedger: memoryApprovalLedger() });
+    expect(await callTool(client, "pay", { amount: 250 })).toMatchObject(text("paid 250", false));
+    expect(await callTool(client, "pay", { amount: 250 })).toMatchObject(text("paid 250", false));
+    expect(approve).toHaveBeenCalledTimes(2);
+    expect(paid).toEqual([250, 250]);
+  });
+
+  it("does not ask about a call whose arguments are invalid: the runner answers it without running it", async () => {
+    const client = await served(line, [pay], approve);
+    const result = await callTool(client, "pay", { amount: "lots" });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("amount");
+    expect(approve).not.toHaveBeenCalled();
+    expect(paid).toEqual([]);
+  });
+});
+
+describe("serveTools' approvalTimeout", () => {
+  it("is a TypeError naming it when it is not a positive number of ms", () => {
+    const server = new ServerV1({ name: "s", version: "1" });
+    expect(() => serveTools(server, [pay], { approvalTimeout: 0 })).toThrow(
+      new TypeError("Expected `approvalTimeout` to be a positive number of ms up to 2147483647, got 0"),
+    );
+    expect(() => serveTools(server, [pay], { approvalTimeout: "5m" as never })).toThrow(/`approvalTimeout`/);
+  });
+});
+
+/** A toolrx server behind the 2.x web handler, reached through fetch by a client that speaks 2025-11-25. */
+async function served2025(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
+  const handler = createMcpHandler(() => {
+    const server = new ServerV2({ name: "toolrx", version: "1.0.0" }, { capabilities: { tools: {} } });
+    serveTools(server, tools);
+    return server;
+  });
+  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://toolrx.test/mcp"), { fetch }));
+  closers.push(
+    () => client.close(),
+    () => handler.close(),
+  );
+  expect(client.getProtocolEra()).not.toBe("modern");
+  return client;
+}
+
+/** A toolrx server on revision 2026-07-28 (no server-to-client requests), reached through fetch. */
+async function modernServed(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
+  const handler = createMcpHandler(() => {
+    const server = new ServerV2({ name: "toolrx", version: "1.0.0" }, { capabilities: { tools: {} } });
+    serveTools(server, tools);
+    return server;
+  });
+  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://toolrx.test/mcp"), { fetch }));
+  closers.push(
+    () => client.close(),
+    () => handler.close(),
+  );
+  expect(client.getProtocolEra()).toBe("modern");
+  return client;
+}
+
+describe("serveTools and needsApproval on the 2.x web handler, for a 2025-11-25 client (SDK v2)", () => {
+  it("refuses the call saying the stateless server never saw initialize, not that the client lacks elicitation it declared", async () => {
+    const client = new ClientV2({ name: "c", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    await served2025([pay], client);
+    const answer = (await client.callTool({ name: "pay", arguments: { amount: 250 } })) as { content: { text: string }[]; isError: boolean };
+    expect(answer.isError).toBe(true);
+    const said = must(answer.content[0]).text;
+    expect(said).toMatch(/stateless\) and never saw the client's initialize/);
+    expect(said).not.toMatch(/does not support MCP form elicitation\)/);
+    expect(paid).toEqual([]);
+  });
+});
+
+describe("serveTools and needsApproval on revision 2026-07-28 (SDK v2)", () => {
+  it("asks with an input_required result; the client's user answers and the retried call runs", async () => {
+    const client = new ClientV2({ name: "c", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler("elicitation/create", async (req) => approve(req.params as never) as never);
+    await modernServed([pay], client);
+    expect(await client.callTool({ name: "pay", arguments: { amount: 250 } })).toMatchObject(text("paid 250", false));
+    expect(approve).toHaveBeenCalledTimes(1);
+    expect(paid).toEqual([250]);
+  });
+
+  it("a client that hands input_required back sees the question, and a retry with a decline does not run the call", async () => {
+    const client = new ClientV2(
+      { name: "c", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } },
+    );
+    await modernServed([pay], client);
+    const asked = (await client.callTool({ name: "pay", arguments: { amount: 250 } }, { allowInputRequired: true } as never)) as Record<string, unknown>;
+    expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { toolrx_approval: { method: "elicitation/create" } } });
+    const declined = await client.callTool(
+      { name: "pay", arguments: { amount: 250 }, inputResponses: { toolrx_approval: { action: "decline" } } } as never,
+      { allowInputRequired: true } as never,
+    );
+    expect(declined).toMatchObject(text("The user declined the call to pay; it was not run", true));
+    expect(paid).toEqual([]);
+  });
+
+  it("refuses the call when the client declares no elicitation", async () => {
+    const client = new ClientV2({ name: "c", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await modernServed([pay], client);
+    expect(await client.callTool({ name: "pay", arguments: { amount: 250 } })).toMatchObject({ isError: true });
+    expect(paid).toEqual([]);
+  });
+});
