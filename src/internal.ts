@@ -7,6 +7,8 @@
  */
 export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
 export { REMOTE_ATTEMPT, resolveOptions } from "./run/options.js";
+export { checked } from "./tool/executor.js";
+export { exitResult } from "./run/run-errors.js";
 export { watchAbort, type CtxAbort } from "./run/call-context.js";
 export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";

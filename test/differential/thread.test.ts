@@ -85,4 +85,10 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     const seen = await same("date", { onToolError: "continue", calls });
     expect(seen.calls.map((c) => (c.message as { content: string }).content)).toEqual(['"1970-01-01T00:00:00.000Z"', '"as text"']);
   });
+
+  it("a result nested past 512 levels is refused on both sides, one at 512 levels is written on both", async () => {
+    const calls = ["ok-deep", "ok-deep-enough"].map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
+    const seen = await same("deep", { onToolError: "continue", calls });
+    expect(seen.calls.map((c) => (c.message as { isError: boolean }).isError)).toEqual([true, false]);
+  });
 });
