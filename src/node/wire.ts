@@ -22,7 +22,9 @@ export class Unencodable {
   constructor(readonly problem: string) {}
 }
 
-const MAX_DEPTH = { exact: 512, lenient: 64 } as const;
+// One bound, the depth `decodeValue` accepts (so that a hostile message cannot exhaust the
+// receiving side's stack): error data crosses as deep as a result does, and is cut only there.
+const MAX_DEPTH = { exact: 512, lenient: 512 } as const;
 const hasOwn = (o: object, key: string): boolean => Object.hasOwn(o, key);
 
 function isError(value: object): value is Error {

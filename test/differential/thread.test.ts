@@ -9,6 +9,7 @@ import { batch, excluded, type Batch } from "./arbitraries.js";
 import { observe, type Observation } from "./observe.js";
 import { propertyTimeout, runParameters } from "./runs.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
+import { must } from "../support/must.js";
 
 // 40 generated batches (1 to 4 calls each) through the default executor and a warm worker pool,
 // side by side: the property took 11 to 18 s (the file 15 to 22 s) on the project's 2-core
@@ -90,5 +91,25 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     const calls = ["ok-deep", "ok-deep-enough"].map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
     const seen = await same("deep", { onToolError: "continue", calls });
     expect(seen.calls.map((c) => (c.message as { isError: boolean }).isError)).toEqual([true, false]);
+  });
+
+  // Issue 41: error data past 64 levels crossed as "[...]" (a returned reason, an Error's data, a thrown object).
+  it("error data nested up to 512 levels crosses unchanged", async () => {
+    const kinds = ["error-deep-40", "error-deep-100", "error-deep-data", "throw-deep"];
+    const calls = kinds.map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
+    await same("deep-error", { onToolError: "continue", calls });
+  });
+
+  it("error data nested past 512 levels is cut there, and the model reads the same", async () => {
+    const b: Batch = { onToolError: "continue", calls: [{ id: "c0", name: "plain", arguments: { steps: [{ do: "hostile", kind: "error-deep-600" }] } }] };
+    const [inProcess, threaded] = await Promise.all([
+      observe(b, inProcessTools(), undefined, "local-deeper", logDir),
+      observe(b, isolatedTools(pool), pool, "thread-deeper", logDir),
+    ]);
+    expect(threaded.calls[0]?.message).toEqual(inProcess.calls[0]?.message);
+    let reason = (must(threaded.calls[0]).events[1] as { result: { reason: unknown } }).result.reason;
+    let levels = 0;
+    for (; typeof reason === "object" && reason !== null; levels++) reason = (reason as { in: unknown }).in;
+    expect([levels, reason]).toEqual([512, "[...]"]);
   });
 });
