@@ -40,10 +40,15 @@ export async function serveWorker(url, queue, concurrency, toolrx) {
   process.on("SIGTERM", () => void close().then(() => process.exit(0)));
 }
 
-/** A worker process: `script --worker <kind> <url> <queue> <concurrency>`, resolved once it is ready. */
+/**
+ * A worker process: `script --worker <kind> <url> <queue> <concurrency>`, resolved once it is ready.
+ * `BENCH_WORKER_FLAGS` goes to its `node` (`--cpu-prof --cpu-prof-dir=.tmp/prof` profiles each
+ * worker, which NODE_OPTIONS does not allow).
+ */
 export function startWorker(script, kind, url, queue, concurrency) {
+  const flags = (process.env.BENCH_WORKER_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, "--worker", kind, url, queue, String(concurrency)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...flags, script, "--worker", kind, url, queue, String(concurrency)], { stdio: ["ignore", "pipe", "inherit"] });
     child.stdout.once("data", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`bench worker exited with ${code}`)));
   });
