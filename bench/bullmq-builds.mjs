@@ -47,14 +47,16 @@ async function main() {
   const info = new Redis(redis.url);
   const stamp = Date.now();
   const short = (dir) => (dir.replace(/\/+$/, "").endsWith("dist") ? (dir.replace(/\/+$/, "").split("/").at(-2) ?? dir) : dir);
-  const systems = { bare: await bareSystem({ script, url: redis.url, queue: `bb-bare-${stamp}`, concurrency: inFlight }) };
-  for (const [i, dir] of dirs.entries()) {
-    const [lib, { bullmqExecutor }] = await Promise.all([load(dir, "."), load(dir, "bullmq")]);
-    const queue = `bb-${i}-${stamp}`;
-    systems[short(dir)] = await toolrxSystem({ script, kind: dir, url: redis.url, queue, concurrency: inFlight, lib, bullmqExecutor, tool: noopOf(lib) });
-  }
+  // Built inside the try: a build that fails to load must not leave the others' workers and Redis running.
+  const systems = {};
   let got;
   try {
+    systems.bare = await bareSystem({ script, url: redis.url, queue: `bb-bare-${stamp}`, concurrency: inFlight });
+    for (const [i, dir] of dirs.entries()) {
+      const [lib, { bullmqExecutor }] = await Promise.all([load(dir, "."), load(dir, "bullmq")]);
+      const queue = `bb-${i}-${stamp}`;
+      systems[short(dir)] = await toolrxSystem({ script, kind: dir, url: redis.url, queue, concurrency: inFlight, lib, bullmqExecutor, tool: noopOf(lib) });
+    }
     got = await alternatingRounds(systems, info, { calls, rounds, inFlight, warmup: 300 });
   } finally {
     await Promise.all(Object.values(systems).map((s) => s.close()));
