@@ -16,44 +16,24 @@
  * redis-server (and no REDIS_URL) they are reported as not measured, except under CI=true,
  * where that is a failure.
  */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Queue, QueueEvents, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { defineTool, ok, runToolCalls } from "../dist/index.js";
 import { bullmqExecutor, bullmqWorker } from "../dist/bullmq/index.js";
+import { alternatingRounds, bareSystem, ownRedis, paired, serveWorker, toolrxSystem } from "./lib/bullmq-systems.mjs";
 import { reportTargets } from "./lib/report-targets.mjs";
-import { median, quantile, round } from "./lib/stats.mjs";
+import { median, round } from "./lib/stats.mjs";
 
 const noop = defineTool({ name: "noop", description: "", schema: z.object({ i: z.number() }), handler: ({ i }) => ok(i) });
-/** What both workers are given: as toolrx's defaults. */
-const WORKER_SETTINGS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 0, maxStartedAttempts: 1 };
-const RETENTION_S = 60;
 const IN_FLIGHT = [16, 64];
 const TARGET_IDS = ["bullmq-16", "bullmq-64", "bullmq-worker-cpu"];
+const script = fileURLToPath(import.meta.url);
 
 if (process.argv[2] === "--worker") {
   const [, , , kind, url, queue, concurrency] = process.argv;
-  let close;
-  if (kind === "toolrx") {
-    const worker = bullmqWorker({ connection: url, queue, tools: [noop], concurrency: Number(concurrency) });
-    await worker.ready();
-    close = () => worker.close();
-  } else {
-    const worker = new Worker(queue, async (job) => job.data.i, {
-      connection: new Redis(url, { maxRetriesPerRequest: null }),
-      concurrency: Number(concurrency),
-      ...WORKER_SETTINGS,
-    });
-    worker.on("error", () => undefined);
-    await worker.waitUntilReady();
-    close = () => worker.close();
-  }
-  process.stdout.write("ready\n");
-  process.on("SIGTERM", () => void close().then(() => process.exit(0)));
+  await serveWorker(url, queue, Number(concurrency), kind === "toolrx" ? { bullmqWorker, tool: noop } : undefined);
 } else {
   await main();
 }
@@ -63,7 +43,7 @@ async function main() {
   const quick = args.includes("--quick");
   const calls = Number(args[args.indexOf("--calls") + 1]) || (quick ? 300 : 2_000);
   const rounds = Number(args[args.indexOf("--rounds") + 1]) || (quick ? 2 : 9);
-  let redisProcess;
+  let own;
   let url = process.env.REDIS_URL;
   if (url === undefined && !hasRedisServer()) {
     if (process.env.CI === "true") throw new Error("bench: redis-server is not installed (CI installs it; see .ci/run)");
@@ -72,33 +52,23 @@ async function main() {
     return;
   }
   if (url === undefined) {
-    const port = await freePort();
-    redisProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    url = `redis://127.0.0.1:${port}`;
-    await new Promise((r) => setTimeout(r, 300));
+    own = await ownRedis();
+    url = own.url;
   }
   const info = new Redis(url);
   const stamp = Date.now();
   const concurrency = Math.max(...IN_FLIGHT);
-  const systems = { toolrx: await toolrxSystem(url, `bench-rx-${stamp}`, concurrency), bare: await bareSystem(url, `bench-bare-${stamp}`, concurrency) };
+  const systems = {
+    toolrx: await toolrxSystem({ script, kind: "toolrx", url, queue: `bench-rx-${stamp}`, concurrency, lib: { runToolCalls }, bullmqExecutor, tool: noop }),
+    bare: await bareSystem({ script, url, queue: `bench-bare-${stamp}`, concurrency }),
+  };
   const results = {};
   try {
-    for (const inFlight of IN_FLIGHT) {
-      for (const system of Object.values(systems)) await system.run(Math.min(calls, 500), inFlight); // warm-up
-      const got = { toolrx: [], bare: [] };
-      const names = Object.keys(systems);
-      for (let r = 0; r < rounds; r++) {
-        for (let s = 0; s < names.length; s++) {
-          const name = names[(s + r) % names.length];
-          got[name].push(await measured(systems[name], info, calls, inFlight));
-        }
-      }
-      results[inFlight] = got;
-    }
+    for (const inFlight of IN_FLIGHT) results[inFlight] = await alternatingRounds(systems, info, { calls, rounds, inFlight, warmup: 500 });
   } finally {
     await Promise.all(Object.values(systems).map((s) => s.close()));
     info.disconnect();
-    redisProcess?.kill("SIGKILL");
+    own?.stop();
   }
   console.log(`\nBullMQ, one worker process each, ${calls} calls per round, median of ${rounds} alternating rounds`);
   const table = [];
@@ -116,22 +86,18 @@ async function main() {
     }
   }
   console.table(table);
-  const paired = (inFlight, key) => {
-    const { toolrx, bare } = results[inFlight];
-    const xs = toolrx.map((t, r) => t[key] / bare[r][key]);
-    return { median: round(median(xs), 2), p25: round(quantile(xs, 0.25), 2), p75: round(quantile(xs, 0.75), 2) };
-  };
+  const ratioOf = (inFlight, key) => paired(results[inFlight].toolrx, results[inFlight].bare, key);
   const ratio = (x) => `${x.median}× (rounds: ${x.p25}–${x.p75}×)`;
   const throughput = (inFlight) => {
-    const x = paired(inFlight, "perSecond");
+    const x = ratioOf(inFlight, "perSecond");
     return {
       id: `bullmq-${inFlight}`,
       target: `BullMQ, ${inFlight} in flight: ≥ 0.95× bare BullMQ's throughput (Queue/Worker/QueueEvents, same settings)`,
       met: x.median >= 0.95,
-      figure: `${ratio(x)}; producer CPU ${ratio(paired(inFlight, "producer"))}, Redis CPU ${ratio(paired(inFlight, "redis"))}`,
+      figure: `${ratio(x)}; producer CPU ${ratio(ratioOf(inFlight, "producer"))}, Redis CPU ${ratio(ratioOf(inFlight, "redis"))}`,
     };
   };
-  const cpu = paired(64, "worker");
+  const cpu = ratioOf(64, "worker");
   reportTargets([
     ...IN_FLIGHT.map(throughput),
     {
@@ -143,122 +109,7 @@ async function main() {
   ]);
 }
 
-/** One run of `calls` calls, `inFlight` at a time: throughput and each process's CPU per call. */
-async function measured(system, info, calls, inFlight) {
-  const cpu0 = process.cpuUsage();
-  const w0 = cpuOf(system.child);
-  const r0 = await redisCpu(info);
-  const t0 = performance.now();
-  await system.run(calls, inFlight);
-  const elapsed = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const w1 = cpuOf(system.child);
-  const r1 = await redisCpu(info);
-  return { perSecond: calls / (elapsed / 1000), producer: (cpu.user + cpu.system) / calls, worker: (w1 - w0) / calls, redis: (r1 - r0) / calls };
-}
-
-async function toolrxSystem(url, queue, concurrency) {
-  const child = await startWorker("toolrx", url, queue, concurrency);
-  const executor = bullmqExecutor({ connection: url, queue, key: queue, retention: RETENTION_S * 1000 });
-  await executor.ready();
-  let batch = 0;
-  return {
-    child,
-    async run(n, inFlight) {
-      const b = batch++;
-      const calls = Array.from({ length: n }, (_, i) => ({ id: `c${b}-${i}`, name: "noop", arguments: { i } }));
-      const { messages } = await runToolCalls(calls, [noop], { toolExecutor: executor, maxConcurrency: inFlight });
-      if (messages.length !== n || messages.some((m, i) => m.isError || m.content !== String(i)))
-        throw new Error("bench: toolrx did not answer every call once, by its handler");
-    },
-    async close() {
-      await executor.close();
-      await stopWorker(child);
-    },
-  };
-}
-
-async function bareSystem(url, queueName, concurrency) {
-  const child = await startWorker("bare", url, queueName, concurrency);
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  const eventsConnection = new Redis(url, { maxRetriesPerRequest: null });
-  const queue = new Queue(queueName, { connection });
-  const events = new QueueEvents(queueName, { connection: eventsConnection });
-  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-  // Each waiting job listens for the events' closing: 64 in flight are not a leak.
-  events.setMaxListeners(0);
-  queue.setMaxListeners(0);
-  const options = { attempts: 1, removeOnComplete: { age: RETENTION_S }, removeOnFail: { age: RETENTION_S } };
-  return {
-    child,
-    async run(n, inFlight) {
-      let next = 0;
-      let answered = 0;
-      const lane = async () => {
-        while (next < n) {
-          const i = next++;
-          const job = await queue.add("call", { i }, options);
-          const value = await job.waitUntilFinished(events);
-          if (value !== i) throw new Error(`bench: bare BullMQ answered call ${i} with ${JSON.stringify(value)}`);
-          answered++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(inFlight, n) }, lane));
-      if (answered !== n) throw new Error(`bench: bare BullMQ answered ${answered} of ${n} calls`);
-    },
-    async close() {
-      await Promise.all([queue.close(), events.close()]);
-      // BullMQ leaves the connections it was given open.
-      connection.disconnect();
-      eventsConnection.disconnect();
-      await stopWorker(child);
-    },
-  };
-}
-
 /** Whether Debian's (or any) redis-server is on the PATH. */
 function hasRedisServer() {
   return (process.env.PATH ?? "").split(":").some((dir) => dir !== "" && existsSync(`${dir}/redis-server`));
-}
-
-function startWorker(kind, url, queue, concurrency) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--worker", kind, url, queue, String(concurrency)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    child.stdout.once("data", () => resolve(child));
-    child.once("exit", (code) => reject(new Error(`bench worker exited with ${code}`)));
-  });
-}
-
-/** Stop a worker process and wait for it, so that it never outlives the Redis it talks to. */
-function stopWorker(child) {
-  if (child.exitCode !== null) return Promise.resolve();
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  return exited;
-}
-
-/** CPU time of a child process so far, in µs (utime + stime from /proc, 100 ticks a second). */
-function cpuOf(child) {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/** Redis' own CPU time so far, in µs. */
-async function redisCpu(info) {
-  const text = await info.info("cpu");
-  const read = (name) => Number(new RegExp(`${name}:([\\d.]+)`).exec(text)[1]);
-  return (read("used_cpu_user") + read("used_cpu_sys")) * 1e6;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -8,6 +8,8 @@
 export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
 export { REMOTE_ATTEMPT, resolveOptions } from "./run/options/options.js";
 export { watchAbort, type CtxAbort } from "./run/call/call-context.js";
+export { checked } from "./tool/executor.js";
+export { exitResult } from "./run/outcome/run-errors.js";
 export { collectToolCalls } from "./run/batch.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner, SUBAGENT_RESUME } from "./agent/subagents/index.js";

@@ -79,12 +79,17 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   if (typeof validateArguments !== "boolean") throw new TypeError(`Expected \`validateArguments\` to be a boolean, got ${describeValue(validateArguments)}`);
   const env: JobEnv = { tools, executor: toolExecutor, validateArguments, context, settleGrace };
   const keys = keysOf(prefix, queueName);
-  const commands = redisClient(options.connection, "blocking", `toolrx:worker-commands:${queueName}`);
-  const subscriber = redisClient(options.connection, "blocking", `toolrx:worker-cancels:${queueName}`);
+  /** Set once `close` has nothing left to wait for but Redis: from then on, no reconnects. */
+  let stopped = false;
+  const isStopped = (): boolean => stopped;
+  const commands = redisClient(options.connection, "blocking", `toolrx:worker-commands:${queueName}`, isStopped);
+  const subscriber = redisClient(options.connection, "blocking", `toolrx:worker-cancels:${queueName}`, isStopped);
   const lanes = new RedisLanes(commands, keys.lane, leaseTtl);
   const heartbeats = new JobHeartbeats(commands, keys.heartbeat, options.name ?? "");
   /** The abort controller of each job this worker runs. */
   const running = new Map<string, AbortController>();
+  /** The handlers running now, settled or not: what `close` waits for when Redis is gone. */
+  const handlers = new Set<Promise<unknown>>();
   let worker: Worker | undefined;
 
   const cancel = (jobId: string, reason: string): void => running.get(jobId)?.abort(new Error(`cancelled by the producer: ${reason}`));
@@ -97,6 +102,11 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
       if (reason !== null) cancel(ids[i] as string, reason);
     });
   };
+
+  // Pub/sub delivers at most once: a cancel lost on the way (a dropped subscriber connection, a
+  // loaded Redis) would leave its handler running, and `close` waiting for it, forever. The markers
+  // are the record, so they are read again while jobs run.
+  let rechecks: ReturnType<typeof setInterval> | undefined;
 
   const process = async (job: Job<CallJobData, CallJobReturn>): Promise<CallJobReturn> => {
     const data = job.data;
@@ -111,9 +121,15 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     try {
       const marker = await commands.get(keys.cancelMarker(jobId));
       if (marker !== null) return { v: 1, cancelled: marker, started: false };
-      return await runCallJob(data, env, controller.signal, (update) => {
+      const handling = runCallJob(data, env, controller.signal, (update) => {
         job.updateProgress(update as object).catch(() => undefined);
       });
+      handlers.add(handling);
+      try {
+        return await handling;
+      } finally {
+        handlers.delete(handling);
+      }
     } finally {
       heartbeats.stop(jobId);
       running.delete(jobId);
@@ -133,7 +149,9 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     });
     subscriber.on("ready", () => void recheck().catch(() => undefined));
     await subscriber.subscribe(keys.cancelChannel);
-    const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`);
+    rechecks = setInterval(() => void recheck().catch(() => undefined), CANCEL_RECHECK);
+    rechecks.unref?.();
+    const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`, isStopped);
     worker = new Worker<CallJobData, CallJobReturn>(queueName, process, {
       connection: await connected(blocking),
       prefix,
@@ -158,10 +176,31 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     ready,
     async close() {
       await started?.catch(() => undefined);
-      await worker?.close();
+      // BullMQ's graceful close waits for Redis (its blocking connection's `end`, each job's
+      // completion): with Redis gone it never resolves, and its lock timer keeps the process from
+      // exiting on SIGTERM. Then the running handlers are all there is to wait for (their results
+      // cannot be reported), and no connection is re-established for a close.
+      const handlersSettled = (): Promise<unknown> => Promise.allSettled([...handlers]);
+      if (commands.status === "ready") await Promise.race([worker?.close(), unreachable(commands).then(handlersSettled)]);
+      else {
+        await handlersSettled();
+        stopped = true;
+        await worker?.close(true);
+      }
+      stopped = true;
+      clearInterval(rechecks);
       heartbeats.close();
       lanes.close();
       for (const client of ownClients) client.disconnect();
     },
   };
 }
+
+/** Resolves once `client` has no connection to Redis, now or later. */
+function unreachable(client: Redis): Promise<void> {
+  if (client.status !== "ready") return Promise.resolve();
+  return new Promise((resolve) => client.once("close", () => resolve()));
+}
+
+/** How often a worker reads the cancel markers of the jobs it runs, in ms: a lost cancel is acted on within this. */
+const CANCEL_RECHECK = 1_000;

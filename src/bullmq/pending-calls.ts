@@ -178,10 +178,9 @@ export class PendingCalls {
       if (!w.sent || w.settled) return;
       const removed = await queue.remove(w.jobId);
       if (removed === 1) this.settle(w, remoteExit("not_started", `cancelled before a worker took it: ${text}`, w), "release");
-      else {
-        await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
-        w.cancelSent();
-      }
+      // The worker aborts the handler and answers the job with what it settles with (or `aborted`
+      // after its grace): that answer is the call's late settlement, reported as in-process.
+      else await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
     } catch {
       // Redis is unreachable: the lost-connection path answers the call.
     }

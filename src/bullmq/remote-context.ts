@@ -27,7 +27,8 @@ export function remoteIdempotencyKey(ctx: HandlerContext): string | undefined {
  * An executor that hands the inner one a context with `idempotencyKey`, `attempt` and the model's
  * `toolCall` (the worker's runner may run it with a repair's arguments), and keeps the handler's
  * own settlement: the job must not end (and free its slot and leases) while the handler still
- * runs, even after the runner answered for it.
+ * runs, even after the runner answered for it, and a handler that settles after a cancel is
+ * answered with what it settled with.
  *
  * A progress update the runner cannot take goes to `malformed` instead: the producer's runner
  * drops it and reports it to its host, as an in-process call's would be. Reported here, on the
@@ -39,8 +40,8 @@ export function remoteContextExecutor(
   attempt: number,
   toolCall: ToolCall,
   malformed: (update: unknown) => void,
-): { executor: ToolExecutor; started(): boolean; settled(): Promise<unknown> } {
-  let running: Promise<unknown> | undefined;
+): { executor: ToolExecutor; started(): boolean; settled(): Promise<Settlement | undefined> } {
+  let running: Promise<Settlement> | undefined;
   const executor: ToolExecutor = {
     execute(tool, args, ctx) {
       // Delegation, not a copy: the runner's context keeps private state behind `signal` and `progress`.
@@ -63,12 +64,18 @@ export function remoteContextExecutor(
         attempt,
       };
       const returned = inner.execute(tool, args, remote);
-      running = Promise.resolve(returned).catch(() => undefined);
+      running = Promise.resolve(returned).then(
+        (value): Settlement => ({ value }),
+        (thrown: unknown): Settlement => ({ thrown }),
+      );
       return returned;
     },
   };
-  return { executor, started: () => running !== undefined, settled: () => running ?? Promise.resolve() };
+  return { executor, started: () => running !== undefined, settled: () => running ?? Promise.resolve(undefined) };
 }
+
+/** How the inner executor's answer settled: kept so that a handler settling after a cancel is answered with its own result. */
+export type Settlement = { readonly value: unknown } | { readonly thrown: unknown };
 
 /** What the runner's `ctx.progress` takes: `{ progress: number, ... }`. */
 export function wellFormed(update: unknown): update is ProgressUpdate {

@@ -10,11 +10,12 @@ import {
   type ToolResolver,
   type Tool,
   type ToolResultEncoder,
+  type HandlerResult,
 } from "../index.js";
-import { REMOTE_ATTEMPT } from "../internal.js";
+import { checked, exitResult, REMOTE_ATTEMPT } from "../internal.js";
 import { encodeThrown } from "../node/index.js";
 import type { CallJobData, CallJobReturn } from "./protocol.js";
-import { remoteContextExecutor } from "./remote-context.js";
+import { remoteContextExecutor, type Settlement } from "./remote-context.js";
 import { encodeJobResult } from "./result-codec.js";
 
 /** What the worker decided for everything the job runs under. */
@@ -33,7 +34,10 @@ const NO_ENCODING: ToolResultEncoder = { encode: () => "", encodeError: () => ""
 /**
  * Run one call job through the same runner as in-process (validation, executor, the tool's
  * checks), with `signal` for cancels, and return what the producer decodes. The job ends only
- * when the handler has settled, or `settleGrace` after it was aborted.
+ * when the handler has settled, or `settleGrace` after it was aborted. A handler that settles
+ * within that grace after a cancel is answered with its own result, as the runner reports an
+ * in-process one that settles late (`late_settlement`, `settled: true`): the producer's runner
+ * stopped waiting for it, and reports it so.
  */
 export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSignal, onProgress: (update: unknown) => void): Promise<CallJobReturn> {
   const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt, data.call, (update) =>
@@ -74,7 +78,8 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
     try {
       completed = await run.completed;
     } catch (reason) {
-      await settledWithin(tracked.settled(), env.settleGrace);
+      const late = await settledWithin(tracked.settled(), env.settleGrace);
+      if (late !== undefined) return { v: 1, result: encodeJobResult(lateResult(late, data.call), data.call.name, data.call.id) };
       return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
     }
     // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
@@ -121,7 +126,15 @@ export function completionOf(events: Observable<ToolEvent>): { readonly complete
   };
 }
 
-function settledWithin(settled: Promise<unknown>, ms: number): Promise<unknown> {
+/** What the runner makes of an executor's answer (`checked`, or `handler_exit` for its throw), for one that came after the run ended. */
+function lateResult(late: Settlement, call: { readonly id: string; readonly name: string }): HandlerResult {
+  if ("thrown" in late) return exitResult({ toolName: call.name, toolCallId: call.id }, late.thrown) as HandlerResult;
+  return checked(late.value, call.name, call.id);
+}
+
+/** The handler's settlement, or `undefined` when it has not settled within `ms`. */
+function settledWithin<T>(settled: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+  const grace = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([settled, grace]).finally(() => clearTimeout(timer));
 }

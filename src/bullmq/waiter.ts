@@ -27,8 +27,6 @@ export interface Waiter {
   /** The name the worker wrote in its heartbeat, when one was seen. */
   worker: string | undefined;
   progress(update: ProgressUpdate): void;
-  /** Tell the runner the cancel was sent to the worker: what the handler does next is its own. */
-  cancelSent(): void;
   /** Tell the runner the worker running it is gone: the handler will never settle. */
   killed(): void;
   resolve(result: HandlerResult): void;
@@ -84,7 +82,6 @@ export function openWaiter(
         // The runner refuses reports once the call is answered; nothing to do.
       }
     },
-    cancelSent: () => reportFate(ctx, "cancel_sent"),
     killed: () => reportFate(ctx, "killed"),
     resolve,
     detach: () => signal.removeEventListener("abort", onAbort),

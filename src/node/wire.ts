@@ -14,7 +14,13 @@ export type Wire = null | boolean | number | string | readonly Wire[] | { readon
  */
 export const TAG = "$toolrx";
 
-/** How deep a value may nest: `exact` data as deep as the default JSON encoder takes, an error's `lenient` data less. */
+/**
+ * How deep a value may nest. `exact`: as deep as the default JSON encoder takes, and the depth
+ * decoding accepts, so a hostile message cannot exhaust the receiving side's stack. `lenient`: an
+ * error's data is whatever a handler threw (a library's error can hold its request, socket and
+ * agent), walked without a global `seen`; a short bound keeps that walk small, and the model reads
+ * only 8 levels of it anyway.
+ */
 export const MAX_DEPTH = { exact: 512, lenient: 64 } as const;
 
 /** `Object.hasOwn`, short: the codec asks it of every object it meets. */

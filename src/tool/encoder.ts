@@ -13,7 +13,8 @@ export interface ToolResultEncoder {
 /**
  * The default encoder. Strings pass through raw; everything else is `JSON.stringify`'d, and a
  * value JSON cannot represent (`undefined`, a function, a symbol, a bigint, a cycle) throws
- * instead of becoming a silent `undefined`. Errors become `{"error": "<text>"}`. No content
+ * instead of becoming a silent `undefined`, as does a value nested deeper than
+ * 512 levels. Errors become `{"error": "<text>"}`. No content
  * carries a stack trace: stack frames are cut out, however deep they sit.
  *
  * @example
@@ -28,6 +29,10 @@ export const jsonEncoder: ToolResultEncoder = /* @__PURE__ */ Object.freeze({
     if (text === undefined) {
       throw new TypeError(`Cannot encode ${typeof value} as JSON`);
     }
+    // Nesting that deep needs more than two characters a level: shorter text is never checked.
+    if (text.length > 2 * MAX_NESTING && nestingOf(text) > MAX_NESTING) {
+      throw new TypeError(`Cannot encode a value nested deeper than ${MAX_NESTING} levels`);
+    }
     // One scan of the text keeps the common case at native speed; only a value that carries a
     // V8 trace is rendered a second time, without it.
     if (text.includes(FRAME_MARK)) return JSON.stringify(value, withoutTraces) as string;
@@ -38,6 +43,29 @@ export const jsonEncoder: ToolResultEncoder = /* @__PURE__ */ Object.freeze({
     return `{"error":${JSON.stringify(errorText(reason))}}`;
   },
 });
+
+/**
+ * How deeply a result may nest, in objects and arrays: as deep as a worker thread or a BullMQ job
+ * carries one (`toolrx/node`'s codec bounds its recursion there), so that a result is refused
+ * alike wherever its handler ran. Nothing a model reads nests this deep.
+ */
+export const MAX_NESTING = 512;
+
+/** The deepest nesting of objects and arrays in JSON `text`, brackets inside strings aside. */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: skip to its closing quote, past escaped characters.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
 
 /** What every V8 stack frame line contains. */
 const FRAME_MARK = "    at ";

@@ -14,7 +14,7 @@ export const FIXTURES_OUT = fileURLToPath(new URL("../../.tmp/test-bullmq/", imp
 export default async function setup(): Promise<void> {
   const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
   await build({
-    entryPoints: [`${fixtures}worker.ts`, `${fixtures}producer.ts`],
+    entryPoints: [`${fixtures}worker.ts`, `${fixtures}producer.ts`, `${fixtures}docs-worker.ts`],
     outdir: FIXTURES_OUT,
     outExtension: { ".js": ".mjs" },
     bundle: true,

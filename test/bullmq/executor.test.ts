@@ -178,7 +178,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
   });
 
   describe("when a call's deadline passes", () => {
-    it("answers timeout, aborts the remote handler's ctx.signal, and drops its late result", async () => {
+    it("answers timeout, aborts the remote handler's ctx.signal, and reports what it settled with late", async () => {
       const reports: CallReport[] = [];
       const { messages } = await runToolCalls([{ id: "k", name: "slow", arguments: { ms: 20_000 } }], tools(queue, "p"), {
         toolExecutor: executor,
@@ -188,9 +188,46 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor", () => {
       expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("timeout") });
       await until(async () => (await client.lrange(`${queue}:aborted`, 0, -1)).some((line) => line.startsWith("k ")));
       await until(() => reports.some((r) => r.type === "late_settlement"));
-      // The job was running: the cancel went to its worker, which is all the producer can know.
-      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({ abandoned: "timeout", settled: false, fate: "cancel_sent" });
+      // The job was running: the cancel aborted it on its worker, which answers with what the handler settled with.
+      expect(reports.find((r) => r.type === "late_settlement")).toMatchObject({
+        abandoned: "timeout",
+        settled: true,
+        result: { type: "error", reason: { reason: "handler_raised", cause: { message: expect.stringContaining("cancelled by the producer") } } },
+      });
       expect(messages).toHaveLength(1);
+    });
+  });
+
+  describe("when a handler settles after its deadline", () => {
+    it("reports its late settlement with its result, after the after-hooks, as in-process", async () => {
+      const observe = async (executorOf: BullmqExecutor | undefined) => {
+        const reports: CallReport[] = [];
+        const seen: unknown[] = [];
+        const { messages } = await runToolCalls([{ id: "late", name: "stubborn", arguments: { ms: 900 } }], tools(queue, "p"), {
+          ...(executorOf === undefined ? {} : { toolExecutor: executorOf }),
+          toolTimeout: 500,
+          hooks: [{ after: (result) => void seen.push(result) }],
+          onCallReport: (r) => reports.push(r),
+        });
+        await until(() => reports.some((r) => r.type === "late_settlement"));
+        const late = reports.find((r) => r.type === "late_settlement");
+        return { messages, late: { ...late, lateBy: typeof (late as { lateBy?: unknown }).lateBy }, seen };
+      };
+      const local = await observe(undefined);
+      expect(local.late).toMatchObject({ abandoned: "timeout", settled: true, result: { type: "ok", value: { finished: 900 } } });
+      expect(await observe(executor)).toEqual(local);
+    });
+  });
+
+  describe("when a cancel is lost on its way to the worker", () => {
+    it("aborts the handler all the same, from the cancel marker: the job ends and its worker can close", async () => {
+      const answer = runToolCalls([{ id: "q-lost", name: "slow", arguments: { ms: 20_000 } }], tools(queue, "p"), { toolExecutor: executor });
+      await until(async () => (await client.lrange(`${queue}:started`, 0, -1)).includes("q-lost"));
+      // The marker the producer writes before it publishes, and no message: as if pub/sub dropped it.
+      await client.set(`bull:${queue}:toolrx:cancel:${jobIdOf("conv-1", "q-lost", 1)}`, "stop");
+      await until(async () => (await client.lrange(`${queue}:aborted`, 0, -1)).some((line) => line.startsWith("q-lost ")), 5_000);
+      const { messages } = await answer;
+      expect(messages[0]).toMatchObject({ isError: true, content: expect.stringContaining("cancelled") });
     });
   });
 

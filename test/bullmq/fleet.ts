@@ -51,6 +51,11 @@ export function startWorker(url: string, queue: string, name: string, concurrenc
   return start("worker.mjs", [url, queue, name, String(concurrency), String(lockDuration)]);
 }
 
+/** A worker process set up as docs/distributed.md shows (an `echo` tool; it closes on SIGTERM and never calls `process.exit`). */
+export function startDocsWorker(url: string, queue: string): Promise<Child> {
+  return start("docs-worker.mjs", [url, queue]);
+}
+
 /** A producer process running `calls` with job ids derived from `key`. */
 export function startProducer(url: string, queue: string, key: string, calls: unknown[], toolTimeout = 30_000): Promise<Child> {
   return start("producer.mjs", [url, queue, key, JSON.stringify(calls), String(toolTimeout)]);

@@ -1,23 +1,9 @@
-import { Observable } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, JournalLeaseError, ok, runAgent, streamAgent, type HandlerResult, type ModelEvent, type ModelRequest } from "../../src/index.js";
+import { defineTool, JournalLeaseError, ok, runAgent, streamAgent, type HandlerResult } from "../../src/index.js";
 import { RedisJournalStore } from "../../src/bullmq/index.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
-
-/** A model whose call ids are random per request, as OpenAI's are; one call on turn 0, then an answer. */
-function model() {
-  const asked: number[] = [];
-  const fn = (request: ModelRequest) =>
-    new Observable<ModelEvent>((subscriber) => {
-      const k = request.messages.filter((m) => m.role === "assistant").length;
-      asked.push(k);
-      if (k === 0) subscriber.next({ type: "tool_call", call: { id: `call_${Math.random().toString(36).slice(2)}`, name: "pay", arguments: { cents: 5 } } });
-      else subscriber.next({ type: "text_delta", text: "paid" });
-      subscriber.complete();
-    });
-  return { fn, asked };
-}
+import { randomIdModel } from "../support/random-id-model.js";
 
 describe.skipIf(redisUnavailable !== undefined)("RedisJournalStore", () => {
   let redis: TestRedis;
@@ -44,7 +30,7 @@ describe.skipIf(redisUnavailable !== undefined)("RedisJournalStore", () => {
       },
     });
     const journal = { store, conversationKey: "order-1", owner: "pod-a" };
-    const first = model();
+    const first = randomIdModel();
     let ids: string[] = [];
     await new Promise<void>((resolve) => {
       const subscription = streamAgent({ model: first.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal }).subscribe((e) => {
@@ -58,7 +44,7 @@ describe.skipIf(redisUnavailable !== undefined)("RedisJournalStore", () => {
     });
     hang = false;
     await new Promise((r) => setTimeout(r, 50)); // the first run lets go of its lease on unsubscribe (a crashed one would not)
-    const second = model();
+    const second = randomIdModel();
     const result = await runAgent({ model: second.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal });
     expect(result.haltedReason).toBe("completed");
     expect(second.asked).toEqual([1]);
@@ -80,7 +66,7 @@ describe.skipIf(redisUnavailable !== undefined)("RedisJournalStore", () => {
   });
 
   it("keeps a finished run's entries `retainMs`, deletes them at once with 0", async () => {
-    const m = () => model().fn;
+    const m = () => randomIdModel().fn;
     const tools = [defineTool({ name: "pay", description: "", schema: z.object({ cents: z.number() }), handler: () => ok("paid") })];
     await runAgent({ model: m(), tools, messages: [{ role: "user", content: "a" }], journal: { store, conversationKey: "kept", retainMs: 60_000 } });
     await runAgent({ model: m(), tools, messages: [{ role: "user", content: "a" }], journal: { store, conversationKey: "gone", retainMs: 0 } });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bullmqExecutor, type BullmqExecutor } from "../../src/bullmq/index.js";
 import { workerPool, type WorkerPool } from "../../src/node/index.js";
 import { redisUnavailable, startRedis, type TestRedis } from "../bullmq/redis.js";
-import { batch, excluded } from "./arbitraries.js";
+import { batch, excluded, type Batch } from "./arbitraries.js";
 import { observe } from "./observe.js";
 import { propertyTimeout, runParameters } from "./runs.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
@@ -93,4 +93,18 @@ describe.skipIf(redisUnavailable !== undefined)("one answer whatever the executo
     },
     propertyTimeout(NUM_RUNS, 180_000),
   );
+
+  // Issue 41: error data within the codec's 64 levels crosses unchanged (a returned reason, an Error's data, a thrown object).
+  it("error data nested up to 64 levels crosses unchanged", async () => {
+    const kinds = ["error-deep-40", "error-deep-data-40", "throw-deep-40"];
+    const b: Batch = {
+      onToolError: "continue",
+      calls: kinds.map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } })),
+    };
+    const [inProcess, remote] = await Promise.all([
+      observe(b, inProcessTools(), undefined, "local-deep-error", logDir),
+      observe(b, inProcessTools(), executor, "bullmq-deep-error", logDir),
+    ]);
+    expect(remote).toEqual(inProcess);
+  }, 30_000);
 });

@@ -16,9 +16,10 @@ import type { Batch } from "./arbitraries.js";
 /**
  * What differs by executor, by design, and is therefore left out of the comparison (docs/running.md,
  * "What differs by executor"):
- * - timings: the interleaving of different calls' events, and `late_settlement` reports (when a
- *   handler the runner abandoned settled, and its `fate` or `remoteState`), which may come after the
- *   batch;
+ * - timings: the interleaving of different calls' events, and when a `late_settlement` report comes
+ *   (it may come after the batch; its `lateBy`). What it says is compared: whether the handler
+ *   settled, and its result (an error's reason code: the abort reason it may carry is each
+ *   executor's own cancel);
  * - stacks: an error that crossed a thread or a process keeps its first line only;
  * - data crosses as JSON: the `completed` event's `ok` value, `halt` result and `ask_user` opts,
  *   a progress report's `data` and an error's own data are compared as their JSON form (a `Date` arrives as its string, `NaN` as `null`,
@@ -28,13 +29,15 @@ import type { Batch } from "./arbitraries.js";
  *   refuses it (`encoding_failed`); across a boundary it cannot leave the handler's side
  *   (`invalid_return`, `metadata.crossing`). Both are compared as "unencodable", the message too.
  */
-export const DIFFERS_BY_EXECUTOR = ["call interleaving", "late_settlement reports", "stacks", "JSON form of data", "unencodable values"] as const;
+export const DIFFERS_BY_EXECUTOR = ["call interleaving", "when late_settlement reports come", "stacks", "JSON form of data", "unencodable values"] as const;
 
 /** Everything a batch told its host, per call, in a form two executors can be compared on. */
 export interface Observation {
   readonly calls: readonly {
     readonly events: unknown[];
     readonly reports: unknown[];
+    /** What the `late_settlement` report of a call that timed out said, when it came within 10 s. */
+    readonly late: unknown;
     readonly message: unknown;
     /** Handler and hook runs, from the session's log. */
     readonly runs: Record<string, number>;
@@ -65,6 +68,16 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
     { defaultValue: undefined },
   );
   const result = collector.result();
+  // A handler past its deadline settles later: wait for its report (its after-hooks run before it).
+  const timedOut = events
+    .filter(
+      (e) =>
+        e.type === "tool_execution_completed" &&
+        isToolError(e.result.type === "error" ? e.result.reason : undefined) &&
+        (e.result as { reason: { reason: string } }).reason.reason === "timeout",
+    )
+    .map((e) => e.index);
+  await lateReports(reports, timedOut);
   const runs = runsOf(join(logDir, `${sessionId}.log`));
   const unencodable = new Set(events.filter((e) => e.type === "tool_execution_completed" && isUnencodable(e.result)).map((e) => e.index));
   return {
@@ -73,11 +86,27 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
       reports: reports
         .filter((r) => r.index === index && r.type !== "late_settlement")
         .map((r) => (r.type === "progress" ? canon({ ...r, data: jsonForm(r.data) }) : canon(r))),
+      late: canonLate(reports.find((r) => r.index === index && r.type === "late_settlement")),
       message: unencodable.has(index) ? { ...result.messages[index], content: "<unencodable>" } : result.messages[index],
       runs: runs[call.id] ?? {},
     })),
     halt: canonHalt(result.halt),
   };
+}
+
+/** Wait (up to 10 s) until each call in `indexes` has its `late_settlement` report. */
+async function lateReports(reports: readonly CallReport[], indexes: readonly number[]): Promise<void> {
+  const due = Date.now() + 10_000;
+  const missing = (): boolean => indexes.some((i) => !reports.some((r) => r.index === i && r.type === "late_settlement"));
+  while (missing() && Date.now() < due) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+function canonLate(report: CallReport | undefined): unknown {
+  if (report?.type !== "late_settlement") return undefined;
+  if (!report.settled) return { abandoned: report.abandoned, settled: false, fate: report.fate };
+  const r = report.result as HandlerResult;
+  const result = r.type === "error" ? { type: "error", reason: isToolError(r.reason) ? r.reason.reason : canon(r.reason) } : canonResult(r);
+  return { abandoned: report.abandoned, settled: true, result };
 }
 
 function runsOf(file: string): Record<string, Record<string, number>> {

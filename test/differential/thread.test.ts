@@ -9,6 +9,7 @@ import { batch, excluded, type Batch } from "./arbitraries.js";
 import { observe, type Observation } from "./observe.js";
 import { propertyTimeout, runParameters } from "./runs.js";
 import { inProcessTools, isolatedTools } from "./tools.js";
+import { must } from "../support/must.js";
 
 // 40 generated batches (1 to 4 calls each) through the default executor and a warm worker pool,
 // side by side: the property took 11 to 18 s (the file 15 to 22 s) on the project's 2-core
@@ -84,5 +85,36 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     const calls = ["ok-date-itself", "ok-tojson-text"].map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
     const seen = await same("date", { onToolError: "continue", calls });
     expect(seen.calls.map((c) => (c.message as { content: string }).content)).toEqual(['"1970-01-01T00:00:00.000Z"', '"as text"']);
+  });
+
+  it("a result nested past 512 levels is refused on both sides, one at 512 levels is written on both", async () => {
+    const calls = ["ok-deep", "ok-deep-enough"].map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
+    const seen = await same("deep", { onToolError: "continue", calls });
+    expect(seen.calls.map((c) => (c.message as { isError: boolean }).isError)).toEqual([true, false]);
+  });
+
+  // Issue 41: error data within the codec's 64 levels crosses unchanged (a returned reason, an Error's data, a thrown object).
+  it("error data nested up to 64 levels crosses unchanged", async () => {
+    const kinds = ["error-deep-40", "error-deep-data-40", "throw-deep-40"];
+    const calls = kinds.map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
+    await same("deep-error", { onToolError: "continue", calls });
+  });
+
+  // Past them it is cut, and listed in docs/running.md: what the model reads is the same at any depth.
+  it("error data nested past 64 levels is cut there, and the model reads the same", async () => {
+    const kinds = ["error-deep-100", "error-deep-600", "throw-deep-100"];
+    const b: Batch = {
+      onToolError: "continue",
+      calls: kinds.map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } })),
+    };
+    const [inProcess, threaded] = await Promise.all([
+      observe(b, inProcessTools(), undefined, "local-deeper", logDir),
+      observe(b, isolatedTools(pool), pool, "thread-deeper", logDir),
+    ]);
+    expect(threaded.calls.map((c) => c.message)).toEqual(inProcess.calls.map((c) => c.message));
+    let reason = (must(threaded.calls[1]).events[1] as { result: { reason: unknown } }).result.reason;
+    let levels = 0;
+    for (; typeof reason === "object" && reason !== null; levels++) reason = (reason as { in: unknown }).in;
+    expect([levels, reason]).toEqual([64, "[...]"]);
   });
 });

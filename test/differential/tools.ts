@@ -32,7 +32,8 @@ const marking: CallHook = {
 const SPECS: readonly { name: string; control?: ToolControl; hooks?: readonly CallHook[] }[] = [
   { name: "plain" },
   { name: "retried", control: { idempotent: true, retry: { attempts: 3, delay: 10, jitter: false } } },
-  { name: "deadline", control: { timeout: DEADLINE_MS } },
+  // Hooked too: a handler that settles after its deadline goes through its after-hooks, wherever it ran.
+  { name: "deadline", control: { timeout: DEADLINE_MS }, hooks: [marking] },
   { name: "budget", control: { outputBudget: BUDGET } },
   { name: "hooked", hooks: [marking] },
 ];

@@ -14,22 +14,9 @@ import {
   streamAgent,
 } from "../../src/index.js";
 import { PostgresApprovalLedger, PostgresJournalStore } from "../../src/postgres/index.js";
+import { randomIdModel } from "../support/random-id-model.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A model whose call ids are random per request, as OpenAI's are; one call on turn 0, then an answer. */
-function model() {
-  const asked: number[] = [];
-  const fn = (request: ModelRequest) =>
-    new Observable<ModelEvent>((subscriber) => {
-      const k = request.messages.filter((m) => m.role === "assistant").length;
-      asked.push(k);
-      if (k === 0) subscriber.next({ type: "tool_call", call: { id: `call_${Math.random().toString(36).slice(2)}`, name: "pay", arguments: { cents: 5 } } });
-      else subscriber.next({ type: "text_delta", text: "paid" });
-      subscriber.complete();
-    });
-  return { fn, asked };
-}
 
 describe("PostgresJournalStore (PGlite)", () => {
   let db: PGlite;
@@ -57,7 +44,7 @@ describe("PostgresJournalStore (PGlite)", () => {
       },
     });
     const journal = { store, conversationKey: "order-1", owner: "pod-a" };
-    const first = model();
+    const first = randomIdModel();
     let ids: string[] = [];
     await new Promise<void>((resolve) => {
       const subscription = streamAgent({ model: first.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal }).subscribe((e) => {
@@ -70,7 +57,7 @@ describe("PostgresJournalStore (PGlite)", () => {
       });
     });
     hang = false;
-    const second = model();
+    const second = randomIdModel();
     const result = await runAgent({ model: second.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal });
     expect(result.haltedReason).toBe("completed");
     expect(second.asked).toEqual([1]);
@@ -111,7 +98,7 @@ describe("PostgresJournalStore (PGlite)", () => {
   });
 
   it("keeps a finished run's entries `retainMs`, deletes them at once with 0, keeps them with Infinity", async () => {
-    const m = () => model().fn;
+    const m = () => randomIdModel().fn;
     const tools = [defineTool({ name: "pay", description: "", schema: z.object({ cents: z.number() }), handler: () => ok("paid") })];
     const messages = [{ role: "user" as const, content: "a" }];
     await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "kept", retainMs: 2_000 } });

@@ -32,6 +32,16 @@ describe("jsonEncoder.encode", () => {
     expect(() => jsonEncoder.encode(cyclic)).toThrow();
   });
 
+  it("refuses a value nested deeper than 512 levels, as a worker thread's or a job's codec does", () => {
+    const nested = (levels: number): unknown => Array.from({ length: levels }).reduce<unknown>((inner) => [inner], 0);
+    expect(jsonEncoder.encode(nested(512))).toBe(`${"[".repeat(512)}0${"]".repeat(512)}`);
+    expect(() => jsonEncoder.encode(nested(513))).toThrow("nested deeper than 512 levels");
+    // Objects count as arrays do; brackets inside strings do not.
+    const objects = Array.from({ length: 513 }).reduce<unknown>((inner) => ({ k: inner }), 0);
+    expect(() => jsonEncoder.encode(objects)).toThrow("nested deeper than 512 levels");
+    expect(jsonEncoder.encode({ text: `"\\${"[".repeat(2_000)}` })).toContain("[[[");
+  });
+
   it("is deterministic", () => {
     const value = { z: 1, a: [1, 2, { c: "d" }] };
     expect(jsonEncoder.encode(value)).toBe(jsonEncoder.encode(structuredClone(value)));
