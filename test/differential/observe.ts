@@ -50,10 +50,16 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
   const events: ToolEvent[] = [];
   const reports: CallReport[] = [];
   const collector = new RunResultCollector();
+  // A timeout the `recover` policy turned into an answer leaves no error in the events: note it here.
+  const recoveredTimeouts = new Set<string>();
+  const recover = (call: { id: string }, error: unknown) => {
+    if (isToolError(error) && error.reason === "timeout") recoveredTimeouts.add(call.id);
+    return { continue: { recovered: true } };
+  };
   await lastValueFrom(
     streamToolCalls(batch.calls, tools, {
       ...(executor === undefined ? {} : { toolExecutor: executor }),
-      onToolError: batch.onToolError === "recover" ? () => ({ continue: { recovered: true } }) : batch.onToolError,
+      onToolError: batch.onToolError === "recover" ? recover : batch.onToolError,
       ...(batch.outputBudget === undefined ? {} : { outputBudget: batch.outputBudget }),
       ...(batch.repair === undefined ? {} : { repairToolCall: () => ({ steps: batch.repair }) }),
       sessionId,
@@ -76,7 +82,8 @@ export async function observe(batch: Batch, tools: Tool[], executor: ToolExecuto
         isToolError(e.result.type === "error" ? e.result.reason : undefined) &&
         (e.result as { reason: { reason: string } }).reason.reason === "timeout",
     )
-    .map((e) => e.index);
+    .map((e) => e.index)
+    .concat(batch.calls.flatMap((call, index) => (recoveredTimeouts.has(call.id) ? [index] : [])));
   await lateReports(reports, timedOut);
   const runs = runsOf(join(logDir, `${sessionId}.log`));
   const unencodable = new Set(events.filter((e) => e.type === "tool_execution_completed" && isUnencodable(e.result)).map((e) => e.index));
