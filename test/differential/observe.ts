@@ -112,8 +112,28 @@ function canonLate(report: CallReport | undefined): unknown {
   if (report?.type !== "late_settlement") return undefined;
   if (!report.settled) return { abandoned: report.abandoned, settled: false, fate: report.fate };
   const r = report.result as HandlerResult;
+  // A late result is reported as the handler gave it: in-process an ok value JSON cannot hold
+  // stays as it is, while a thread or a process could not send it (invalid_return). Both unencodable.
+  if (isUnencodable(r) || holdsUnencodable(r)) return { abandoned: report.abandoned, settled: true, result: { unencodable: true } };
   const result = r.type === "error" ? { type: "error", reason: isToolError(r.reason) ? r.reason.reason : canon(r.reason) } : canonResult(r);
   return { abandoned: report.abandoned, settled: true, result };
+}
+
+/** An `ok` whose value JSON cannot hold: `JSON.stringify` throws on it (a bigint, a cycle), or it nests past 512 levels (the limit both sides refuse). */
+function holdsUnencodable(r: HandlerResult): boolean {
+  if (r.type !== "ok") return false;
+  try {
+    JSON.stringify(r.value);
+  } catch {
+    return true;
+  }
+  return deeperThan(r.value, 512);
+}
+
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  return Object.values(value).some((v) => deeperThan(v, levels - 1));
 }
 
 function runsOf(file: string): Record<string, Record<string, number>> {

@@ -81,6 +81,28 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     expect((await same("undefined", b)).calls[0]?.message).toMatchObject({ content: "{}", isError: false });
   });
 
+  // Seed 11: a handler that finished after its deadline with a bigint in its value. In-process the
+  // late report carries the value as it is; the thread could not send it (invalid_return). Both are
+  // a value JSON cannot hold, compared as unencodable, as an on-time result is.
+  it("a late result JSON cannot hold is reported on both sides", async () => {
+    const b: Batch = {
+      onToolError: "continue",
+      calls: [
+        {
+          id: "c0",
+          name: "deadline",
+          arguments: {
+            steps: [
+              { do: "finishAfterAbort", ms: 0 },
+              { do: "hostile", kind: "ok-bigint" },
+            ],
+          },
+        },
+      ],
+    };
+    expect((await same("late-bigint", b)).calls[0]?.late).toEqual({ abandoned: "timeout", settled: true, result: { unencodable: true } });
+  });
+
   it("a Date, or any value whose toJSON gives text, reads quoted on both sides", async () => {
     const calls = ["ok-date-itself", "ok-tojson-text"].map((kind, i) => ({ id: `c${i}`, name: "plain", arguments: { steps: [{ do: "hostile", kind }] } }));
     const seen = await same("date", { onToolError: "continue", calls });

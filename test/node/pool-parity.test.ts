@@ -64,6 +64,35 @@ describe("workerPool and the in-process executor", () => {
     });
   });
 
+  describe("when a handler reads ctx.toolCall", () => {
+    // The pool sends a tool call of `id`, `name` and `arguments` alone as three values and the
+    // thread builds it again; any other tool call crosses as it is. Both give the handler the same
+    // object, keys in the same order, as in-process.
+    it("gives it the same tool call, whether it is id, name and arguments alone or carries more", async () => {
+      const calls: ToolCall[] = [
+        call("plain", "toolCallSeen", { q: "x", n: [1, 2] }),
+        {
+          id: "more",
+          name: "toolCallSeen",
+          arguments: { q: "y" },
+          rawArguments: '{"q":"y"}',
+          metadata: { source: "test" },
+          providerState: { provider: "openai", data: { itemId: "fc_1" } },
+        },
+        { name: "toolCallSeen", id: "reordered", arguments: {} },
+        { id: "undefinedKey", name: "toolCallSeen", arguments: {}, metadata: undefined },
+      ];
+      const { local, isolated } = await bothWays(calls);
+      expect(isolated.messages).toEqual(local.messages);
+      expect(local.messages.map((m) => JSON.parse(m.content as string).keys)).toEqual([
+        ["id", "name", "arguments"],
+        ["id", "name", "arguments", "rawArguments", "metadata", "providerState"],
+        ["name", "id", "arguments"],
+        ["id", "name", "arguments", "metadata"],
+      ]);
+    });
+  });
+
   describe("when a handler returns an error", () => {
     it("gives the same message and the same error: class, message, data and cause chain", async () => {
       const { local, isolated } = await bothWays([call("a", "failing")]);
