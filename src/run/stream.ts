@@ -41,7 +41,7 @@ export function streamToolCalls(
   if (env.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined))) {
     env = { ...env, executor: gatedExecutor(env.executor, env) };
   }
-  if (streamed) return streamOf(calls as Subscribable<unknown>, source, env, false);
+  if (streamed) return streamOf(calls as Subscribable<unknown>, source, env);
   return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
 }
 
@@ -61,18 +61,7 @@ function batchOf(calls: readonly CheckedCall[], source: ToolSource, env: RunEnv)
   });
 }
 
-/**
- * The runner over an input whose calls were checked already, with options resolved already: the
- * agent loop checks each call as the model's reply brings it and resolves the run's options once
- * per run, so a turn's runner does neither again. Internal: what `streamToolCalls` does after its
- * checks, for an Observable of calls.
- */
-export function streamCheckedCalls(calls: Subscribable<ToolCall>, source: ToolSource, env: RunEnv): Observable<ToolEvent> {
-  // The brand is the agent loop's word: it checked each call as the model's reply brought it.
-  return streamOf(calls as Subscribable<CheckedCall>, source, env, true);
-}
-
-function streamOf(calls: Subscribable<unknown>, source: ToolSource, env: RunEnv, checked: boolean): Observable<ToolEvent> {
+function streamOf(calls: Subscribable<unknown>, source: ToolSource, env: RunEnv): Observable<ToolEvent> {
   return new Observable<ToolEvent>((subscriber) => {
     // The tools index now (a resolver lists them only now), before the input is subscribed.
     try {
@@ -88,10 +77,6 @@ function streamOf(calls: Subscribable<unknown>, source: ToolSource, env: RunEnv,
     const input = calls.subscribe({
       next(call) {
         if (pool.closed) return;
-        if (checked) {
-          pool.push(call as CheckedCall);
-          return;
-        }
         let passed: CheckedCall;
         try {
           passed = checkCall(call, arrived++);

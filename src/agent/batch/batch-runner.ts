@@ -1,4 +1,3 @@
-import type { Subscription } from "rxjs";
 import type { NestedEventReport } from "../../run/results/call-report.js";
 import type { ToolEvent } from "../../run/results/events.js";
 import { encodedMessage } from "../../run/results/run-result.js";
@@ -6,7 +5,7 @@ import type { ToolCall } from "../../tool/tool-call.js";
 import type { BatchAnswers } from "./batch-answers.js";
 import { batchAnswerOf } from "./batch-answer.js";
 import type { BatchEnv, BatchSink } from "./batch-env.js";
-import { CallFeed } from "./call-feed.js";
+import type { CheckedFeed, FeedHost } from "../../run/checked-feed.js";
 import { recordingHandles, type BatchJournal } from "../journal/index.js";
 import { reportsTo } from "./report-events.js";
 import type { AgentEvent } from "../events/index.js";
@@ -22,16 +21,15 @@ export interface RunnerHost {
 }
 
 /**
- * The one `streamToolCalls` run of a batch, fed on an Observable of calls so every `RunOptions`
- * option applies and tools run while the model still streams: it starts with the first call
- * cleared to run and takes the others as they are cleared. Each event goes to the turn's stream;
- * each answer to its call's place in the model's order, and to the journal.
+ * The one runner of a batch, each call pushed into it as it is cleared to run, so every
+ * `RunOptions` option applies and tools run while the model still streams: it starts with the
+ * first call cleared to run and takes the others as they are cleared. Each event goes to the
+ * turn's stream; each answer to its call's place in the model's order, and to the journal.
  */
-export class BatchRunner {
+export class BatchRunner implements FeedHost {
   /** Position in the batch of each call the runner got, by the runner's arrival index. */
   readonly #positions: number[] = [];
-  #input: CallFeed | undefined;
-  #subscription: Subscription | undefined;
+  #feed: CheckedFeed | undefined;
   #done = true;
   readonly #env: BatchEnv;
   readonly #turn: number;
@@ -56,8 +54,7 @@ export class BatchRunner {
 
   /** Run `call`, the batch's call at `position`. */
   start(call: ToolCall, position: number): void {
-    if (this.#input === undefined) {
-      this.#input = new CallFeed();
+    if (this.#feed === undefined) {
       this.#done = false;
       const { agent, quiet, runners } = this.#env;
       // One stream drives a UI: what happens inside calls comes as agent events too.
@@ -66,31 +63,35 @@ export class BatchRunner {
       // The journal hears each handle a call names (an MCP task id), whether or not the host listens;
       // a quiet run's host still hears its own reports after it.
       if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport ?? agent.runOptions.onCallReport, j, j.journal.reattach);
-      const events = runners.stream(agent, this.#input, (report) => this.#nested(report), onReport);
-      this.#subscription = events.subscribe({
-        next: (event) => this.#onEvent(event),
-        error: (e: unknown) => this.#host.over || this.#host.fail(e),
-        complete: () => {
-          this.#done = true;
-          this.#host.completed();
-        },
-      });
+      this.#feed = runners.feed(agent, this, (report) => this.#nested(report), onReport);
     }
     this.#positions.push(position);
-    this.#input.next(call);
+    this.#feed.push(call);
   }
 
   /** No more calls will come: the runner completes once those it has are answered (maybe synchronously). */
   end(): void {
-    this.#input?.complete();
+    this.#feed?.end();
   }
 
-  /** Stop: running handlers are aborted by the unsubscription, nothing more is reported. */
+  /** Stop: running handlers are aborted, nothing more is reported. */
   stop(): void {
-    this.#subscription?.unsubscribe();
+    this.#feed?.stop();
   }
 
-  #onEvent(event: ToolEvent): void {
+  /** The feed's side of {@link FeedHost}: the tool stream failed, the loop cannot go on. */
+  failed(error: unknown): void {
+    if (!this.#host.over) this.#host.fail(error);
+  }
+
+  /** The feed's side of {@link FeedHost}: every call it was given is answered. */
+  completed(): void {
+    this.#done = true;
+    this.#host.completed();
+  }
+
+  /** The feed's side of {@link FeedHost}: one event of a call. */
+  event(event: ToolEvent): void {
     if (this.#host.over) return;
     if (!this.#env.quiet) this.#sink.emit({ type: "tool_event", turn: this.#turn, event });
     const position = this.#positions[event.index] as number;

@@ -1,12 +1,9 @@
-import type { Observable, Subscribable } from "rxjs";
 import type { CallReport, NestedEventReport } from "../../run/results/call-report.js";
-import type { ToolEvent } from "../../run/results/events.js";
+import { CheckedFeed, type FeedHost } from "../../run/checked-feed.js";
 import { LOOP_APPROVES, resolveOptions, type RunEnv } from "../../run/options/options.js";
 import type { RunOptions } from "../../run/options/run-options.js";
-import { streamCheckedCalls } from "../../run/stream.js";
 import { toolSource, type ToolSource } from "../../run/options/tool-source.js";
 import { isToolResolver } from "../../resolve/resolver.js";
-import type { ToolCall } from "../../tool/tool-call.js";
 import type { AgentEnv } from "../options/index.js";
 
 /** A run's runner options and tool index for one tool set, resolved once. */
@@ -33,15 +30,11 @@ export class TurnRunners {
 
   /**
    * The runner over one turn's calls, which the model's reply (or the conversation a resume reads)
-   * has checked already. `onNested` takes the events of runs nested in a call; `onReport`, when
-   * given, replaces the host's `onCallReport` (a watched run turns reports into agent events).
+   * has checked already: each is pushed into it, its events go to `host`. `onNested` takes the
+   * events of runs nested in a call; `onReport`, when given, replaces the host's `onCallReport` (a
+   * watched run turns reports into agent events).
    */
-  stream(
-    agent: AgentEnv,
-    calls: Subscribable<ToolCall>,
-    onNested: (report: NestedEventReport) => void,
-    onReport: ((report: CallReport) => void) | undefined,
-  ): Observable<ToolEvent> {
+  feed(agent: AgentEnv, host: FeedHost, onNested: (report: NestedEventReport) => void, onReport: ((report: CallReport) => void) | undefined): CheckedFeed {
     let resolved = this.#resolved.get(agent);
     if (resolved === undefined) {
       const options = { ...agent.runOptions, signal: this.#signal, [LOOP_APPROVES]: true } as RunOptions;
@@ -50,6 +43,6 @@ export class TurnRunners {
       this.#resolved.set(agent, resolved);
     }
     const env: RunEnv = onReport === undefined ? { ...resolved.env, onNested } : { ...resolved.env, onNested, onReport };
-    return streamCheckedCalls(calls, resolved.source ?? toolSource(agent.tools, env), env);
+    return new CheckedFeed(resolved.source ?? toolSource(agent.tools, env), env, host);
   }
 }

@@ -6,6 +6,8 @@ import { JournalLeaseError } from "./journal-lease-error.js";
  * The writing half of a run's journal (`RunJournal` reads): appends in order, holds the
  * conversation's lease (renewed every third of it), and keeps the first write that failed, so
  * that every later flush fails with it: a journal that could not keep up fails the run closed.
+ * What need not be durable before anything starts (a call's outcome) is kept and appended with
+ * what else settles in the same tick, in one append: a synchronous turn's outcomes go in one.
  */
 export class JournalWriter {
   readonly #env: JournalEnv;
@@ -14,6 +16,8 @@ export class JournalWriter {
   #failure: { error: unknown } | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #released = false;
+  /** Entries kept for one append at the end of this tick, or at the next flush if that comes first. */
+  #later: JournalEntry[] | undefined;
 
   constructor(env: JournalEnv, owner: string) {
     this.#env = env;
@@ -26,8 +30,23 @@ export class JournalWriter {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
+  /**
+   * Append `entry` with the others kept this tick, once the tick's work is done (or at the next
+   * flush): one append instead of one each. A process that stops first loses them, as it would
+   * an append still on its way: only what a restart may do again waits to be durable.
+   */
+  later(entry: JournalEntry): void {
+    if (this.#later !== undefined) {
+      this.#later.push(entry);
+      return;
+    }
+    this.#later = [entry];
+    queueMicrotask(() => this.#writeLater());
+  }
+
   /** Resolves once every record so far is durable; rejects with the first write that failed. */
   flush(): Promise<void> | undefined {
+    this.#writeLater();
     if (this.#failure !== undefined) return Promise.reject(this.#failure.error);
     return this.#tail?.then(() => {
       if (this.#failure !== undefined) throw this.#failure.error;
@@ -39,17 +58,31 @@ export class JournalWriter {
     if (this.#released) return;
     this.#released = true;
     clearInterval(this.#timer);
+    // What this run kept for the end of the tick is written as it would have been: the lease is still held.
+    this.#writeLater();
     await this.#tail?.catch(noop);
     await this.#env.store.release(this.#env.key, this.#owner, this.#env.retainMs);
   }
 
   /** Append in order: straight away when nothing is pending and the store answers synchronously. */
   write(entry: JournalEntry): Promise<void> | undefined {
+    return this.#append([entry]);
+  }
+
+  /** The entries kept with {@link later}, in one append (a failure shows on the next flush). */
+  #writeLater(): void {
+    const later = this.#later;
+    if (later === undefined) return;
+    this.#later = undefined;
+    this.#append(later)?.catch(noop);
+  }
+
+  #append(entries: readonly JournalEntry[]): Promise<void> | undefined {
     const { store, key } = this.#env;
     const owner = this.#owner;
     if (this.#tail === undefined) {
       try {
-        const done = store.append(key, owner, [entry]);
+        const done = store.append(key, owner, entries);
         if (!isThenable(done)) return undefined;
         const tail = Promise.resolve(done).then(
           () => {
@@ -65,7 +98,7 @@ export class JournalWriter {
       }
     }
     const tail: Promise<void> = this.#tail
-      .then(() => (this.#failure === undefined ? store.append(key, owner, [entry]) : undefined), undefined)
+      .then(() => (this.#failure === undefined ? store.append(key, owner, entries) : undefined), undefined)
       .then(
         () => {
           if (this.#tail === tail) this.#tail = undefined;

@@ -22,9 +22,10 @@ export type RecordedOutcome = Extract<JournalEntry, { type: "outcome" }>;
 
 /**
  * One run's view of its conversation's journal: what an earlier run of the same input recorded
- * (read once, when the lease is taken), and the writer of what this run does. Writes keep their
- * order; a call's record is durable before the call starts (the batch waits for it), the rest
- * before the turn completes ({@link flush}).
+ * (read once, when the lease is taken), and the writer of what this run does. A call's record is
+ * durable before the call starts (the batch waits for it); the outcomes that settle in one tick go
+ * in one append after it (a synchronous turn's, all of them); everything is durable before the
+ * turn completes ({@link flush}).
  */
 export class RunJournal {
   readonly #env: JournalEnv;
@@ -169,7 +170,8 @@ export class RunJournal {
       if (this.#outcomes.has(`${phase}:${turn}:${message.toolCallId}`)) return;
       this.#load(entry);
     }
-    this.#writer.write(entry)?.catch(noop);
+    // Nothing waits on an outcome being durable before the turn ends: it goes with the tick's others, in one append.
+    this.#writer.later(entry);
   }
 
   /** Resolves once every record so far is durable; rejects with the first write that failed. */
@@ -187,7 +189,8 @@ export class RunJournal {
       if (this.#ending?.haltedReason !== haltedReason) {
         const entry = { type: "halt", haltedReason } as { -readonly [K in keyof Halt]: Halt[K] };
         if (haltedReason === "error" || haltedReason === "cancelled") entry.error = errorRecord(error);
-        this.#writer.write(entry)?.catch(noop);
+        // After the outcomes kept for this tick, in the same append.
+        this.#writer.later(entry);
       }
       await this.flush();
     } finally {

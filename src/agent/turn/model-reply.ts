@@ -45,6 +45,8 @@ export class ModelReply {
   readonly #batch: CallBatch;
   readonly #sink: ReplySink;
   readonly #text: string[] = [];
+  /** The text joined, until more of it comes: a journal reads it with every call that starts. */
+  #joined: string | undefined;
   #reasoning: ReasoningPart[] | undefined;
   /** Reasoning text streamed since the last complete piece. */
   #thinking: string | undefined;
@@ -68,7 +70,8 @@ export class ModelReply {
 
   /** The reply's text so far: the whole of it once the model is done. */
   get text(): string {
-    return this.#text.join("");
+    this.#joined ??= this.#text.join("");
+    return this.#joined;
   }
 
   /** The reply's reasoning pieces, once the model is done; `undefined` when it gave none. */
@@ -143,6 +146,7 @@ export class ModelReply {
           return;
         }
         this.#text.push(event.text);
+        this.#joined = undefined;
         this.#textLength += event.text.length;
         if (!this.#quiet) this.#sink.emit({ type: "text_delta", turn: this.#turn, text: event.text });
         return;

@@ -5,8 +5,7 @@ declare const CHECKED: unique symbol;
 /**
  * A call the checks passed. The brand exists only for the compiler: the pool takes nothing else,
  * so a call's data cannot reach the scheduler without going through checks/ first (or through
- * `streamCheckedCalls`, whose caller, the agent loop, checked each call as the model's reply
- * brought it).
+ * `CheckedFeed`, whose caller, the agent loop, checked each call as the model's reply brought it).
  */
 export type CheckedCall = ToolCall & { readonly [CHECKED]: true };
 

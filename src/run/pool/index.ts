@@ -1,2 +1,2 @@
 // The bounded merge, as the entry points use it (see README.md).
-export { Pool } from "./pool.js";
+export { Pool, type PoolSink } from "./pool.js";

@@ -1,4 +1,4 @@
-import type { Subscriber, Unsubscribable } from "rxjs";
+import type { Unsubscribable } from "rxjs";
 import type { ToolEvent } from "../results/index.js";
 import type { RunEnv, ToolSource } from "../options/index.js";
 import type { Tool } from "../../tool/tool.js";
@@ -11,6 +11,18 @@ import { type CallSink, type Abandoned, CallRun } from "../call/index.js";
 import { Lanes, type Lane } from "./lanes.js";
 import { cancelById, type CancelScope } from "./pool-cancel.js";
 import { stopAll, track, untrack, watch } from "./pool-running.js";
+
+/**
+ * Where the pool's events go: the Subscriber of `streamToolCalls`' Observable, or the agent loop's
+ * batch directly (`openCheckedCalls`), which needs no Subscriber's bookkeeping on every event.
+ * `closed`: the consumer let go (or the stream ended), so nothing more is wanted.
+ */
+export interface PoolSink {
+  next(event: ToolEvent): void;
+  error(reason: unknown): void;
+  complete(): void;
+  readonly closed: boolean;
+}
 
 /** Compact a streamed queue once this many started calls sit before its head. */
 const COMPACT_AT = 1_024;
@@ -46,7 +58,7 @@ export class Pool implements CallSink<CallRun>, CancelScope {
   current: CallRun | undefined;
   readonly env: RunEnv;
   readonly source: ToolSource;
-  readonly #subscriber: Subscriber<ToolEvent>;
+  readonly #subscriber: PoolSink;
   lanes: Lanes | undefined;
   /** Indices of queued calls already answered as cancelled. */
   skip: Set<number> | undefined;
@@ -56,7 +68,7 @@ export class Pool implements CallSink<CallRun>, CancelScope {
    * `batch` is the whole input when it is known up front; otherwise calls are `push`ed. Either way
    * only calls checks/ passed: the pool schedules, it does not validate.
    */
-  constructor(env: RunEnv, source: ToolSource, subscriber: Subscriber<ToolEvent>, batch: readonly CheckedCall[] | undefined) {
+  constructor(env: RunEnv, source: ToolSource, subscriber: PoolSink, batch: readonly CheckedCall[] | undefined) {
     this.env = env;
     this.source = source;
     this.#subscriber = subscriber;

@@ -100,6 +100,7 @@ describe("RunJournal", () => {
     expect(again.wasStarted("model", 3, "e")).toBe(true);
     expect(again.replyOf(4)).toMatchObject({ message: { content: "y" }, partial: false });
     expect(again.outcomeOf("model", 3, "e")).toMatchObject({ message: answer("e") });
+    await again.flush();
     expect(store.entries("k")).toHaveLength(before + 3);
     await again.release();
   });

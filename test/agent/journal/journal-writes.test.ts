@@ -118,6 +118,7 @@ describe("RunJournal's writes", () => {
     journal.recordOutcome("model", 1, answer("a"));
     journal.recordOutcome("model", 1, answer("b"), { reason: "r" } as never);
     journal.recordOutcome("model", 1, answer("c"), undefined, { question: "q" } as never);
+    await journal.flush();
     expect(appended.slice(1).map((e) => Object.keys(e))).toEqual([
       ["type", "turn", "phase", "message"],
       ["type", "turn", "phase", "message", "halt"],
