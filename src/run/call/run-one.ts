@@ -1,4 +1,4 @@
-import { CallCancelledError, deliver, type CallReport, type ExecutorFate } from "../results/index.js";
+import { CallCancelledError, deliver, type CallReport, type ExecutorFate, type ToolExecutionCompleted } from "../results/index.js";
 import type { RunEnv } from "../options/index.js";
 import { error } from "../../tool/results.js";
 import type { Tool } from "../../tool/tool.js";
@@ -65,6 +65,7 @@ export class CallRun implements CallState {
   /** The retries' overall bound; meaningful only with a retry plan (Infinity would be a boxed double per call). */
   readonly total: number = 0;
   abandoned: Abandoned[] | undefined;
+  completed: ToolExecutionCompleted | undefined;
 
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink<CallRun>, lane: unknown) {
     this.call = call;
