@@ -23,12 +23,15 @@ function ratioTarget(id, text, scenario, system, key, reference, max) {
 const TARGETS = [
   ratioTarget(
     "stream-sync-contract",
-    "streamToolCalls, sync handlers: ≤ 1.2× the contract's limit",
+    // Restated from 1.2× (issue 46): the limit skips work the contract requires (each call's shape
+    // checked, a ctx per call, events through a Subscriber): 8.8% of toolrx's samples in a sync
+    // profile, 14% of the limit's own time, so 1.2× over limit and skipped work is 1.2 × 1.14.
+    "streamToolCalls, sync handlers: ≤ 1.35× the contract's limit (1.2× over the limit and the contract's work it skips)",
     "sync",
     "toolrx-stream",
     "xContract",
     "contract-stream",
-    1.2,
+    1.35,
   ),
   ratioTarget(
     "stream-async-contract",
@@ -41,12 +44,13 @@ const TARGETS = [
   ),
   ratioTarget(
     "batch-sync-contract",
-    "runToolCalls, sync: ≤ 1.2× the contract's limit with ordered messages",
+    // Restated as the streaming one is, for the same reason.
+    "runToolCalls, sync: ≤ 1.35× the contract's limit with ordered messages (1.2× over the limit and the contract's work it skips)",
     "sync",
     "toolrx-batch",
     "xContract",
     "contract-batch",
-    1.2,
+    1.35,
   ),
   ratioTarget(
     "batch-async-contract",
@@ -71,13 +75,17 @@ const TARGETS = [
     const row = find(rows, "deadline", "toolrx-stream");
     const bare = find(rows, "deadline", "bare-settimeout");
     const measured = typeof row?.lateP99Ms === "number" && typeof bare?.lateP99Ms === "number";
-    const over = measured ? row.lateP99Ms - bare.lateP99Ms : null;
+    const apart = measured ? row.lateP99Ms - bare.lateP99Ms : null;
+    // Against the bare batches run beside its runs (issue 46): the bare row's own runs come before
+    // every system's, at other moments and on another heap; that difference stays in the figure.
+    const over = typeof row?.lateP99OverBareMs === "number" ? row.lateP99OverBareMs : apart;
+    const sign = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
     return {
       id: "deadline-vs-settimeout",
-      target: "deadline lateness at p99: never more than 1 ms worse than one bare setTimeout per call in the same run",
+      target: "deadline lateness at p99: never more than 1 ms worse than one bare setTimeout per call, run beside each run",
       met: measured ? over <= 1 : null,
       figure: measured
-        ? `${over >= 0 ? "+" : ""}${over.toFixed(2)} ms at p99 (${row.lateP99Ms} against ${bare.lateP99Ms} ms; medians ${row.lateMedianMs} against ${bare.lateMedianMs} ms)`
+        ? `${sign(over)} ms at p99 over the bare batches beside its runs; against the bare row's own runs ${sign(apart)} ms (${row.lateP99Ms} against ${bare.lateP99Ms} ms; medians ${row.lateMedianMs} against ${bare.lateMedianMs} ms)`
         : "not measured in this run",
     };
   },

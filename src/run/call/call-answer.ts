@@ -1,6 +1,7 @@
 import { controlOf } from "../../tool/tool-control.js";
 import { DONE, type CallState } from "./call-state.js";
-import { outcomeOf, tailWithinBudget, type Outcome } from "../outcome/index.js";
+import { outcomeOf, tailWithinBudget } from "../outcome/index.js";
+import type { ToolExecutionCompleted, ToolTailEvent } from "../results/index.js";
 
 /**
  * A call's answer: the outcome of what its last attempt returned, under the policy, encoded,
@@ -17,8 +18,10 @@ export function close(run: CallState): void {
   if (run.slot >= 0) run.sink.deadlines.remove(run);
 }
 
-/** Send a closed call's outcome and free its slot: the rest of {@link finish}. */
-export function answer(run: CallState, [completed, tail]: Outcome, now?: number): void {
+/** Send a closed call's outcome (its completed event left on it, and `tail`) and free its slot: the rest of {@link finish}. */
+export function answer(run: CallState, tail: ToolTailEvent, now?: number): void {
+  const completed = run.completed as ToolExecutionCompleted;
+  run.completed = undefined;
   run.sink.next(completed);
   const { tool } = run;
   // The model reads at most the budget; the completed event above keeps the whole value for the host.

@@ -6,7 +6,7 @@ import { deliver } from "../results/index.js";
 import { BACKOFF, RUNNING, type CallState } from "./call-state.js";
 import { dueAt } from "../deadlines/index.js";
 import { backoff, errorTerm, isRetryable, NO_ERROR } from "./retry.js";
-import { DeadlineTimeout, timeoutOutcome, type Deadline, type DeadlineFacts } from "../outcome/index.js";
+import { DeadlineTimeout, timeoutOutcome, type Deadline } from "../outcome/index.js";
 import { withAttempts } from "./with-attempts.js";
 
 /**
@@ -104,7 +104,7 @@ export function nextDue(run: CallState): number {
 export function expire(run: CallState, fired: Deadline, settled: boolean): void {
   const ctx = run.ctx as CallContext;
   // Its error is built when first read, if ever: see DeadlineTimeout.
-  const timeout = new DeadlineTimeout(run, fired, factsOf(run), settled);
+  const timeout = new DeadlineTimeout(run, fired, run.limits, run.retry === undefined ? Infinity : run.total, settled);
   // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
   if (!settled) abandon(run, ctx, "timeout");
   CallContext.abortLazily(ctx, timeout);
@@ -114,10 +114,4 @@ export function expire(run: CallState, fired: Deadline, settled: boolean): void 
     close(run);
     answer(run, timeoutOutcome(timeout, run, run.env));
   }
-}
-
-/** The deadlines a `timeout` error reports. */
-function factsOf(run: CallState): DeadlineFacts {
-  const { limits } = run;
-  return { toolTimeout: limits.timeout, toolIdleTimeout: limits.idleTimeout, totalTimeout: run.retry === undefined ? Infinity : run.total };
 }

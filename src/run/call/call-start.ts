@@ -12,10 +12,6 @@ import { dueAt } from "../deadlines/index.js";
 import { hookedAttempt, hooksOf } from "./hooked-attempt.js";
 import { exitResult } from "../outcome/index.js";
 import { repairCall } from "./call-repair.js";
-import { askUserInCall, sampleInCall } from "./client-requests.js";
-
-/** What each call's `ctx.askUser` and `ctx.sample` run. */
-const CLIENT_REQUESTS = { askUser: askUserInCall, sample: sampleInCall };
 
 /**
  * A call's start and each of its attempts': `started`, the arguments checked against the
@@ -88,8 +84,7 @@ function afterCheck(run: CallState, tool: Tool, checked: CheckedArguments): void
  */
 export function startAttempt(run: CallState, tool: Tool, args: Record<string, unknown>, input: Record<string, unknown> = run.call.arguments): void {
   const attempt = run.ctx === undefined ? 1 : run.ctx.attempt + 1;
-  const ctx = new CallContext(run.call, run.env, run, attempt, CLIENT_REQUESTS);
-  if (input !== run.call.arguments) CallContext.rewrite(ctx, input);
+  const ctx = new CallContext(run, attempt, input);
   run.ctx = ctx;
   run.phase = RUNNING;
   if (run.retry !== undefined) {

@@ -1,11 +1,11 @@
 import type { RetryPlan } from "../../tool/retry-policy.js";
 import type { Tool } from "../../tool/tool.js";
-import type { CallIdentity } from "../../tool/tool-call.js";
 import type { CallContext, ReportTarget } from "./call-context.js";
 import type { CallSink } from "./call-sink.js";
 import type { Timed } from "../deadlines/index.js";
 import type { Abandoned } from "./late-settlement.js";
 import type { RunEnv } from "../options/index.js";
+import type { Answering } from "../outcome/index.js";
 
 /**
  * The state of one call as the files of its state machine share it: `CallRun` (run-one.ts) holds
@@ -36,7 +36,7 @@ export const DONE = 4;
  * Everything a call's state machine reads and writes. Internal: the fields are mutable only so
  * that the files named above can share them; nothing outside those files touches them.
  */
-export interface CallState extends Timed, ReportTarget, CallIdentity {
+export interface CallState extends Timed, ReportTarget, Answering {
   readonly tool: Tool | undefined;
   readonly env: RunEnv;
   readonly sink: CallSink<CallState>;

@@ -1,10 +1,11 @@
-import { CallCancelledError, deliver, type CallReport, type ExecutorFate } from "../results/index.js";
+import { CallCancelledError, deliver, type CallReport, type ExecutorFate, type ToolExecutionCompleted } from "../results/index.js";
 import type { RunEnv } from "../options/index.js";
 import { error } from "../../tool/results.js";
 import type { Tool } from "../../tool/tool.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 import { validationTimeout } from "../outcome/index.js";
-import { CallContext, type ReportBody } from "./call-context.js";
+import { CallContext, type ClientRequests, type ReportBody } from "./call-context.js";
+import { askUserInCall, sampleInCall } from "./client-requests.js";
 import type { ProgressUpdate } from "../../tool/handler-context.js";
 import type { CallSink } from "./call-sink.js";
 import type { Abandoned } from "./late-settlement.js";
@@ -15,6 +16,9 @@ import { startAttempt, startCall } from "./call-start.js";
 import { alive, expire, expired, nextDue } from "./call-deadlines.js";
 import { finish } from "./call-answer.js";
 import { abandon, reportFate, reportGraceOver } from "./call-abandon.js";
+
+/** What each call's `ctx.askUser` and `ctx.sample` run. */
+const CLIENT_REQUESTS: ClientRequests = { askUser: askUserInCall, sample: sampleInCall };
 
 /**
  * One call from `started` to its tail event: validate, run each attempt under its deadlines,
@@ -61,6 +65,7 @@ export class CallRun implements CallState {
   /** The retries' overall bound; meaningful only with a retry plan (Infinity would be a boxed double per call). */
   readonly total: number = 0;
   abandoned: Abandoned[] | undefined;
+  completed: ToolExecutionCompleted | undefined;
 
   constructor(call: ToolCall, index: number, tool: Tool | undefined, env: RunEnv, sink: CallSink<CallRun>, lane: unknown) {
     this.call = call;
@@ -89,6 +94,11 @@ export class CallRun implements CallState {
     // By default every attempt may use its whole deadline and every backoff its cap.
     if (retry !== undefined) this.total = retry.totalTimeout ?? retry.attempts * timeout + (retry.attempts - 1) * retry.maxDelay;
     this.clocked = timeout !== Infinity || idleTimeout !== Infinity || (retry !== undefined && this.total !== Infinity);
+  }
+
+  /** How its contexts ask the client: on the prototype, as every call asks the same way. */
+  get requests(): ClientRequests {
+    return CLIENT_REQUESTS;
   }
 
   /**
