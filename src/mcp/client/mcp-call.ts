@@ -56,7 +56,38 @@ export class McpCall {
   }
 
   /** Run (or go on with) the call under `ctx`, until it ends or its server asks a question. */
-  async run(ctx: HandlerContext): Promise<HandlerResult> {
+  run(ctx: HandlerContext): Promise<HandlerResult> {
+    return this.#plan.router === undefined ? this.#runAlone(ctx) : this.#runAsked(ctx);
+  }
+
+  /**
+   * Without elicitation no server question reaches the call (only the router calls `ask`): its
+   * outcome is all there is to wait for, without a race, a promise per round or `#drive`'s
+   * cleanup, and it is always read, so it needs no guard against going unread.
+   */
+  #runAlone(ctx: HandlerContext): Promise<HandlerResult> {
+    this.#outcome ??= this.#outcomeOf();
+    this.#ctx = ctx;
+    // Heard without making ctx's AbortSignal, which would cost more than the rest of the call here.
+    const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
+    if (watch.aborted) this.#abort(ctx, watch.reason);
+    const done = (): void => {
+      this.#ctx = undefined;
+      watch.stop();
+    };
+    return this.#outcome.then(
+      (result) => {
+        done();
+        return result;
+      },
+      (cause: unknown) => {
+        done();
+        throw cause;
+      },
+    );
+  }
+
+  async #runAsked(ctx: HandlerContext): Promise<HandlerResult> {
     if (this.#outcome === undefined) {
       this.#outcome = this.#drive();
       // Nobody may read the outcome of a call whose question expired.
@@ -65,13 +96,9 @@ export class McpCall {
     const outcome = this.#outcome;
     this.#ctx = ctx;
     this.#plan.router?.running(this, true);
-    // Heard without making ctx's AbortSignal, which would cost more than the rest of the call here.
     const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
     if (watch.aborted) this.#abort(ctx, watch.reason);
     try {
-      // Without elicitation no server question reaches the call: its outcome is all there is to
-      // wait for, without a race and a promise per round.
-      if (this.#plan.router === undefined) return await outcome;
       for (;;) {
         const question = this.#question;
         if (question !== undefined && !question.asked && !this.#controller.signal.aborted) {
@@ -156,7 +183,7 @@ export class McpCall {
 
   async #outcomeOf(): Promise<HandlerResult> {
     const { signal } = this.#controller;
-    const { plan } = { plan: this.#plan };
+    const plan = this.#plan;
     const rc = this.#rc;
     // A signal aborted before the request went out sent no cancel: there is no fate to tell.
     const requested = !signal.aborted;
