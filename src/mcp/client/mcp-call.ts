@@ -34,13 +34,15 @@ export class McpCall {
   readonly #update: Record<string, unknown> | undefined;
   /** The `_meta` opting each request into the tasks extension, when the server speaks it. */
   #ext: Record<string, unknown> | undefined;
-  readonly #answered = new Set<string>();
+  /** Input requests answered (tasks extension); made on first use: a plain call has none. */
+  #answered: Set<string> | undefined;
   #ctx: HandlerContext | undefined;
   #abortedBy: HandlerContext | undefined;
   #outcome: Promise<HandlerResult> | undefined;
   #wake: (() => void) | undefined;
   #question: { params: Record<string, unknown>; answer: (a: ElicitAnswer) => void; asked: boolean } | undefined;
-  readonly #task: TaskWatch;
+  /** Made on first use: a plain call that ends well never follows a task. */
+  #taskWatch: TaskWatch | undefined;
   readonly #onprogress = (p: McpProgress): void => {
     if (this.#ctx !== undefined) reportProgress(this.#ctx, p);
   };
@@ -52,53 +54,32 @@ export class McpCall {
     this.#rc = rc;
     this.#reattach = reattach;
     this.#update = update;
-    this.#task = new TaskWatch(rc, () => this.#ctx);
+  }
+
+  get #task(): TaskWatch {
+    this.#taskWatch ??= new TaskWatch(this.#rc, () => this.#ctx);
+    return this.#taskWatch;
   }
 
   /** Run (or go on with) the call under `ctx`, until it ends or its server asks a question. */
-  run(ctx: HandlerContext): Promise<HandlerResult> {
-    return this.#plan.router === undefined ? this.#runAlone(ctx) : this.#runAsked(ctx);
-  }
-
-  /**
-   * Without elicitation no server question reaches the call (only the router calls `ask`): its
-   * outcome is all there is to wait for, without a race, a promise per round or `#drive`'s
-   * cleanup, and it is always read, so it needs no guard against going unread.
-   */
-  #runAlone(ctx: HandlerContext): Promise<HandlerResult> {
-    this.#outcome ??= this.#outcomeOf();
-    this.#ctx = ctx;
-    // Heard without making ctx's AbortSignal, which would cost more than the rest of the call here.
-    const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
-    if (watch.aborted) this.#abort(ctx, watch.reason);
-    const done = (): void => {
-      this.#ctx = undefined;
-      watch.stop();
-    };
-    return this.#outcome.then(
-      (result) => {
-        done();
-        return result;
-      },
-      (cause: unknown) => {
-        done();
-        throw cause;
-      },
-    );
-  }
-
-  async #runAsked(ctx: HandlerContext): Promise<HandlerResult> {
+  async run(ctx: HandlerContext): Promise<HandlerResult> {
+    const { router } = this.#plan;
     if (this.#outcome === undefined) {
-      this.#outcome = this.#drive();
+      // Without elicitation no server question reaches the call (only the router calls `ask`):
+      // nothing for `#drive` to clean up, and the outcome is always read below.
+      this.#outcome = router === undefined ? this.#outcomeOf() : this.#drive();
       // Nobody may read the outcome of a call whose question expired.
-      this.#outcome.catch(() => {});
+      if (router !== undefined) this.#outcome.catch(() => {});
     }
     const outcome = this.#outcome;
     this.#ctx = ctx;
-    this.#plan.router?.running(this, true);
+    router?.running(this, true);
+    // Heard without making ctx's AbortSignal, which would cost more than the rest of the call here.
     const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
     if (watch.aborted) this.#abort(ctx, watch.reason);
     try {
+      // Without elicitation its outcome is all there is to wait for, without a race and a promise per round.
+      if (router === undefined) return await outcome;
       for (;;) {
         const question = this.#question;
         if (question !== undefined && !question.asked && !this.#controller.signal.aborted) {
@@ -114,7 +95,7 @@ export class McpCall {
     } finally {
       this.#wake = undefined;
       this.#ctx = undefined;
-      this.#plan.router?.running(this, false);
+      router?.running(this, false);
       watch.stop();
     }
   }
@@ -246,6 +227,7 @@ export class McpCall {
   }
 
   #extSide(): ExtCall {
+    this.#answered ??= new Set<string>();
     return {
       plan: this.#plan,
       params: this.#params,
