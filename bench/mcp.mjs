@@ -12,9 +12,14 @@
  * Measured one call per batch (each `runToolCalls` of one call; each `callTool` awaited) and 16
  * per batch (one `runToolCalls` of 16 calls; `Promise.all` of 16 `callTool`s).
  *
- * Targets (mcp-1, mcp-16): through toolrx ≤ 1.2× the SDK's `callTool` with the options toolrx
- * passes it (a signal, progress), on both SDK lines. toolrx's own work over a client stub that
- * answers at once is printed too (not in --quick).
+ * Targets (mcp-1, mcp-16): through toolrx ≤ 1.2× (16 per batch) and ≤ 1.3× (1 per batch) the
+ * SDK's `callTool` with the options toolrx passes it (a signal, progress), on both SDK lines.
+ * 1 per batch was ≤ 1.2× too, restated (issue 46) from a CPU profile of toolrx over a stub client:
+ * a one-call batch pays per call what the runner's contract does once per `runToolCalls` (the
+ * deadline's scheduled action armed and cancelled, the stream, its events and the collected
+ * `RunResult`), ~0.1× of an in-memory v1 call on top of the per-call work the 16-per-batch target
+ * holds (docs/benchmarks.md, the MCP bullet). toolrx's own work over a client stub that answers at
+ * once is printed too (not in --quick).
  */
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as MemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -34,7 +39,8 @@ const arg = (name, fallback) => {
 const QUICK = process.argv.includes("--quick");
 const ROUNDS = arg("rounds", QUICK ? 8 : 30);
 const CALLS = arg("calls", QUICK ? 200 : 400);
-const TARGET = 1.2;
+/** The target by calls per batch (see the header for why one call per batch has its own). */
+const TARGETS = { 1: 1.3, 16: 1.2 };
 const BATCHES = [1, 16];
 
 const addTool = {
@@ -180,7 +186,7 @@ for (const perBatch of BATCHES) {
 const x = (r) => `${r.median.toFixed(2)}×`;
 console.log(`MCP call to an in-memory server: CPU µs per call, median of ${ROUNDS} paired rounds of ${CALLS} calls (Node ${process.version})`);
 console.log(
-  `| SDK line | per batch | callTool bare | callTool + signal + progress | through toolrx | toolrx ÷ bare | toolrx ÷ signal + progress (target ≤ ${TARGET}) |`,
+  `| SDK line | per batch | callTool bare | callTool + signal + progress | through toolrx | toolrx ÷ bare | toolrx ÷ signal + progress (target ≤ ${TARGETS[1]} for 1, ${TARGETS[16]} for 16 per batch) |`,
 );
 console.log("|---|---:|---:|---:|---:|---|---|");
 for (const r of rows) {
@@ -200,8 +206,8 @@ reportTargets(
     const of = rows.filter((r) => r.perBatch === perBatch);
     return {
       id: `mcp-${perBatch}`,
-      target: `MCP in memory, ${perBatch} call${perBatch === 1 ? "" : "s"} per batch: ≤ ${TARGET}× the SDK's callTool with the same options (signal, progress)`,
-      met: of.every((r) => r.vsWired.median <= TARGET),
+      target: `MCP in memory, ${perBatch} call${perBatch === 1 ? "" : "s"} per batch: ≤ ${TARGETS[perBatch]}× the SDK's callTool with the same options (signal, progress)`,
+      met: of.every((r) => r.vsWired.median <= TARGETS[perBatch]),
       figure: of
         .map(
           (r) =>

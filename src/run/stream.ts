@@ -1,6 +1,6 @@
 import { Observable, type Subscribable } from "rxjs";
 import type { ToolEvent } from "./results/index.js";
-import { resolveOptions, type RunEnv, type RunOptions, toolSource, type ToolSource, gatedExecutor } from "./options/index.js";
+import { runEnvOf, type RunEnv, type RunOptions, toolSource, type ToolSource, gatedExecutor } from "./options/index.js";
 import { type CheckedCall, checkBatch, checkCall, snapshotCalls } from "./checks/index.js";
 import { Pool } from "./pool/index.js";
 import type { Tool } from "../tool/tool.js";
@@ -35,7 +35,7 @@ export function streamToolCalls(
   if (streamed && typeof (calls as { subscribe?: unknown } | null)?.subscribe !== "function") {
     throw new TypeError(`Expected \`calls\` to be an array or an Observable of tool calls, got ${describe(calls)}`);
   }
-  let env = resolveOptions(options, streamed ? undefined : calls.length);
+  let env = runEnvOf(options, streamed ? undefined : calls.length);
   const source = toolSource(tools, env);
   // Only a batch that may meet a `needsApproval` tool pays for the gate (a resolver's list is read lazily).
   if (env.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined))) {

@@ -34,13 +34,15 @@ export class McpCall {
   readonly #update: Record<string, unknown> | undefined;
   /** The `_meta` opting each request into the tasks extension, when the server speaks it. */
   #ext: Record<string, unknown> | undefined;
-  readonly #answered = new Set<string>();
+  /** Input requests answered (tasks extension); made on first use: a plain call has none. */
+  #answered: Set<string> | undefined;
   #ctx: HandlerContext | undefined;
   #abortedBy: HandlerContext | undefined;
   #outcome: Promise<HandlerResult> | undefined;
   #wake: (() => void) | undefined;
   #question: { params: Record<string, unknown>; answer: (a: ElicitAnswer) => void; asked: boolean } | undefined;
-  readonly #task: TaskWatch;
+  /** Made on first use: a plain call that ends well never follows a task. */
+  #taskWatch: TaskWatch | undefined;
   readonly #onprogress = (p: McpProgress): void => {
     if (this.#ctx !== undefined) reportProgress(this.#ctx, p);
   };
@@ -52,26 +54,32 @@ export class McpCall {
     this.#rc = rc;
     this.#reattach = reattach;
     this.#update = update;
-    this.#task = new TaskWatch(rc, () => this.#ctx);
+  }
+
+  get #task(): TaskWatch {
+    this.#taskWatch ??= new TaskWatch(this.#rc, () => this.#ctx);
+    return this.#taskWatch;
   }
 
   /** Run (or go on with) the call under `ctx`, until it ends or its server asks a question. */
   async run(ctx: HandlerContext): Promise<HandlerResult> {
+    const { router } = this.#plan;
     if (this.#outcome === undefined) {
-      this.#outcome = this.#drive();
+      // Without elicitation no server question reaches the call (only the router calls `ask`):
+      // nothing for `#drive` to clean up, and the outcome is always read below.
+      this.#outcome = router === undefined ? this.#outcomeOf() : this.#drive();
       // Nobody may read the outcome of a call whose question expired.
-      this.#outcome.catch(() => {});
+      if (router !== undefined) this.#outcome.catch(() => {});
     }
     const outcome = this.#outcome;
     this.#ctx = ctx;
-    this.#plan.router?.running(this, true);
+    router?.running(this, true);
     // Heard without making ctx's AbortSignal, which would cost more than the rest of the call here.
     const watch = watchAbort(ctx, (reason) => this.#abort(ctx, reason));
     if (watch.aborted) this.#abort(ctx, watch.reason);
     try {
-      // Without elicitation no server question reaches the call: its outcome is all there is to
-      // wait for, without a race and a promise per round.
-      if (this.#plan.router === undefined) return await outcome;
+      // Without elicitation its outcome is all there is to wait for, without a race and a promise per round.
+      if (router === undefined) return await outcome;
       for (;;) {
         const question = this.#question;
         if (question !== undefined && !question.asked && !this.#controller.signal.aborted) {
@@ -87,7 +95,7 @@ export class McpCall {
     } finally {
       this.#wake = undefined;
       this.#ctx = undefined;
-      this.#plan.router?.running(this, false);
+      router?.running(this, false);
       watch.stop();
     }
   }
@@ -156,7 +164,7 @@ export class McpCall {
 
   async #outcomeOf(): Promise<HandlerResult> {
     const { signal } = this.#controller;
-    const { plan } = { plan: this.#plan };
+    const plan = this.#plan;
     const rc = this.#rc;
     // A signal aborted before the request went out sent no cancel: there is no fate to tell.
     const requested = !signal.aborted;
@@ -219,6 +227,7 @@ export class McpCall {
   }
 
   #extSide(): ExtCall {
+    this.#answered ??= new Set<string>();
     return {
       plan: this.#plan,
       params: this.#params,

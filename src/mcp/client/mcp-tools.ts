@@ -188,7 +188,9 @@ function toTool(client: McpClientLike, server: string, name: string, definition:
         ...appOf(definition._meta),
       },
       // The server's word that a second run changes nothing: what lets `RunOptions.retry` retry it.
-      control: { idempotent: annotations.idempotentHint === true },
+      // Without it the tool has no control at all (`idempotent: false` is the default), so the
+      // runner's per-call control lookups and a batch's lanes are skipped, as for any plain tool.
+      ...(annotations.idempotentHint === true ? { control: { idempotent: true } } : {}),
     }) as Tool;
   } catch (cause) {
     throw new McpToolsError("invalid_schema", `tool "${mcpName}" has an inputSchema toolrx cannot use: ${messageOf(cause)}`, {

@@ -39,9 +39,9 @@ export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): 
       return indexed;
     };
   } else if (Array.isArray(tools)) {
-    tools.forEach(assertTool);
-    const checked = indexTools(tools);
-    assertExecutorsKnown(checked.values(), env.executors);
+    const indexed = indexedList(tools);
+    assertExecutorsKnown(indexed.controlled, env.executors);
+    const checked = indexed.byName;
     index = () => checked;
   } else {
     throw new TypeError(`Expected \`tools\` to be an array of tools or a ToolResolver, got ${describe(tools)}`);
@@ -59,6 +59,52 @@ export function toolSource(tools: readonly Tool[] | ToolResolver, env: RunEnv): 
     },
     names: () => [...index().keys()],
   };
+}
+
+/** A tool list as it was indexed: what must still hold for the index to stand for it. */
+interface IndexedList {
+  readonly tools: readonly Tool[];
+  readonly names: readonly string[];
+  readonly controls: readonly unknown[];
+  /** The tools with a `control`: the only ones `assertExecutorsKnown` reads. */
+  readonly controlled: readonly Tool[];
+  readonly byName: Map<string, Tool>;
+}
+
+/** Each list's last index: a host calling with one tool list batch after batch indexes it once. */
+const indexedLists = new WeakMap<readonly Tool[], IndexedList>();
+
+/**
+ * The index of a tool list, reused while the list holds the same tools under the same names and
+ * controls: a list is the caller's and may change between batches (an element replaced, a tool
+ * renamed, a `control` set), and then it is checked and indexed again. What the index refuses
+ * depends on nothing else, so a list that passed once passes again.
+ *
+ * @throws {TypeError} as {@link assertTool} and {@link indexTools}.
+ */
+function indexedList(tools: readonly Tool[]): IndexedList {
+  const known = indexedLists.get(tools);
+  if (known !== undefined && stillHolds(known, tools)) return known;
+  tools.forEach(assertTool);
+  const byName = indexTools(tools);
+  const indexed: IndexedList = {
+    tools: [...tools],
+    names: tools.map((tool) => tool.name),
+    controls: tools.map((tool) => tool.control),
+    controlled: tools.filter((tool) => tool.control !== undefined),
+    byName,
+  };
+  indexedLists.set(tools, indexed);
+  return indexed;
+}
+
+function stillHolds(known: IndexedList, tools: readonly Tool[]): boolean {
+  if (tools.length !== known.tools.length) return false;
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i];
+    if (tool === undefined || tool !== known.tools[i] || tool.name !== known.names[i] || tool.control !== known.controls[i]) return false;
+  }
+  return true;
 }
 
 function assertTool(tool: unknown, i: number): void {
