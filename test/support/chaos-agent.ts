@@ -1,7 +1,17 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { Observable } from "rxjs";
 import { z } from "zod";
-import { type AgentEvent, askUser, defineTool, type JournalEntry, type ModelEvent, type ModelRequest, ok, type Tool } from "../../src/index.js";
+import {
+  type AgentEvent,
+  askUser,
+  defineTool,
+  type HandlerResult,
+  type JournalEntry,
+  type ModelEvent,
+  type ModelRequest,
+  ok,
+  type Tool,
+} from "../../src/index.js";
 
 /** Where an agent process of a durable chaos property SIGKILLs itself: the `nth` time (from 0) it reaches `point`. */
 export interface ChaosKill<Point extends string> {
@@ -51,12 +61,18 @@ export const slowEffect =
 
 const schema = z.object({ n: z.number() });
 
-/** The tools every chaos script has: a local effect, an idempotent one, one that needs approval, and one that asks the user. */
-export function chaosTools(effects: string): Tool[] {
+/**
+ * The tools every chaos script has: a local effect, an idempotent one, one that needs approval, and
+ * one that asks the user. `effect` makes the first three's handlers: by default {@link slowEffect}'s.
+ */
+export function chaosTools(
+  effects: string,
+  effect: (label: string) => (args: { n: number }) => HandlerResult | Promise<HandlerResult> = (label) => slowEffect(effects, label),
+): Tool[] {
   return [
-    defineTool({ name: "local", description: "", schema, handler: slowEffect(effects, "local") }),
-    defineTool({ name: "idempotent", description: "", schema, control: { idempotent: true }, handler: slowEffect(effects, "idempotent") }),
-    defineTool({ name: "approve", description: "", schema, needsApproval: true, handler: slowEffect(effects, "approve") }),
+    defineTool({ name: "local", description: "", schema, handler: effect("local") }),
+    defineTool({ name: "idempotent", description: "", schema, control: { idempotent: true }, handler: effect("idempotent") }),
+    defineTool({ name: "approve", description: "", schema, needsApproval: true, handler: effect("approve") }),
     defineTool({
       name: "ask",
       description: "",

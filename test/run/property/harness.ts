@@ -192,7 +192,7 @@ export class Harness {
   }
 
   #answer(timing: Timing, answer: () => HandlerResult, settle: (returned: unknown) => void): HandlerReturn {
-    if (timing === "sync") {
+    const run = (): HandlerResult => {
       let returned: HandlerResult;
       try {
         returned = answer();
@@ -202,18 +202,11 @@ export class Harness {
       }
       settle(returned);
       return returned;
-    }
+    };
+    if (timing === "sync") return run();
     return (async () => {
       for (let i = 0; i < timing; i++) await null;
-      let returned: HandlerResult;
-      try {
-        returned = answer();
-      } catch (thrown) {
-        settle(undefined);
-        throw thrown;
-      }
-      settle(returned);
-      return returned;
+      return run();
     })();
   }
 }
