@@ -7,6 +7,7 @@ import {
   defineTool,
   type HandlerResult,
   type JournalEntry,
+  type Message,
   type ModelEvent,
   type ModelRequest,
   ok,
@@ -26,6 +27,17 @@ export type ChaosKillPoint = "streaming" | "reply" | "tool" | "outcome" | "halt"
 export interface ChaosCall<Kind extends string> {
   readonly n: number;
   readonly kind: Kind;
+}
+
+/** What a chaos agent process is given (one JSON argument), besides where its store is. */
+export interface ChaosSetup<Kind extends string, Point extends string> {
+  readonly key: string;
+  readonly effects: string;
+  readonly plan: readonly (readonly ChaosCall<Kind>[])[];
+  readonly messages: readonly Message[];
+  readonly kill: ChaosKill<Point> | null;
+  readonly out: string;
+  readonly violations: string;
 }
 
 /**
