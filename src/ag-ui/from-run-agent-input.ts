@@ -1,5 +1,6 @@
 import type { Message as AgUiMessage, RunAgentInput } from "@ag-ui/core";
 import type { ApprovalMessage, ContentPart, Message, ReasoningPart, ToolCall } from "../index.js";
+import { argumentsOf } from "../ui-protocol/index.js";
 
 type AgUiContent = Extract<AgUiMessage, { role: "user" }>["content"];
 
@@ -142,13 +143,4 @@ function questionOf(metadata: unknown): Record<string, unknown> | undefined {
   if (typeof askUserOpts === "object" && askUserOpts !== null && !Array.isArray(askUserOpts)) out.askUserOpts = askUserOpts;
   if (Array.isArray(questions)) out.questions = questions;
   return out;
-}
-
-function argumentsOf(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

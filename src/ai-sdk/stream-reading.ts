@@ -1,5 +1,6 @@
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { FinishReason, ModelEvent, TokenUsage } from "../index.js";
+import { argumentsOf } from "../ui-protocol/index.js";
 
 /** The provider name of the state an AI SDK model gave: `toPrompt` sends back these alone. */
 const AI_SDK = "ai-sdk";
@@ -140,15 +141,6 @@ function merged(before: Metadata | undefined, now: Metadata | undefined): Metada
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function argumentsOf(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 function usageOf(

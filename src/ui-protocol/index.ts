@@ -7,4 +7,5 @@
  * subpaths do: types from src/index.ts, and util/.
  */
 export { ProtocolWriter, type SubagentValue, type WholeCall } from "./protocol-writer.js";
+export { argumentsOf } from "./arguments-of.js";
 export type { HaltMetadata } from "./halt-metadata.js";

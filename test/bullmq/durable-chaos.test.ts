@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { expectDurablePromises, liveUntilEnd } from "../support/chaos-lives.js";
+import { ChaosTally } from "../support/chaos-lives.js";
 import type { KillPoint, PlannedCall, Setup } from "./fixtures/chaos-agent.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 
@@ -40,10 +40,7 @@ describe.skipIf(redisUnavailable !== undefined)("a durable agent, SIGKILLed anyw
   let worker: ChildProcess | undefined;
   let dir: string;
   let effects: string;
-  let scenarios = 0;
-  let starts = 0;
-  let kills = 0;
-  let nextN = 0;
+  const tally = new ChaosTally();
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -59,33 +56,16 @@ describe.skipIf(redisUnavailable !== undefined)("a durable agent, SIGKILLed anyw
     worker?.kill("SIGTERM");
     await redis?.stop();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    console.log(`durable chaos: ${scenarios} scenarios, ${starts} agent processes started, ${kills} SIGKILLed`);
+    console.log(`durable chaos: ${tally}`);
   });
 
   it("runs every effect at most once, answers every call once, keeps the conversation valid, and never asks a recorded turn again", async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ plan: kinds, kills: killList }) => {
-        scenarios++;
-        // Call numbers are unique across scenarios (shrinking replays them), so effects count per call.
-        nextN += 100;
-        let n = nextN;
-        const plan = kinds.map((turn) => turn.map((c) => ({ ...c, n: n++ })));
-        const key = `chaos-${scenarios}-${Date.now()}`;
-        const violations = join(dir, `${key}.violations`);
-        const out = join(dir, `${key}.json`);
-        const counts = { starts: 0, kills: 0 };
-        const result = await liveUntilEnd(
-          (messages, kill) => run("agent", { redisUrl: redis.url, queue, key, effects, plan, messages, kill, out, violations }),
-          killList,
-          out,
-          counts,
-        );
-        starts += counts.starts;
-        kills += counts.kills;
-        // Every non-idempotent handler ran at most once (an ask handler too), and the rest of the promises.
-        const lines = readFileSync(effects, "utf8").split("\n");
-        expectDurablePromises(result, plan, (c) => lines.filter((l) => l.endsWith(` ${c.n}`) && l.startsWith(c.kind)).length, violations);
-      }),
+      fc.asyncProperty(scenario, ({ plan, kills }) =>
+        tally.scenario({ dir, effects, prefix: "chaos" }, plan, kills, ({ key, out, violations, plan }, messages, kill) =>
+          run("agent", { redisUrl: redis.url, queue, key, effects, plan, messages, kill, out, violations }),
+        ),
+      ),
       {
         // The examples count among the runs: RUNS random scenarios after them.
         numRuns: RUNS + 2,

@@ -124,7 +124,8 @@ describe("codeMode replay (property)", () => {
         break;
       }
       rounds++;
-      expect(rounds).toBeLessThanOrEqual(40);
+      // Each round answers at least one question, and a script makes at most MAX_CALLS calls.
+      expect(rounds).toBeLessThanOrEqual(MAX_CALLS);
       const state = (halt.askUserOpts as { subagent: SubagentState }).subagent;
       const decisions: Message[] = ((state.metadata.pendingApprovals ?? []) as Parameters<typeof approve>[0][]).map((p) => approve(p));
       const question = state.metadata.pendingQuestion;
@@ -144,6 +145,18 @@ describe("codeMode replay (property)", () => {
     const outcome = fc.constantFrom<Outcome>("ok", "ok", "ok", "fail", "timeout", "approve", "ask");
     await fc.assert(fc.asyncProperty(stmts, fc.array(outcome, { minLength: 1, maxLength: 8 }), check), { numRuns: 60 });
   }, 120_000);
+
+  // Seed -1880987285 (npm run hunt): 41 calls that each ask the user take 41 rounds, one question
+  // answered a round; the property bounded the rounds at 40, below what maxCalls allows.
+  it("resumes a script whose every call asks the user as many times as it has calls", async () => {
+    const all: Stmt = { kind: "all", ks: [0, 0, 0, 0] };
+    const inner: Stmt = { kind: "loop", n: 3, body: [{ kind: "call", k: 0 }, all, { kind: "call", k: 0 }] };
+    const body: Stmt[] = [
+      { kind: "call", k: 0 },
+      { kind: "loop", n: 1, body: [{ kind: "loop", n: 2, body: [{ kind: "call", k: 0 }, inner, { kind: "call", k: 0 }] }] },
+    ];
+    await check(body, ["ask"]);
+  }, 60_000);
 
   // Seed 870442464 (under `npm run mutate`'s dry run): loops nested three deep make 130 calls; the
   // sandbox ends the script at its 101st, and the oracle did not know the limit.

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { expectDurablePromises, liveUntilEnd } from "../support/chaos-lives.js";
+import { ChaosTally } from "../support/chaos-lives.js";
 import { PostgresApprovalLedger, PostgresJournalStore } from "../../src/postgres/index.js";
 import type { PgKillPoint, PgPlannedCall, PgSetup } from "./fixtures/pg-chaos-agent.js";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "./postgres-server.js";
@@ -34,10 +34,7 @@ describe.skipIf(postgresUnavailable !== undefined)("a durable agent on Postgres,
   let server: TestPostgres;
   let dir: string;
   let effects: string;
-  let scenarios = 0;
-  let starts = 0;
-  let kills = 0;
-  let nextN = 0;
+  const tally = new ChaosTally();
 
   beforeAll(async () => {
     server = await startPostgres();
@@ -53,31 +50,16 @@ describe.skipIf(postgresUnavailable !== undefined)("a durable agent on Postgres,
   afterAll(async () => {
     await server?.stop();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    console.log(`durable chaos on Postgres: ${scenarios} scenarios, ${starts} agent processes started, ${kills} SIGKILLed`);
+    console.log(`durable chaos on Postgres: ${tally}`);
   });
 
   it("runs every effect at most once, answers every call once, keeps the conversation valid, and never asks a recorded turn again", async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ plan: kinds, kills: killList }) => {
-        scenarios++;
-        nextN += 100;
-        let n = nextN;
-        const plan = kinds.map((turn) => turn.map((c) => ({ ...c, n: n++ })));
-        const key = `pg-chaos-${scenarios}-${Date.now()}`;
-        const violations = join(dir, `${key}.violations`);
-        const out = join(dir, `${key}.json`);
-        const counts = { starts: 0, kills: 0 };
-        const result = await liveUntilEnd(
-          (messages, kill) => run({ url: server.url, key, effects, plan, messages, kill, out, violations }),
-          killList,
-          out,
-          counts,
-        );
-        starts += counts.starts;
-        kills += counts.kills;
-        const lines = readFileSync(effects, "utf8").split("\n");
-        expectDurablePromises(result, plan, (c) => lines.filter((l) => l === `${c.kind} ${c.n}`).length, violations);
-      }),
+      fc.asyncProperty(scenario, ({ plan, kills }) =>
+        tally.scenario({ dir, effects, prefix: "pg-chaos" }, plan, kills, ({ key, out, violations, plan }, messages, kill) =>
+          run({ url: server.url, key, effects, plan, messages, kill, out, violations }),
+        ),
+      ),
       { numRuns: RUNS },
     );
   }, 600_000);

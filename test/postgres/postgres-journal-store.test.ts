@@ -2,21 +2,11 @@ import { PGlite } from "@electric-sql/pglite";
 import { Observable } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  defineTool,
-  type HandlerResult,
-  type JournalEntry,
-  JournalLeaseError,
-  type ModelEvent,
-  type ModelRequest,
-  ok,
-  runAgent,
-  streamAgent,
-} from "../../src/index.js";
+import { defineTool, type ModelEvent, type ModelRequest, ok, runAgent } from "../../src/index.js";
 import { PostgresApprovalLedger, PostgresJournalStore } from "../../src/postgres/index.js";
-import { randomIdModel } from "../support/random-id-model.js";
+import { journalStoreContract } from "../support/journal-store-contract.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe("PostgresJournalStore (PGlite)", () => {
   let db: PGlite;
@@ -31,105 +21,18 @@ describe("PostgresJournalStore (PGlite)", () => {
     await db?.close();
   });
 
-  it("a restart resumes from Postgres: the recorded reply keeps its ids, a call cut off mid-run is not run again", async () => {
-    const payments: number[] = [];
-    let hang = true;
-    const pay = defineTool({
-      name: "pay",
-      description: "",
-      schema: z.object({ cents: z.number() }),
-      handler: ({ cents }) => {
-        payments.push(cents);
-        return hang ? new Promise<HandlerResult>(() => {}) : ok("paid");
-      },
-    });
-    const journal = { store, conversationKey: "order-1", owner: "pod-a" };
-    const first = randomIdModel();
-    let ids: string[] = [];
-    await new Promise<void>((resolve) => {
-      const subscription = streamAgent({ model: first.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal }).subscribe((e) => {
-        if (e.type === "model_reply") ids = (e.message.toolCalls ?? []).map((c) => c.id);
-        if (e.type === "tool_event" && e.event.type === "tool_execution_started")
-          setTimeout(() => {
-            subscription.unsubscribe();
-            resolve();
-          }, 50);
-      });
-    });
-    hang = false;
-    const second = randomIdModel();
-    const result = await runAgent({ model: second.fn, tools: [pay], messages: [{ role: "user", content: "pay" }], journal });
-    expect(result.haltedReason).toBe("completed");
-    expect(second.asked).toEqual([1]);
-    expect(payments).toEqual([5]);
-    expect(result.messages[1]).toMatchObject({ role: "assistant", toolCalls: [{ id: ids[0] }] });
-    expect(result.messages[2]).toMatchObject({ role: "tool", toolCallId: ids[0], isError: true });
-    expect((await store.entries("order-1")).map((e) => e.type)).toEqual(["run", "call", "reply", "outcome", "reply", "halt"]);
-  });
-
-  it("a second owner is refused while the lease holds, takes it once it has run out, and the first can no longer write", async () => {
-    // Margins in seconds: a loaded 2-core machine pauses for hundreds of ms between two awaits.
-    await store.acquire("lease-1", "a", 2_000);
-    await expect(store.acquire("lease-1", "b", 2_000)).rejects.toThrow(new JournalLeaseError("lease-1", "a").message);
-    await expect(store.acquire("lease-1", "a", 2_000)).resolves.toEqual([]);
-    await store.append("lease-1", "a", [{ type: "run", input: "x" }]);
-    await sleep(2_500);
-    await expect(store.acquire("lease-1", "b", 10_000)).resolves.toEqual([{ type: "run", input: "x" }]);
-    await expect(store.append("lease-1", "a", [{ type: "halt", haltedReason: "x" }])).rejects.toThrow(new JournalLeaseError("lease-1", "b").message);
-    expect(await store.renew("lease-1", "a", 1_000)).toBe(false);
-    expect(await store.renew("lease-1", "b", 1_000)).toBe(true);
-    await store.release("lease-1", "a", 60_000); // not the holder: nothing happens
-    await expect(store.acquire("lease-1", "c", 1_000)).rejects.toBeInstanceOf(JournalLeaseError);
-  });
-
-  it("keeps each entry's JSON as written, in order, across appends", async () => {
-    const call = { id: "c1", name: "t", arguments: { z: 1, a: [2, { __proto__: 3, é: "ü\u2028😀" }], m: '\\"' } };
-    const written: JournalEntry[] = [
-      { type: "run", input: "fp" },
-      { type: "call", turn: 0, phase: "model", call, text: "" },
-    ];
-    await store.acquire("order", "a", 10_000);
-    await store.append("order", "a", written.slice(0, 1));
-    await store.append("order", "a", written.slice(1));
-    await store.append("order", "a", []);
-    const read = await store.acquire("order", "a", 10_000);
-    expect(read).toEqual(JSON.parse(JSON.stringify(written)));
-    expect(read.map((e) => JSON.stringify(e))).toEqual(written.map((e) => JSON.stringify(e)));
-  });
-
-  it("keeps a finished run's entries `retainMs`, deletes them at once with 0, keeps them with Infinity", async () => {
-    const m = () => randomIdModel().fn;
-    const tools = [defineTool({ name: "pay", description: "", schema: z.object({ cents: z.number() }), handler: () => ok("paid") })];
-    const messages = [{ role: "user" as const, content: "a" }];
-    await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "kept", retainMs: 2_000 } });
-    await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "gone", retainMs: 0 } });
-    await runAgent({ model: m(), tools, messages, journal: { store, conversationKey: "forever", retainMs: Number.POSITIVE_INFINITY } });
-    expect((await store.entries("kept")).length).toBeGreaterThan(0);
-    expect(await store.entries("gone")).toEqual([]);
-    await sleep(2_500);
-    expect(await store.entries("kept")).toEqual([]);
-    expect((await store.entries("forever")).length).toBeGreaterThan(0);
-    // An expired journal starts afresh for the next run, and purgeExpired clears it from the tables.
-    expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
-    await expect(store.acquire("kept", "z", 1_000)).resolves.toEqual([]);
-  });
-
-  it("forgets a run nobody ended after `ttlMs`", async () => {
-    const short = new PostgresJournalStore(db, { ttlMs: 1_000 });
-    await short.acquire("abandoned", "a", 500);
-    await short.append("abandoned", "a", [{ type: "run", input: "x" }]);
-    await sleep(1_500);
-    expect(await short.entries("abandoned")).toEqual([]);
-    await expect(short.acquire("abandoned", "b", 1_000)).resolves.toEqual([]);
-  });
-
-  it("delete forgets a conversation now", async () => {
-    await store.acquire("del", "a", 10_000);
-    await store.append("del", "a", [{ type: "run", input: "x" }]);
-    await store.delete("del");
-    expect(await store.entries("del")).toEqual([]);
-    await expect(store.acquire("del", "b", 1_000)).resolves.toEqual([]);
-  });
+  // The contract every journal store keeps (test/support/journal-store-contract.ts), on PGlite:
+  // leases and retention in seconds, wide of a loaded 2-core machine's pauses.
+  journalStoreContract(
+    () => ({
+      store,
+      unitMs: 2_000,
+      elapse: sleep,
+      withTtl: (ttlMs) => new PostgresJournalStore(db, { ttlMs }),
+      purgeExpired: () => store.purgeExpired(),
+    }),
+    { ttlMs: true },
+  );
 
   it("checks its options", () => {
     expect(() => new PostgresJournalStore({} as never)).toThrow(/pg Pool or Client, or PGlite/);

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { approve, type Message, type PendingApproval } from "../../src/index.js";
 import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
@@ -74,4 +75,46 @@ export function expectDurablePromises(
   expect(checkConversation(openai.toResponsesInput(final), "openai-responses")).toEqual([]);
   expect(checkConversation(anthropic.toMessages(final).messages, "anthropic")).toEqual([]);
   expect(existsSync(violations) ? readFileSync(violations, "utf8") : "").toBe("");
+}
+
+/** What the durable chaos properties count over their scenarios, for their closing report. */
+export class ChaosTally {
+  scenarios = 0;
+  starts = 0;
+  kills = 0;
+  #nextN = 0;
+
+  /**
+   * One scenario of a durable chaos property: numbers the plan's calls uniquely across scenarios
+   * (shrinking replays them, and effects are counted per call), lives the conversation out with
+   * `start` (given the scenario's key, its output and violations files, and the numbered plan) and
+   * holds the agent to {@link expectDurablePromises} against the effects log.
+   */
+  async scenario<Kind extends string, Kill>(
+    scratch: { readonly dir: string; readonly effects: string; readonly prefix: string },
+    kinds: readonly (readonly { readonly kind: Kind }[])[],
+    kills: readonly Kill[],
+    start: (
+      files: { key: string; out: string; violations: string; plan: { n: number; kind: Kind }[][] },
+      messages: Message[],
+      kill: Kill | null,
+    ) => ChildProcess,
+  ): Promise<void> {
+    this.scenarios++;
+    this.#nextN += 100;
+    let n = this.#nextN;
+    const plan = kinds.map((turn) => turn.map((c) => ({ ...c, n: n++ })));
+    const key = `${scratch.prefix}-${this.scenarios}-${Date.now()}`;
+    const files = { key, out: join(scratch.dir, `${key}.json`), violations: join(scratch.dir, `${key}.violations`), plan };
+    const counts = { starts: 0, kills: 0 };
+    const result = await liveUntilEnd((messages, kill) => start(files, messages, kill), kills, files.out, counts);
+    this.starts += counts.starts;
+    this.kills += counts.kills;
+    const lines = readFileSync(scratch.effects, "utf8").split("\n");
+    expectDurablePromises(result, plan, (c) => lines.filter((l) => l === `${c.kind} ${c.n}`).length, files.violations);
+  }
+
+  toString(): string {
+    return `${this.scenarios} scenarios, ${this.starts} agent processes started, ${this.kills} SIGKILLed`;
+  }
 }

@@ -14,7 +14,6 @@ import { expect } from "vitest";
 import { z } from "zod";
 import {
   approve,
-  askUser,
   defineTool,
   ok,
   streamAgent,
@@ -29,6 +28,7 @@ import {
   type ToolExecutor,
 } from "../../src/index.js";
 import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
+import { chaosTools } from "./chaos-agent.js";
 
 export const SEAM_KINDS = ["local", "idempotent", "approve", "ask", "repair", "thread", "remote", "routed", "code"] as const;
 export type SeamKind = (typeof SEAM_KINDS)[number];
@@ -83,22 +83,8 @@ export function inProcessTools(effects: string): Tool[] {
       appendFileSync(effects, `${kind} ${n}\n`);
       return ok(`${kind} ${n} done`);
     };
-  return [
-    defineTool({ name: "local", description: "", schema, handler: effect("local") }),
-    defineTool({ name: "idempotent", description: "", schema, control: { idempotent: true }, handler: effect("idempotent") }),
-    defineTool({ name: "approve", description: "", schema, needsApproval: true, handler: effect("approve") }),
-    // The model sends its `n` as a string: `repairToolCall` mends it before the handler runs.
-    defineTool({ name: "repair", description: "", schema, handler: effect("repair") }),
-    defineTool({
-      name: "ask",
-      description: "",
-      schema,
-      handler: ({ n }) => {
-        appendFileSync(effects, `ask ${n}\n`);
-        return askUser(`question ${n}?`);
-      },
-    }),
-  ];
+  // The model sends its `n` as a string: `repairToolCall` mends it before the handler runs.
+  return [...chaosTools(effects, effect), defineTool({ name: "repair", description: "", schema, handler: effect("repair") })];
 }
 
 /** A model like OpenAI's (random call ids per request): script turn k asks for `plan[k]`, then it is done. */

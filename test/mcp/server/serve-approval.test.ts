@@ -2,21 +2,18 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as MemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Client as ClientV2, InMemoryTransport as MemoryV2, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createMcpHandler, Server as ServerV2 } from "@modelcontextprotocol/server";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontextprotocol/client";
+import { Server as ServerV2 } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, memoryApprovalLedger, ok, type Tool } from "../../../src/index.js";
 import { serveTools, type ServeToolsOptions } from "../../../src/mcp/index.js";
 import { LINES, type SdkLine } from "../support/servers";
 import { must } from "../../support/must.js";
+import { type Answer, approve, closers, paid, pay, payOver100, resetAfterEach, text } from "./approval-fixture.js";
 
 type AnyClient = ClientV1 | ClientV2;
-type Answer = (params: { message: string; requestedSchema: unknown }) => unknown;
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c().catch(() => {})));
-});
+resetAfterEach();
 
 /** A toolrx server of `line` and a client of the same line, in memory; `answer` is its user, if it can ask one. */
 async function served(line: SdkLine, tools: readonly Tool[], answer: Answer | undefined, options?: ServeToolsOptions): Promise<AnyClient> {
@@ -47,32 +44,6 @@ function callTool(client: AnyClient, name: string, args: Record<string, unknown>
     ? (client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>)
     : (client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>);
 }
-
-const paid: number[] = [];
-afterEach(() => void paid.splice(0));
-const pay = defineTool({
-  name: "pay",
-  description: "Pay an invoice",
-  schema: z.object({ amount: z.number() }),
-  needsApproval: true,
-  handler: ({ amount }) => {
-    paid.push(amount);
-    return ok(`paid ${amount}`);
-  },
-});
-const payOver100 = defineTool({
-  name: "pay",
-  description: "Pay an invoice",
-  schema: z.object({ amount: z.number() }),
-  needsApproval: ({ amount }) => amount > 100,
-  handler: ({ amount }) => {
-    paid.push(amount);
-    return ok(`paid ${amount}`);
-  },
-});
-const text = (t: string, isError: boolean) => ({ content: [{ type: "text", text: t }], isError });
-const approve = vi.fn<Answer>(() => ({ action: "accept", content: { approve: true } }));
-afterEach(() => approve.mockClear());
 
 describe.each(LINES)("serveTools and needsApproval (SDK %s)", (line) => {
   it("asks the client's user through elicitation, with the tool and its arguments, and runs the call once approved", async () => {
@@ -166,86 +137,5 @@ describe("serveTools' approvalTimeout", () => {
       new TypeError("Expected `approvalTimeout` to be a positive number of ms up to 2147483647, got 0"),
     );
     expect(() => serveTools(server, [pay], { approvalTimeout: "5m" as never })).toThrow(/`approvalTimeout`/);
-  });
-});
-
-/** A toolrx server behind the 2.x web handler, reached through fetch by a client that speaks 2025-11-25. */
-async function served2025(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
-  const handler = createMcpHandler(() => {
-    const server = new ServerV2({ name: "toolrx", version: "1.0.0" }, { capabilities: { tools: {} } });
-    serveTools(server, tools);
-    return server;
-  });
-  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://toolrx.test/mcp"), { fetch }));
-  closers.push(
-    () => client.close(),
-    () => handler.close(),
-  );
-  expect(client.getProtocolEra()).not.toBe("modern");
-  return client;
-}
-
-/** A toolrx server on revision 2026-07-28 (no server-to-client requests), reached through fetch. */
-async function modernServed(tools: readonly Tool[], client: ClientV2): Promise<ClientV2> {
-  const handler = createMcpHandler(() => {
-    const server = new ServerV2({ name: "toolrx", version: "1.0.0" }, { capabilities: { tools: {} } });
-    serveTools(server, tools);
-    return server;
-  });
-  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://toolrx.test/mcp"), { fetch }));
-  closers.push(
-    () => client.close(),
-    () => handler.close(),
-  );
-  expect(client.getProtocolEra()).toBe("modern");
-  return client;
-}
-
-describe("serveTools and needsApproval on the 2.x web handler, for a 2025-11-25 client (SDK v2)", () => {
-  it("refuses the call saying the stateless server never saw initialize, not that the client lacks elicitation it declared", async () => {
-    const client = new ClientV2({ name: "c", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
-    await served2025([pay], client);
-    const answer = (await client.callTool({ name: "pay", arguments: { amount: 250 } })) as { content: { text: string }[]; isError: boolean };
-    expect(answer.isError).toBe(true);
-    const said = must(answer.content[0]).text;
-    expect(said).toMatch(/stateless\) and never saw the client's initialize/);
-    expect(said).not.toMatch(/does not support MCP form elicitation\)/);
-    expect(paid).toEqual([]);
-  });
-});
-
-describe("serveTools and needsApproval on revision 2026-07-28 (SDK v2)", () => {
-  it("asks with an input_required result; the client's user answers and the retried call runs", async () => {
-    const client = new ClientV2({ name: "c", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler("elicitation/create", async (req) => approve(req.params as never) as never);
-    await modernServed([pay], client);
-    expect(await client.callTool({ name: "pay", arguments: { amount: 250 } })).toMatchObject(text("paid 250", false));
-    expect(approve).toHaveBeenCalledTimes(1);
-    expect(paid).toEqual([250]);
-  });
-
-  it("a client that hands input_required back sees the question, and a retry with a decline does not run the call", async () => {
-    const client = new ClientV2(
-      { name: "c", version: "1.0.0" },
-      { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } },
-    );
-    await modernServed([pay], client);
-    const asked = (await client.callTool({ name: "pay", arguments: { amount: 250 } }, { allowInputRequired: true } as never)) as Record<string, unknown>;
-    expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { toolrx_approval: { method: "elicitation/create" } } });
-    const declined = await client.callTool(
-      { name: "pay", arguments: { amount: 250 }, inputResponses: { toolrx_approval: { action: "decline" } } } as never,
-      { allowInputRequired: true } as never,
-    );
-    expect(declined).toMatchObject(text("The user declined the call to pay; it was not run", true));
-    expect(paid).toEqual([]);
-  });
-
-  it("refuses the call when the client declares no elicitation", async () => {
-    const client = new ClientV2({ name: "c", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-    await modernServed([pay], client);
-    expect(await client.callTool({ name: "pay", arguments: { amount: 250 } })).toMatchObject({ isError: true });
-    expect(paid).toEqual([]);
   });
 });
