@@ -117,13 +117,13 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     // heartbeat is written with the next renewal of all running jobs' (within a third of its life).
     heartbeats.start(jobId, data.heartbeat);
     lanes.hold(jobId, jobLanes);
-    const { controller, cancelled } = cancels.begin(jobId);
+    const { signal, cancelled } = cancels.begin(jobId);
     try {
       // A cancel published before this job was taken was heard on the channel, unless the
       // subscription was down since: then the marker says it.
       const marker = cancelled ?? (cancels.channelTrusted() ? null : await commands.get(keys.cancelMarker(jobId)));
       if (marker !== null) return { v: 1, cancelled: marker, started: false };
-      const handling = runCallJob(data, env, controller.signal, (update) => {
+      const handling = runCallJob(data, env, signal.asAbortSignal(), (update) => {
         job.updateProgress(update as object).catch(() => undefined);
       });
       handlers.add(handling);

@@ -1,6 +1,8 @@
+import { JobSignal } from "./job-signal.js";
+
 /**
- * A worker's view of the producers' cancels: the jobs it runs, each with the controller its
- * handler's `ctx.signal` comes from, and the cancels it heard on the cancel channel for jobs it
+ * A worker's view of the producers' cancels: the jobs it runs, each with the signal its run
+ * (and so its handler's `ctx.signal`) aborts with, and the cancels it heard on the cancel channel for jobs it
  * has not started (yet). A producer publishes a cancel only after its job exists and could not
  * be removed, so a worker taking that job was taken before the publish: its message can reach
  * this worker before BullMQ hands over the job, and is kept until the job starts. That is what
@@ -9,7 +11,7 @@
  * worker reads the marker, and the markers of running jobs are read again meanwhile anyway.
  */
 export class WorkerCancels {
-  readonly #running = new Map<string, AbortController>();
+  readonly #running = new Map<string, JobSignal>();
   /** Cancels heard for jobs not running here, oldest first, with when they were heard. */
   readonly #heard = new Map<string, { readonly reason: string; readonly at: number }>();
   readonly #keepFor: number;
@@ -55,9 +57,9 @@ export class WorkerCancels {
 
   /** A cancel for `jobId`, from the channel or a marker: aborts its handler, or is kept for its start. */
   heard(jobId: string, reason: string): void {
-    const controller = this.#running.get(jobId);
-    if (controller !== undefined) {
-      controller.abort(new Error(`cancelled by the producer: ${reason}`));
+    const signal = this.#running.get(jobId);
+    if (signal !== undefined) {
+      signal.abort(new Error(`cancelled by the producer: ${reason}`));
       return;
     }
     const now = this.#now();
@@ -70,15 +72,15 @@ export class WorkerCancels {
   }
 
   /**
-   * `jobId` starts here: its controller, and the reason of a cancel heard before it started
+   * `jobId` starts here: its signal, and the reason of a cancel heard before it started
    * (then its handler must not run).
    */
-  begin(jobId: string): { readonly controller: AbortController; readonly cancelled: string | undefined } {
-    const controller = new AbortController();
-    this.#running.set(jobId, controller);
+  begin(jobId: string): { readonly signal: JobSignal; readonly cancelled: string | undefined } {
+    const signal = new JobSignal();
+    this.#running.set(jobId, signal);
     const early = this.#heard.get(jobId);
     this.#heard.delete(jobId);
-    return { controller, cancelled: early?.reason };
+    return { signal, cancelled: early?.reason };
   }
 
   /** `jobId` ended here. */
