@@ -21,11 +21,6 @@ export class JobSignal {
     if (type === "abort") this.#listeners.delete(listener);
   }
 
-  /** @throws the reason when aborted, as `AbortSignal.throwIfAborted`. */
-  throwIfAborted(): void {
-    if (this.aborted) throw this.reason;
-  }
-
   /** Abort once, with `reason`; later calls keep the first. A listener's throw is reported as `EventTarget` does, on its own task. */
   abort(reason: unknown): void {
     if (this.aborted) return;

@@ -13,14 +13,12 @@ describe("JobSignal", () => {
     signal.addEventListener("abort", kept);
     signal.addEventListener("abort", removed);
     signal.removeEventListener("abort", removed);
-    expect(() => signal.throwIfAborted()).not.toThrow();
     const reason = new Error("stop");
     signal.abort(reason);
     signal.abort(new Error("again"));
     signal.addEventListener("abort", () => heard.push("late"));
     expect(heard).toEqual([["kept", reason]]);
     expect(signal.aborted).toBe(true);
-    expect(() => signal.throwIfAborted()).toThrow(reason);
   });
 
   it("stops a run as an AbortSignal does: the runner's handler sees its ctx.signal abort with the reason", async () => {
