@@ -119,8 +119,9 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     lanes.hold(jobId, jobLanes);
     const { signal, cancelled } = cancels.begin(jobId);
     try {
-      // A cancel published before this job was taken was heard on the channel, unless the
-      // subscription was down since: then the marker says it.
+      // A cancel that lost the race with this job's take is published after it and heard on the
+      // channel (perhaps before BullMQ handed the job over), unless the subscription was down
+      // lately: then the marker says it.
       const marker = cancelled ?? (cancels.channelTrusted() ? null : await commands.get(keys.cancelMarker(jobId)));
       if (marker !== null) return { v: 1, cancelled: marker, started: false };
       const handling = runCallJob(data, env, signal.asAbortSignal(), (update) => {
