@@ -115,12 +115,19 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
     const at = waiter;
     if (waiter.lanes.length > 0) await lanes.acquire(waiter.jobId, waiter.lanes, waiter.signal);
     if (waiter.settled) return;
+    // Cancelled while its lease came: never sent, so its cancel (which saw it unsent) needs no publish.
+    waiter.signal.throwIfAborted();
     const age = Math.ceil(retention / 1000);
     // The offline queue is off: a command now would fail unsent, so say so truthfully.
     if (commands.status !== "ready") throw new Error(`Redis is unreachable (connection ${commands.status})`);
     // From here on a failure leaves the job's fate unknown: the command may have reached Redis.
     waiter.sent = true;
-    await (queue as Queue).add(CALL_JOB, data, { jobId: at.jobId, attempts: 1, removeOnComplete: { age }, removeOnFail: { age } });
+    const adding = (queue as Queue).add(CALL_JOB, data, { jobId: at.jobId, attempts: 1, removeOnComplete: { age }, removeOnFail: { age } });
+    waiter.adding = adding.then(
+      () => undefined,
+      () => undefined,
+    );
+    await adding;
     waiter.added = true;
   };
 

@@ -7,6 +7,7 @@ import { JobHeartbeats } from "./job-heartbeats.js";
 import { RedisLanes } from "./lanes.js";
 import { CALL_JOB, keysOf, type CallJobData, type CallJobReturn } from "./protocol.js";
 import { runCallJob, type JobEnv } from "./run-job.js";
+import { WorkerCancels } from "./worker-cancels.js";
 
 /** Options of {@link bullmqWorker}. */
 export interface BullmqWorkerOptions {
@@ -86,20 +87,19 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   const subscriber = redisClient(options.connection, "blocking", `toolrx:worker-cancels:${queueName}`, isStopped);
   const lanes = new RedisLanes(commands, keys.lane, leaseTtl);
   const heartbeats = new JobHeartbeats(commands, keys.heartbeat, options.name ?? "");
-  /** The abort controller of each job this worker runs. */
-  const running = new Map<string, AbortController>();
+  /** The jobs this worker runs, and the cancels it heard for jobs about to start. */
+  const cancels = new WorkerCancels(lockDuration + stalledInterval);
   /** The handlers running now, settled or not: what `close` waits for when Redis is gone. */
   const handlers = new Set<Promise<unknown>>();
   let worker: Worker | undefined;
 
-  const cancel = (jobId: string, reason: string): void => running.get(jobId)?.abort(new Error(`cancelled by the producer: ${reason}`));
   // After a reconnect the channel may have lost cancels: the markers say what was cancelled meanwhile.
   const recheck = async (): Promise<void> => {
-    const ids = [...running.keys()];
+    const ids = cancels.runningIds();
     if (ids.length === 0) return;
     const markers = await commands.mget(...ids.map(keys.cancelMarker));
     markers.forEach((reason, i) => {
-      if (reason !== null) cancel(ids[i] as string, reason);
+      if (reason !== null) cancels.heard(ids[i] as string, reason);
     });
   };
 
@@ -113,15 +113,18 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     if (job.name !== CALL_JOB || data?.v !== 1) throw new Error(`not a toolrx call job (name ${job.name}, protocol ${String(data?.v)})`);
     const jobId = job.id as string;
     const jobLanes = data.lanes ?? [];
-    // First: from now on the producer knows this worker has the job, and notices if it dies.
+    // From now on the producer knows this worker has the job, and notices if it dies: the
+    // heartbeat is written with the next renewal of all running jobs' (within a third of its life).
     heartbeats.start(jobId, data.heartbeat);
     lanes.hold(jobId, jobLanes);
-    const controller = new AbortController();
-    running.set(jobId, controller);
+    const { signal, cancelled } = cancels.begin(jobId);
     try {
-      const marker = await commands.get(keys.cancelMarker(jobId));
+      // A cancel that lost the race with this job's take is published after it and heard on the
+      // channel (perhaps before BullMQ handed the job over), unless the subscription was down
+      // lately: then the marker says it.
+      const marker = cancelled ?? (cancels.channelTrusted() ? null : await commands.get(keys.cancelMarker(jobId)));
       if (marker !== null) return { v: 1, cancelled: marker, started: false };
-      const handling = runCallJob(data, env, controller.signal, (update) => {
+      const handling = runCallJob(data, env, signal.asAbortSignal(), (update) => {
         job.updateProgress(update as object).catch(() => undefined);
       });
       handlers.add(handling);
@@ -132,7 +135,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
       }
     } finally {
       heartbeats.stop(jobId);
-      running.delete(jobId);
+      cancels.end(jobId);
       await lanes.release(jobId, jobLanes);
     }
   };
@@ -141,14 +144,21 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     await Promise.all([connected(commands), connected(subscriber)]);
     subscriber.on("message", (_channel: string, message: string) => {
       try {
-        const { jobId, reason } = JSON.parse(message) as { jobId: string; reason: string };
-        cancel(jobId, reason);
+        const { jobId, reason } = JSON.parse(message) as { jobId: unknown; reason: unknown };
+        if (typeof jobId === "string" && typeof reason === "string") cancels.heard(jobId, reason);
       } catch {
         // Not ours.
       }
     });
-    subscriber.on("ready", () => void recheck().catch(() => undefined));
+    // ioredis re-subscribes as it reconnects: the channel counts as up from then, and is trusted
+    // again once it has been up longer than a job takes from being taken to starting.
+    subscriber.on("ready", () => {
+      cancels.subscribed();
+      void recheck().catch(() => undefined);
+    });
+    subscriber.on("close", () => cancels.unsubscribed());
     await subscriber.subscribe(keys.cancelChannel);
+    cancels.subscribed();
     rechecks = setInterval(() => void recheck().catch(() => undefined), CANCEL_RECHECK);
     rechecks.unref?.();
     const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`, isStopped);

@@ -2,9 +2,14 @@ import type { Redis } from "ioredis";
 
 /**
  * The worker's side of the heartbeat: while it runs a job, a key per job that lasts `ttl` ms
- * (the producer's `heartbeat`), set as the job starts and renewed every third of it, all jobs in
- * one round trip. A worker that dies (or loses Redis) stops renewing, and its producer sees the
- * key lapse: that, not BullMQ's stall check, is how a dead worker is noticed within a bound.
+ * (the producer's `heartbeat`), written every third of it for all running jobs in one round
+ * trip. A worker that dies (or loses Redis) stops renewing, and its producer sees the key lapse:
+ * that, not BullMQ's stall check, is how a dead worker is noticed within a bound.
+ *
+ * A job's first write is the next of these rounds, not a command of its own as it starts: a job
+ * shorter than a third of `ttl` costs no write at all. The producer's bound holds: it suspects a
+ * taken job whose key it has not seen within `ttl` of the take, and the first round comes within
+ * a third of that.
  */
 export class JobHeartbeats {
   readonly #redis: Redis;
@@ -26,7 +31,6 @@ export class JobHeartbeats {
     if (!(typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0)) return;
     const ms = Math.ceil(ttl);
     this.#beating.set(jobId, ms);
-    this.#redis.set(this.#keyOf(jobId), this.#name, "PX", ms).catch(() => undefined);
     const every = Math.max(50, Math.floor(ms / 3));
     if (every < this.#every) {
       clearInterval(this.#timer);

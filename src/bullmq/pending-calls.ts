@@ -173,9 +173,14 @@ export class PendingCalls {
     const { commands, queue, keys, retention } = this.#deps;
     const text = reasonText(reason);
     try {
-      // The marker first: a worker that takes the job from now on sees it before running it.
+      // The marker first: the record a worker reads when its cancel channel was down.
       await commands.set(keys.cancelMarker(w.jobId), text, "PX", Math.min(retention, 2_147_483_647));
       if (!w.sent || w.settled) return;
+      // Removed or published only once the job exists: a remove before the add lands finds
+      // nothing, and a publish then reaches no worker, since none can have taken it yet. After
+      // it, a failed remove means a worker took the job, before the publish: the worker hears it.
+      await w.adding;
+      if (w.settled) return;
       const removed = await queue.remove(w.jobId);
       if (removed === 1) this.settle(w, remoteExit("not_started", `cancelled before a worker took it: ${text}`, w), "release");
       // The worker aborts the handler and answers the job with what it settles with (or `aborted`

@@ -33,6 +33,8 @@ export function remoteIdempotencyKey(ctx: HandlerContext): string | undefined {
  * A progress update the runner cannot take goes to `malformed` instead: the producer's runner
  * drops it and reports it to its host, as an in-process call's would be. Reported here, on the
  * worker, the error would be rethrown on its own task and end the worker's process.
+ *
+ * `idle()`: no handler started, or it has settled.
  */
 export function remoteContextExecutor(
   inner: ToolExecutor,
@@ -40,8 +42,9 @@ export function remoteContextExecutor(
   attempt: number,
   toolCall: ToolCall,
   malformed: (update: unknown) => void,
-): { executor: ToolExecutor; started(): boolean; settled(): Promise<Settlement | undefined> } {
+): { executor: ToolExecutor; started(): boolean; settled(): Promise<Settlement | undefined>; idle(): boolean } {
   let running: Promise<Settlement> | undefined;
+  let done = false;
   const executor: ToolExecutor = {
     execute(tool, args, ctx) {
       // Delegation, not a copy: the runner's context keeps private state behind `signal` and `progress`.
@@ -65,13 +68,26 @@ export function remoteContextExecutor(
       };
       const returned = inner.execute(tool, args, remote);
       running = Promise.resolve(returned).then(
-        (value): Settlement => ({ value }),
-        (thrown: unknown): Settlement => ({ thrown }),
+        (value): Settlement => {
+          done = true;
+          return { value };
+        },
+        (thrown: unknown): Settlement => {
+          done = true;
+          return { thrown };
+        },
       );
       return returned;
     },
   };
-  return { executor, started: () => running !== undefined, settled: () => running ?? Promise.resolve(undefined) };
+  return {
+    executor,
+    started: () => running !== undefined,
+    settled: () => running ?? Promise.resolve(undefined),
+    // Read after the runner answered: its handler is almost always settled by then, and waiting
+    // for `settled()` (a grace timer per job) would cost every job for the rare one still running.
+    idle: () => running === undefined || done,
+  };
 }
 
 /** How the inner executor's answer settled: kept so that a handler settling after a cancel is answered with its own result. */

@@ -83,7 +83,7 @@ export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSi
       return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
     }
     // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
-    await settledWithin(tracked.settled(), env.settleGrace);
+    if (!tracked.idle()) await settledWithin(tracked.settled(), env.settleGrace);
     return { v: 1, result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
   } finally {
     run.stop();

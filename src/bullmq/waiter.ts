@@ -18,6 +18,8 @@ export interface Waiter {
   sent: boolean;
   /** The add succeeded. */
   added: boolean;
+  /** Settles once the add has (succeeded or failed): a cancel waits for it before it removes the job. */
+  adding: Promise<void> | undefined;
   settled: boolean;
   checkedAt: number;
   /** When (this process's clock) a worker was seen taking the job; `undefined` while it waits. */
@@ -62,6 +64,7 @@ export function openWaiter(
     heartbeat,
     sent: false,
     added: false,
+    adding: undefined,
     settled: false,
     checkedAt: Date.now(),
     activeAt: undefined,

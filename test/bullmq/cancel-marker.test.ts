@@ -8,16 +8,18 @@ import { CALL_JOB, keysOf, type CallJobData } from "../../src/bullmq/protocol.js
 import { freshQueue } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 
-// What a worker reads as it takes a job: the cancel marker a producer may have left before the
-// job reached it (a cancel racing the job's add), and the heartbeat it starts, in one command.
+// What a worker knows as it takes a job, without a command of its own per job: a cancel for it
+// heard on the cancel channel (a producer's cancel racing the take), or, when that channel was
+// down lately, the job's cancel marker; and the heartbeat it keeps on it while the job runs.
 describe.skipIf(redisUnavailable !== undefined)("bullmqWorker: taking a job", () => {
   const ran: string[] = [];
   const tool = defineTool({
     name: "t",
     description: "",
-    schema: z.object({}),
-    handler: (_args, ctx) => {
+    schema: z.object({ wait: z.number().optional() }),
+    handler: async ({ wait }, ctx) => {
       ran.push(ctx.toolCall.id);
+      if (wait !== undefined) await new Promise((resolve) => setTimeout(resolve, wait));
       return ok(ctx.toolCall.id);
     },
   });
@@ -45,10 +47,10 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqWorker: taking a job", ()
     await redis?.stop();
   });
 
-  const send = async (id: string, heartbeat?: number): Promise<unknown> => {
+  const send = async (id: string, heartbeat?: number, wait?: number): Promise<unknown> => {
     const data: CallJobData = {
       v: 1,
-      call: { id, name: "t", arguments: {} },
+      call: { id, name: "t", arguments: wait === undefined ? {} : { wait } },
       idempotencyKey: id,
       attempt: 1,
       ...(heartbeat === undefined ? {} : { heartbeat }),
@@ -57,24 +59,50 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqWorker: taking a job", ()
     return job.waitUntilFinished(events as QueueEvents, 10_000);
   };
 
-  it("answers a job whose cancel marker is set not started, and never runs its handler, with a heartbeat or without", async () => {
+  it("answers a job whose cancel it heard before taking it not started, and never runs its handler, with a heartbeat or without", async () => {
     for (const [id, heartbeat] of [
-      ["cancelled-beating", 3_000],
-      ["cancelled-quiet", undefined],
+      ["heard-beating", 3_000],
+      ["heard-quiet", undefined],
     ] as const) {
-      await inspect?.set(keys.cancelMarker(id), "the user stopped it", "PX", 60_000);
+      // As a producer's cancel that lost the race with a worker's take: published, and heard
+      // before BullMQ handed the job over (here, before it was even added).
+      await inspect?.publish(keys.cancelChannel, JSON.stringify({ jobId: id, reason: "the user stopped it" }));
       expect(await send(id, heartbeat)).toEqual({ v: 1, cancelled: "the user stopped it", started: false });
     }
     expect(ran).toEqual([]);
   });
 
-  it("runs a job without a marker, and writes its heartbeat with the worker's name as it takes it", async () => {
-    const answer = (await send("runs", 3_000)) as { v: number; result: unknown };
+  it("writes no heartbeat for a job shorter than a third of it, and its name on one that runs longer", async () => {
+    const answer = (await send("quick", 3_000)) as { v: number; result: unknown };
     expect(answer.v).toBe(1);
-    expect(ran).toEqual(["runs"]);
-    expect(await inspect?.get(keys.heartbeat("runs"))).toBe("w1");
-    const ttl = await inspect?.pttl(keys.heartbeat("runs"));
+    expect(await inspect?.exists(keys.heartbeat("quick"))).toBe(0);
+    await send("slow", 600, 500);
+    expect(ran).toEqual(["quick", "slow"]);
+    expect(await inspect?.get(keys.heartbeat("slow"))).toBe("w1");
+    const ttl = await inspect?.pttl(keys.heartbeat("slow"));
     expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(3_000);
+    expect(ttl).toBeLessThanOrEqual(600);
+  });
+
+  it("reads the cancel marker of a job it takes while its cancel channel was down lately: a cancel published then was lost", async () => {
+    const before = ran.length;
+    // The marker alone, no publish: what a cancel sent while the worker's subscription was down leaves.
+    await inspect?.set(keys.cancelMarker("marked-trusted"), "lost on the way", "PX", 60_000);
+    const answer = (await send("marked-trusted")) as { v: number };
+    // With its channel up all along, the worker does not read markers as it takes a job.
+    expect(answer).toMatchObject({ v: 1, result: expect.anything() });
+    await inspect?.call("CLIENT", "KILL", "TYPE", "pubsub");
+    await until(async () => ((await (inspect as Redis).pubsub("NUMSUB", keys.cancelChannel)) as [string, number])[1] === 1);
+    await inspect?.set(keys.cancelMarker("marked-after-drop"), "lost on the way", "PX", 60_000);
+    expect(await send("marked-after-drop")).toEqual({ v: 1, cancelled: "lost on the way", started: false });
+    expect(ran.slice(before)).toEqual(["marked-trusted"]);
   });
 });
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
