@@ -67,9 +67,9 @@ export class PendingCalls {
       const w = this.#waiters.get(jobId);
       if (w !== undefined) void this.check(w);
     });
-    events.on("removed", ({ jobId }) => {
+    events.on("removed", ({ jobId, prev }) => {
       const w = this.#waiters.get(jobId);
-      if (w !== undefined) this.settle(w, remoteExit("not_started", "the job was removed from the queue before it finished", w), "release");
+      if (w !== undefined) this.#removed(w, prev);
     });
     await events.waitUntilReady();
     // Redis gone: answer now rather than at each call's deadline; a result that arrives later is dropped.
@@ -181,14 +181,30 @@ export class PendingCalls {
       // it, a failed remove means a worker took the job, before the publish: the worker hears it.
       await w.adding;
       if (w.settled) return;
-      const removed = await queue.remove(w.jobId);
-      if (removed === 1) this.settle(w, remoteExit("not_started", `cancelled before a worker took it: ${text}`, w), "release");
+      // A remove also answers 1 for a job that has finished: whether it ran, only the event
+      // stream says in order (its `completed`, with the result, comes before its `removed`), so
+      // the `removed` event answers the call, not this reply.
+      if ((await queue.remove(w.jobId)) === 1) w.removedBy = text;
       // The worker aborts the handler and answers the job with what it settles with (or `aborted`
       // after its grace): that answer is the call's late settlement, reported as in-process.
       else await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
     } catch {
       // Redis is unreachable: the lost-connection path answers the call.
     }
+  }
+
+  /**
+   * The job left the queue: answered `not_started` if it left from a state no worker had taken
+   * it in. Removed after it ran (its result event lost to the stream's trimming), it is `unknown`.
+   */
+  #removed(w: Waiter, prev: string | undefined): void {
+    const ran = prev === "active" || prev === "completed" || prev === "failed";
+    if (ran) {
+      this.settle(w, remoteExit("unknown", `the job was removed after a worker took it (${prev}), its answer unread`, w), "forget");
+      return;
+    }
+    const why = w.removedBy === undefined ? "the job was removed from the queue before it finished" : `cancelled before a worker took it: ${w.removedBy}`;
+    this.settle(w, remoteExit("not_started", why, w), "release");
   }
 
   /** A call's heartbeat is missing: answer from the job if it finished meanwhile, else its worker is gone. */

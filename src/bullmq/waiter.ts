@@ -21,6 +21,8 @@ export interface Waiter {
   /** Settles once the add has (succeeded or failed): a cancel waits for it before it removes the job. */
   adding: Promise<void> | undefined;
   settled: boolean;
+  /** This producer's cancel removed the job, with this reason: its `removed` event answers it. */
+  removedBy: string | undefined;
   checkedAt: number;
   /** When (this process's clock) a worker was seen taking the job; `undefined` while it waits. */
   activeAt: number | undefined;
@@ -66,6 +68,7 @@ export function openWaiter(
     added: false,
     adding: undefined,
     settled: false,
+    removedBy: undefined,
     checkedAt: Date.now(),
     activeAt: undefined,
     beaten: false,
