@@ -4,7 +4,7 @@ import { InMemoryTransport as MemoryV1 } from "@modelcontextprotocol/sdk/inMemor
 import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { Client as ClientV2, InMemoryTransport as MemoryV2 } from "@modelcontextprotocol/client";
 import { Server as ServerV2 } from "@modelcontextprotocol/server";
-import type { Tool } from "../../../src/index.js";
+import { defineTool, ok, type Tool } from "../../../src/index.js";
 import { serveTools, type ServeToolsOptions } from "../../../src/mcp/index.js";
 import { type McpRequest, type McpRequestContext, setRequestHandler } from "../../../src/mcp/wire/server-like.js";
 import type { SdkLine } from "../support/servers";
@@ -77,4 +77,24 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): 
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/**
+ * A tool `job` held until `open()`: a task that is still running when its client goes away, as the
+ * re-attach tests need it, counting how often the server ran its handler.
+ */
+export function gatedJob(): { readonly tool: Tool; open(): void; runs(): number } {
+  const gate = deferred();
+  let runs = 0;
+  const tool = defineTool({
+    name: "job",
+    description: "",
+    schema: { type: "object", properties: {} } as const,
+    handler: async () => {
+      runs++;
+      await gate.promise;
+      return ok("finished");
+    },
+  });
+  return { tool, open: () => gate.resolve(), runs: () => runs };
 }

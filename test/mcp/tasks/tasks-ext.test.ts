@@ -8,7 +8,7 @@ import { type McpTaskRecords, McpTaskStore, mcpJournalReattach, mcpTools } from 
 import { must } from "../../support/must.js";
 import { type Exchange, REACHES, servedOnExt } from "./ext-task-servers.js";
 import { sleep } from "../support/servers";
-import { deferred } from "./task-servers.js";
+import { gatedJob } from "./task-servers.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -128,18 +128,7 @@ describe.each(REACHES)("the tasks extension of revision 2026-07-28, toolrx to to
 
   it("a client dropped mid-task and started again re-attaches by the task id its journal kept: one run on the server", async () => {
     const store = new McpTaskStore();
-    const gate = deferred();
-    let runs = 0;
-    const job = defineTool({
-      name: "job",
-      description: "",
-      schema: object,
-      handler: async () => {
-        runs++;
-        await gate.promise;
-        return ok("finished");
-      },
-    });
+    const { tool: job, open, runs } = gatedJob();
     const options = { tasks: { all: true, store, pollInterval: 20 } };
     const first = await servedOnExt(reach, [job], options, closers);
     const reports: CallReport[] = [];
@@ -152,9 +141,9 @@ describe.each(REACHES)("the tasks extension of revision 2026-07-28, toolrx to to
     const second = await servedOnExt(reach, [job], options, closers, wire);
     const again = runToolCalls([mcpJournalReattach.callOf(call("job"), handle)], await mcpTools(second, FAST));
     await sleep(100);
-    gate.resolve();
+    open();
     expect(must((await again).messages[0]).content).toBe("finished");
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     expect(wire.some((e) => e.request.method === "tools/call")).toBe(false);
   });
 

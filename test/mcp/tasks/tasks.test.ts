@@ -4,7 +4,7 @@ import { type CallReport, defineTool, error, ok, runToolCalls, type Tool, type T
 import { McpTaskStore, mcpReattachCall, mcpTools, serveTools } from "../../../src/mcp/index.js";
 import { must } from "../../support/must.js";
 import { LINES, sleep, text } from "../support/servers";
-import { deferred, rawTaskServer, servedWithTasks, taskOf } from "./task-servers.js";
+import { gatedJob, rawTaskServer, servedWithTasks, taskOf } from "./task-servers.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -106,18 +106,7 @@ describe.each(LINES)("serveTools serves long tools as tasks; mcpTools calls them
 
   it("a client process started again mid-task re-attaches by the task id: the task is followed, not run again", async () => {
     const store = new McpTaskStore();
-    const gate = deferred();
-    let runs = 0;
-    const job = defineTool({
-      name: "job",
-      description: "",
-      schema: object,
-      handler: async () => {
-        runs++;
-        await gate.promise;
-        return ok("finished");
-      },
-    });
+    const { tool: job, open, runs } = gatedJob();
     const first = await servedWithTasks(line, [job], closers, { tasks: { all: true, store } });
     const reports: CallReport[] = [];
     const running = runToolCalls([call("job")], await mcpTools(first, FAST), { onCallReport: (r) => reports.push(r) });
@@ -129,9 +118,9 @@ describe.each(LINES)("serveTools serves long tools as tasks; mcpTools calls them
     const second = await servedWithTasks(line, [job], closers, { tasks: { all: true, store } });
     const again = runToolCalls([mcpReattachCall(call("job"), taskId)], await mcpTools(second, FAST));
     await sleep(100);
-    gate.resolve();
+    open();
     expect(must((await again).messages[0]).content).toBe("finished");
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it("re-attaching to a task the server does not know is an error the model reads", async () => {
