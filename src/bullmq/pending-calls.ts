@@ -184,10 +184,13 @@ export class PendingCalls {
       // A remove also answers 1 for a job that has finished: whether it ran, only the event
       // stream says in order (its `completed`, with the result, comes before its `removed`), so
       // the `removed` event answers the call, not this reply.
-      if ((await queue.remove(w.jobId)) === 1) w.removedBy = text;
+      // Named before the reply: the `removed` event comes on another connection, and may be read first.
+      w.removedBy = text;
+      if ((await queue.remove(w.jobId)) === 1) return;
+      w.removedBy = undefined;
       // The worker aborts the handler and answers the job with what it settles with (or `aborted`
       // after its grace): that answer is the call's late settlement, reported as in-process.
-      else await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
+      await commands.publish(keys.cancelChannel, JSON.stringify({ jobId: w.jobId, reason: text }));
     } catch {
       // Redis is unreachable: the lost-connection path answers the call.
     }
