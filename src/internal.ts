@@ -11,6 +11,7 @@ export { watchAbort, type CtxAbort } from "./run/call/call-context.js";
 export { checked } from "./tool/executor.js";
 export { exitResult } from "./run/outcome/run-errors.js";
 export { collectToolCalls } from "./run/batch.js";
+export { preparedRuns, type RunOfPrepared } from "./run/stream.js";
 export { dataUrlParts, sizeOf, urlOf, withMarkers } from "./tool/content-part.js";
 export { runSubagentWith, type SubagentRunner, SUBAGENT_RESUME } from "./agent/subagents/index.js";
 export { argumentsInputOf, nestedReporterOf } from "./run/call/call-context.js";

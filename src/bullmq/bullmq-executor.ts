@@ -2,7 +2,8 @@ import { Queue } from "bullmq";
 import type { HandlerContext, HandlerResult, Tool, ToolExecutor } from "../index.js";
 import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } from "./check-options.js";
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
-import { idempotencyKeyOf, jobIdOf } from "./job-id.js";
+import { jobIdOf } from "./job-id.js";
+import { callJobData } from "./call-job.js";
 import { RedisLanes } from "./lanes.js";
 import { lanesOf } from "./lanes-of.js";
 import { boundedClose } from "./bounded-close.js";
@@ -166,18 +167,7 @@ export function bullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
       // What the attempt runs with (a repair's or a hook's rewrite), as the schema took it: the
       // worker validates it again, so its handler gets what an in-process one would.
       const input = argumentsInputOf(ctx) ?? call.arguments;
-      const data: CallJobData = {
-        v: 1,
-        call: { id: call.id, name: call.name, arguments: call.arguments, ...(call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }) },
-        ...(input === call.arguments ? {} : { arguments: input }),
-        idempotencyKey: idempotencyKeyOf(callKey, call.id),
-        attempt,
-        ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
-        ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
-        ...(jobTimeout === Infinity ? {} : { deadline: Date.now() + jobTimeout }),
-        ...(heartbeat === Infinity ? {} : { heartbeat }),
-        ...(lanes.length === 0 ? {} : { lanes }),
-      };
+      const data = callJobData(call, input, ctx, jobTimeout === Infinity ? Infinity : Date.now() + jobTimeout, heartbeat, lanes);
       // Checked before anything is sent: a call JSON cannot carry (a bigint, a cycle) never left.
       const unsendable = jsonProblem(data);
       if (unsendable !== undefined) return remoteExit("not_started", `the call was not sent: its arguments cannot be carried as JSON (${unsendable})`, at);

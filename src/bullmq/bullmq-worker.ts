@@ -5,8 +5,9 @@ import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } f
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
 import { JobHeartbeats } from "./job-heartbeats.js";
 import { RedisLanes } from "./lanes.js";
-import { CALL_JOB, keysOf, type CallJobData, type CallJobReturn } from "./protocol.js";
-import { runCallJob, type JobEnv } from "./run-job.js";
+import { jobReturnOf, readCallJob } from "./call-job.js";
+import { keysOf, type CallJobReturn, type CallJobReturnV1 } from "./protocol.js";
+import { callJobRunner } from "./run-job.js";
 import { WorkerCancels } from "./worker-cancels.js";
 
 /** Options of {@link bullmqWorker}. */
@@ -17,7 +18,7 @@ export interface BullmqWorkerOptions {
   queue: string;
   /** BullMQ's key prefix; default `"bull"`. */
   prefix?: string;
-  /** What this worker can run: tools with handlers, or a resolver. */
+  /** What this worker can run: tools with handlers (the list as it is when the worker is made), or a resolver (asked per job). */
   tools: readonly Tool[] | ToolResolver;
   /** Calls run at once by this worker; default 16. */
   concurrency?: number;
@@ -78,7 +79,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     throw new TypeError(`Expected \`toolExecutor\` to have an \`execute\` method, got ${describeValue(toolExecutor)}`);
   }
   if (typeof validateArguments !== "boolean") throw new TypeError(`Expected \`validateArguments\` to be a boolean, got ${describeValue(validateArguments)}`);
-  const env: JobEnv = { tools, executor: toolExecutor, validateArguments, context, settleGrace };
+  const runJob = callJobRunner({ tools, executor: toolExecutor, validateArguments, context, settleGrace });
   const keys = keysOf(prefix, queueName);
   /** Set once `close` has nothing left to wait for but Redis: from then on, no reconnects. */
   let stopped = false;
@@ -108,35 +109,33 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   // are the record, so they are read again while jobs run.
   let rechecks: ReturnType<typeof setInterval> | undefined;
 
-  const process = async (job: Job<CallJobData, CallJobReturn>): Promise<CallJobReturn> => {
-    const data = job.data;
-    if (job.name !== CALL_JOB || data?.v !== 1) throw new Error(`not a toolrx call job (name ${job.name}, protocol ${String(data?.v)})`);
+  const process = async (job: Job<unknown, CallJobReturn | CallJobReturnV1>): Promise<CallJobReturn | CallJobReturnV1> => {
     const jobId = job.id as string;
-    const jobLanes = data.lanes ?? [];
+    const call = readCallJob(job.name, jobId, job.data);
     // From now on the producer knows this worker has the job, and notices if it dies: the
     // heartbeat is written with the next renewal of all running jobs' (within a third of its life).
-    heartbeats.start(jobId, data.heartbeat);
-    lanes.hold(jobId, jobLanes);
+    heartbeats.start(jobId, call.heartbeat);
+    lanes.hold(jobId, call.lanes);
     const { signal, cancelled } = cancels.begin(jobId);
     try {
       // A cancel that lost the race with this job's take is published after it and heard on the
       // channel (perhaps before BullMQ handed the job over), unless the subscription was down
       // lately: then the marker says it.
       const marker = cancelled ?? (cancels.channelTrusted() ? null : await commands.get(keys.cancelMarker(jobId)));
-      if (marker !== null) return { v: 1, cancelled: marker, started: false };
-      const handling = runCallJob(data, env, signal.asAbortSignal(), (update) => {
+      if (marker !== null) return jobReturnOf({ cancelled: marker, started: false }, call.v);
+      const handling = runJob(call, signal.asAbortSignal(), (update) => {
         job.updateProgress(update as object).catch(() => undefined);
       });
       handlers.add(handling);
       try {
-        return await handling;
+        return jobReturnOf(await handling, call.v);
       } finally {
         handlers.delete(handling);
       }
     } finally {
       heartbeats.stop(jobId);
       cancels.end(jobId);
-      await lanes.release(jobId, jobLanes);
+      await lanes.release(jobId, call.lanes);
     }
   };
 
@@ -162,7 +161,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     rechecks = setInterval(() => void recheck().catch(() => undefined), CANCEL_RECHECK);
     rechecks.unref?.();
     const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`, isStopped);
-    worker = new Worker<CallJobData, CallJobReturn>(queueName, process, {
+    worker = new Worker<unknown, CallJobReturn | CallJobReturnV1>(queueName, process, {
       connection: await connected(blocking),
       prefix,
       concurrency,

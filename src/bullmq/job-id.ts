@@ -22,3 +22,34 @@ function escapePart(part: string): string {
   // encodeURIComponent escapes `:` `|` `%` and keeps the id readable for the common cases.
   return encodeURIComponent(part);
 }
+
+/** What a call job's id says: the call's id, its idempotency key and the attempt (see {@link jobIdOf}). */
+export interface JobIdParts {
+  readonly toolCallId: string;
+  readonly idempotencyKey: string;
+  readonly attempt: number;
+}
+
+/**
+ * Read back what {@link jobIdOf} wrote: a worker takes the call's id, idempotency key and
+ * attempt from the job's id rather than from its data.
+ *
+ * @throws {TypeError} for an id {@link jobIdOf} does not write.
+ *
+ * @example
+ * jobIdPartsOf("a%3Ab|c%7Cd|2"); // { toolCallId: "c|d", idempotencyKey: "toolrx:a%3Ab|c%7Cd", attempt: 2 }
+ */
+export function jobIdPartsOf(jobId: string): JobIdParts {
+  const parts = jobId.split("|");
+  const [key, call, nth] = parts;
+  const attempt = nth === undefined ? 1 : Number(nth);
+  const written = parts.length >= 2 && parts.length <= 3 && key !== undefined && call !== undefined && Number.isSafeInteger(attempt);
+  if (written && (nth === undefined || (attempt >= 2 && String(attempt) === nth))) {
+    try {
+      return { toolCallId: decodeURIComponent(call), idempotencyKey: `toolrx:${key}|${call}`, attempt };
+    } catch {
+      // A malformed escape: not an id jobIdOf wrote.
+    }
+  }
+  throw new TypeError(`Expected a call job's id as \`jobIdOf\` writes it (<key>|<call id>[|<attempt>]), got ${JSON.stringify(jobId)}`);
+}

@@ -5,7 +5,8 @@ import { boundedClose } from "./bounded-close.js";
 import { connected, redisClient, type RedisConnection } from "./connection.js";
 import { deadWorkerDetail, isStalled, watchHeartbeats } from "./heartbeat-watch.js";
 import type { LaneLimit, RedisLanes } from "./lanes.js";
-import type { CallJobReturn, QueueKeys } from "./protocol.js";
+import type { QueueKeys } from "./protocol.js";
+import { readJobReturn } from "./call-job.js";
 import { remoteExit } from "./remote-fate.js";
 import { decodeJobResult } from "./result-codec.js";
 import { openWaiter, type Waiter } from "./waiter.js";
@@ -152,16 +153,15 @@ export class PendingCalls {
   #completed(jobId: string, returned: unknown): void {
     const w = this.#waiters.get(jobId);
     if (w === undefined) return;
-    const value = returned as Partial<CallJobReturn> & { result?: unknown; cancelled?: string; started?: boolean };
-    if (value?.v === 1 && typeof value.cancelled === "string") {
-      const state = value.started === true ? "aborted" : "not_started";
-      this.settle(w, remoteExit(state, `cancelled on the worker: ${value.cancelled}`, w), "forget");
-      return;
-    }
     let result: HandlerResult;
     try {
-      if (value?.v !== 1) throw new TypeError(`unknown job return ${JSON.stringify(returned)}`);
-      result = decodeJobResult(value.result);
+      const read = readJobReturn(returned);
+      if ("cancelled" in read) {
+        const state = read.started ? "aborted" : "not_started";
+        this.settle(w, remoteExit(state, `cancelled on the worker: ${read.cancelled}`, w), "forget");
+        return;
+      }
+      result = decodeJobResult(read.result);
     } catch (cause) {
       result = remoteExit("unknown", "the worker's answer could not be read", w, cause);
     }

@@ -1,5 +1,5 @@
 import { error, ToolError, type HandlerResult } from "../index.js";
-import { decodeResult, encodeResult } from "../node/index.js";
+import { decodeResult, encodeResult, type WireResult } from "../node/index.js";
 
 /**
  * A result as the job carries it, through the shared codec of `toolrx/node`: a `ToolError`
@@ -8,7 +8,7 @@ import { decodeResult, encodeResult } from "../node/index.js";
  * that cannot cross (a bigint, a cycle) is answered `invalid_return` on the worker, as an
  * isolated handler's is.
  */
-export function encodeJobResult(result: HandlerResult, toolName: string, toolCallId: string): unknown {
+export function encodeJobResult(result: HandlerResult, toolName: string, toolCallId: string): WireResult {
   const encoded = encodeResult(result);
   if (encoded.ok) return encoded.value;
   // Worded as a worker thread's, with what could not cross in `metadata.crossing`: one answer whatever the executor.
@@ -20,7 +20,7 @@ export function encodeJobResult(result: HandlerResult, toolName: string, toolCal
       metadata: { crossing: encoded.problem },
     }),
   );
-  return (encodeResult(refused) as { value: unknown }).value;
+  return (encodeResult(refused) as { value: WireResult }).value;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { EmptyError, type Observable } from "rxjs";
 import {
   defaultExecutor,
-  streamToolCalls,
   type CallReport,
   type RunOptions,
   type ToolEvent,
@@ -12,9 +11,9 @@ import {
   type ToolResultEncoder,
   type HandlerResult,
 } from "../index.js";
-import { checked, exitResult, REMOTE_ATTEMPT } from "../internal.js";
+import { checked, exitResult, preparedRuns, REMOTE_ATTEMPT } from "../internal.js";
 import { encodeThrown } from "../node/index.js";
-import type { CallJobData, CallJobReturn } from "./protocol.js";
+import type { JobAnswer, RemoteCall } from "./call-job.js";
 import { remoteContextExecutor, type Settlement } from "./remote-context.js";
 import { encodeJobResult } from "./result-codec.js";
 
@@ -31,62 +30,74 @@ export interface JobEnv {
 // The producer encodes; encoding here too would be wasted work.
 const NO_ENCODING: ToolResultEncoder = { encode: () => "", encodeError: () => "" };
 
+/** Runs one job of a worker: see {@link callJobRunner}. */
+export type CallJobRunner = (job: RemoteCall, signal: AbortSignal, onProgress: (update: unknown) => void) => Promise<JobAnswer>;
+
 /**
- * Run one call job through the same runner as in-process (validation, executor, the tool's
- * checks), with `signal` for cancels, and return what the producer decodes. The job ends only
- * when the handler has settled, or `settleGrace` after it was aborted. A handler that settles
- * within that grace after a cancel is answered with its own result, as the runner reports an
- * in-process one that settles late (`late_settlement`, `settled: true`): the producer's runner
- * stopped waiting for it, and reports it so.
+ * The runner of a worker's jobs: each runs its one call through the same runner as in-process
+ * (validation, executor, the tool's checks), with `signal` for cancels, and answers what the
+ * producer decodes. The options and the tools' index are resolved here, once per worker; a job
+ * brings only its own signal, deadline, ids and executor's context. A job ends only when the
+ * handler has settled, or `settleGrace` after it was aborted. A handler that settles within that
+ * grace after a cancel is answered with its own result, as the runner reports an in-process one
+ * that settles late (`late_settlement`, `settled: true`): the producer's runner stopped waiting
+ * for it, and reports it so.
+ *
+ * @throws {TypeError} as `streamToolCalls` does for the worker's options.
  */
-export async function runCallJob(data: CallJobData, env: JobEnv, signal: AbortSignal, onProgress: (update: unknown) => void): Promise<CallJobReturn> {
-  const tracked = remoteContextExecutor(env.executor ?? defaultExecutor, data.idempotencyKey, data.attempt, data.call, (update) =>
-    onProgress({ malformed: encodeThrown(update) }),
-  );
-  const remaining = data.deadline === undefined ? Infinity : data.deadline - Date.now();
-  if (remaining <= 0) return { v: 1, cancelled: "the job's deadline passed before it started", started: false };
-  const options = {
-    toolExecutor: tracked.executor,
+export function callJobRunner(env: JobEnv): CallJobRunner {
+  const runs = preparedRuns(env.tools, {
     toolResultEncoder: NO_ENCODING,
     validateArguments: env.validateArguments,
     context: env.context,
-    signal,
-    toolTimeout: Math.min(remaining, 2_147_483_647),
     maxConcurrency: 1,
     onUnknownTool: "answer",
     // One attempt, numbered by the producer, which owns retries and the tool's deadlines and ran the hooks.
     [REMOTE_ATTEMPT]: true,
-    ...(data.sessionId === undefined ? {} : { sessionId: data.sessionId }),
-    ...(data.requestId === undefined ? {} : { requestId: data.requestId }),
-    onCallReport: (report: CallReport) => {
-      if (report.type === "progress") {
-        const { progress, total, message, data: partial } = report;
-        onProgress({ progress, total, message, data: partial });
-      } else if (report.type === "log") {
-        // A log line rides the job's progress channel too, marked so the producer tells it apart.
-        const { level, data: logged, logger } = report;
-        onProgress({ log: { level, data: logged, ...(logger === undefined ? {} : { logger }) } });
-      }
-    },
-  };
-  // A repair's or a hook's arguments are validated as the model's would be (no provider text to parse).
-  const call = data.arguments === undefined ? data.call : { id: data.call.id, name: data.call.name, arguments: data.arguments };
-  const events: Observable<ToolEvent> = streamToolCalls([call], env.tools, options as RunOptions);
-  const run = completionOf(events);
-  try {
-    let completed: ToolExecutionCompleted;
+  } as RunOptions);
+  const inner = env.executor ?? defaultExecutor;
+  return async (job, signal, onProgress) => {
+    const remaining = job.deadline === undefined ? Infinity : job.deadline - Date.now();
+    if (remaining <= 0) return { cancelled: "the job's deadline passed before it started", started: false };
+    const tracked = remoteContextExecutor(inner, job.idempotencyKey, job.attempt, job.call, (update) => onProgress({ malformed: encodeThrown(update) }));
+    // A repair's or a hook's arguments are validated as the model's would be (no provider text to parse).
+    const call = job.input === job.call.arguments ? job.call : { id: job.call.id, name: job.call.name, arguments: job.input };
+    const events: Observable<ToolEvent> = runs([call], {
+      executor: tracked.executor,
+      signal,
+      timeout: Math.min(remaining, 2_147_483_647),
+      sessionId: job.sessionId,
+      requestId: job.requestId,
+      onReport: (report) => reportProgress(report, onProgress),
+    });
+    const run = completionOf(events);
     try {
-      completed = await run.completed;
-    } catch (reason) {
-      const late = await settledWithin(tracked.settled(), env.settleGrace);
-      if (late !== undefined) return { v: 1, result: encodeJobResult(lateResult(late, data.call), data.call.name, data.call.id) };
-      return { v: 1, cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
+      let completed: ToolExecutionCompleted;
+      try {
+        completed = await run.completed;
+      } catch (reason) {
+        const late = await settledWithin(tracked.settled(), env.settleGrace);
+        if (late !== undefined) return { result: encodeJobResult(lateResult(late, job.call), job.call.name, job.call.id) };
+        return { cancelled: reason instanceof Error ? reason.message : String(reason), started: tracked.started() };
+      }
+      // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
+      if (!tracked.idle()) await settledWithin(tracked.settled(), env.settleGrace);
+      return { result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
+    } finally {
+      run.stop();
     }
-    // A handler past the job's deadline is answered `timeout` but may still run: wait for it a while.
-    if (!tracked.idle()) await settledWithin(tracked.settled(), env.settleGrace);
-    return { v: 1, result: encodeJobResult(completed.result, completed.toolName, completed.toolCallId) };
-  } finally {
-    run.stop();
+  };
+}
+
+/** A handler's progress and log lines, on the job's progress channel. */
+function reportProgress(report: CallReport, onProgress: (update: unknown) => void): void {
+  if (report.type === "progress") {
+    const { progress, total, message, data: partial } = report;
+    onProgress({ progress, total, message, data: partial });
+  } else if (report.type === "log") {
+    // A log line rides the job's progress channel too, marked so the producer tells it apart.
+    const { level, data: logged, logger } = report;
+    onProgress({ log: { level, data: logged, ...(logger === undefined ? {} : { logger }) } });
   }
 }
 

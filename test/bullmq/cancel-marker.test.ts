@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok } from "../../src/index.js";
 import { bullmqWorker, type BullmqWorker } from "../../src/bullmq/index.js";
-import { CALL_JOB, keysOf, type CallJobData } from "../../src/bullmq/protocol.js";
+import { CALL_JOB, keysOf, type CallJobDataV1 } from "../../src/bullmq/protocol.js";
 import { freshQueue } from "./fleet.js";
 import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
 
@@ -48,7 +48,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqWorker: taking a job", ()
   });
 
   const send = async (id: string, heartbeat?: number, wait?: number): Promise<unknown> => {
-    const data: CallJobData = {
+    const data: CallJobDataV1 = {
       v: 1,
       call: { id, name: "t", arguments: wait === undefined ? {} : { wait } },
       idempotencyKey: id,
@@ -96,6 +96,46 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqWorker: taking a job", ()
     await inspect?.set(keys.cancelMarker("marked-after-drop"), "lost on the way", "PX", 60_000);
     expect(await send("marked-after-drop")).toEqual({ v: 1, cancelled: "lost on the way", started: false });
     expect(ran.slice(before)).toEqual(["marked-trusted"]);
+  });
+});
+
+describe.skipIf(redisUnavailable !== undefined)("bullmqWorker: protocol versions", () => {
+  const tool = defineTool({ name: "t", description: "", schema: z.object({ a: z.number() }), handler: ({ a }) => ok(a + 1) });
+  const queueName = freshQueue("versions");
+  let redis: TestRedis | undefined;
+  let worker: BullmqWorker | undefined;
+  let queue: Queue | undefined;
+  let events: QueueEvents | undefined;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    worker = bullmqWorker({ connection: redis.url, queue: queueName, tools: [tool] });
+    queue = new Queue(queueName, { connection: { url: redis.url } });
+    events = new QueueEvents(queueName, { connection: { url: redis.url } });
+    await Promise.all([worker.ready(), queue.waitUntilReady(), events.waitUntilReady()]);
+  }, 30_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await Promise.all([queue?.close(), events?.close()]);
+    await redis?.stop();
+  });
+
+  const send = async (jobId: string, data: unknown): Promise<unknown> => {
+    const job = await (queue as Queue).add(CALL_JOB, data, { jobId });
+    return job.waitUntilFinished(events as QueueEvents, 10_000);
+  };
+
+  it("answers a version-2 job's plain ok result as its value alone, and a version-1 job (a producer not upgraded yet) in version 1", async () => {
+    expect(await send("k|v2", { v: 2, name: "t", args: { a: 1 } })).toEqual({ v: 2, ok: 2 });
+    const v1: CallJobDataV1 = { v: 1, call: { id: "v1", name: "t", arguments: { a: 1 } }, idempotencyKey: "k", attempt: 1 };
+    expect(await send("v1", v1)).toEqual({ v: 1, result: { type: "ok", value: 2 } });
+  });
+
+  it("fails a job of a protocol it does not know, saying so, without running it", async () => {
+    await expect(send("k|v3", { v: 3, name: "t", args: { a: 1 } })).rejects.toThrow(
+      "not a toolrx call job of protocol 1 or 2 (name toolrx.call, protocol 3): this worker and the producer are of versions that do not match",
+    );
   });
 });
 

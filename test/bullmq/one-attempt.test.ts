@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, ok, type CallHook, type HandlerContext, type Tool, type ToolResolver } from "../../src/index.js";
 import type { RemoteHandlerContext } from "../../src/bullmq/index.js";
-import { runCallJob, type JobEnv } from "../../src/bullmq/run-job.js";
+import { callJobRunner, type JobEnv } from "../../src/bullmq/run-job.js";
 import { decodeJobResult } from "../../src/bullmq/result-codec.js";
-import type { CallJobData } from "../../src/bullmq/protocol.js";
+import { readCallJob, type RemoteCall } from "../../src/bullmq/call-job.js";
+import { jobIdOf } from "../../src/bullmq/job-id.js";
 
 /** A tool that fails its first two runs, retried three times by its own control, with a hook that counts its runs. */
 function flaky(runs: number[], hooked: string[]): Tool {
@@ -29,15 +30,15 @@ function flaky(runs: number[], hooked: string[]): Tool {
   });
 }
 
-const job = (attempt: number): CallJobData => ({ v: 1, call: { id: "c", name: "flaky", arguments: {} }, idempotencyKey: "k", attempt });
+const job = (attempt: number): RemoteCall => readCallJob("toolrx.call", jobIdOf("k", "c", attempt), { v: 2, name: "flaky", args: {} });
 const env = (tools: readonly Tool[] | ToolResolver): JobEnv => ({ tools, executor: undefined, validateArguments: true, context: {}, settleGrace: 100 });
 
-describe("runCallJob (what a worker runs a job with)", () => {
+describe("callJobRunner (what a worker runs a job with)", () => {
   it("runs one attempt, numbered by the producer, without the tool's own retries or hooks (the producer owns both)", async () => {
     const runs: number[] = [];
     const hooked: string[] = [];
     const tool = flaky(runs, hooked);
-    const answer = await runCallJob(job(2), env([tool]), new AbortController().signal, () => {});
+    const answer = await callJobRunner(env([tool]))(job(2), new AbortController().signal, () => {});
     expect(runs).toEqual([2]);
     expect(hooked).toEqual([]);
     const result = decodeJobResult((answer as { result: unknown }).result);
@@ -56,7 +57,7 @@ describe("runCallJob (what a worker runs a job with)", () => {
     const reserved = { type: "halt", reason: "completed", result: { done: 1 } };
     const parts = { type: "ok", value: "v", parts: [{ type: "image" }] };
     for (const result of [reserved, parts]) {
-      const answer = await runCallJob(job(1), env([answering(result)]), new AbortController().signal, () => {});
+      const answer = await callJobRunner(env([answering(result)]))(job(1), new AbortController().signal, () => {});
       expect(decodeJobResult((answer as { result: unknown }).result)).toEqual(result);
     }
   });
@@ -74,7 +75,7 @@ describe("runCallJob (what a worker runs a job with)", () => {
         return ok("done");
       },
     });
-    const answer = await runCallJob(job(1), env([slow]), new AbortController().signal, () => {});
+    const answer = await callJobRunner(env([slow]))(job(1), new AbortController().signal, () => {});
     expect(decodeJobResult((answer as { result: unknown }).result)).toEqual(ok("done"));
     expect(aborted).toBe(false);
   });
@@ -89,7 +90,7 @@ describe("runCallJob (what a worker runs a job with)", () => {
         throw new Error("down");
       },
     };
-    const answer = await runCallJob(job(1), env(resolver), new AbortController().signal, () => {});
+    const answer = await callJobRunner(env(resolver))(job(1), new AbortController().signal, () => {});
     expect(runs).toEqual([1]);
     expect(decodeJobResult((answer as { result: unknown }).result)).toMatchObject({ type: "error" });
   });
