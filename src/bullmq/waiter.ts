@@ -92,6 +92,8 @@ export function openWaiter(
     resolve,
     detach: () => signal.removeEventListener("abort", onAbort),
   };
-  signal.addEventListener("abort", onAbort, { once: true });
+  // Aborted while the executor got ready (a first call's connect): never heard as an event.
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
   return waiter;
 }
