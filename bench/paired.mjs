@@ -8,8 +8,9 @@
  *
  * Scenarios: sync handlers, async handlers under the default 30 s deadline (both with zod
  * validation and JSON encoding, limit 16), `runAgent` over a scripted model (100 turns of 10 of
- * the same calls: the loop's cost per call), and, on the "after" build when it has
- * `ctx.progress`, the cost of one progress report to an `onCallReport` listener.
+ * the same calls: the loop's cost per call), the same with a `MemoryJournalStore` journal, and,
+ * on the "after" build when it has `ctx.progress`, the cost of one progress report to an
+ * `onCallReport` listener.
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,7 +68,7 @@ const loopScript = Array.from({ length: TURNS }, (_, t) => [
   ...Array.from({ length: n / TURNS }, (_, c) => ({ type: "tool_call", call: { id: `t${t}c${c}`, name: "work", arguments: { i: c } } })),
   { type: "finish", reason: "tool_calls" },
 ]);
-async function loop(lib) {
+async function loop(lib, journal) {
   const build = builds.find((b) => b.lib === lib);
   const tool = lib.defineTool({ name: "work", description: "", schema, handler: ({ i }) => lib.ok(i) });
   const result = await lib.runAgent({
@@ -75,10 +76,18 @@ async function loop(lib) {
     tools: [tool],
     messages: [{ role: "user", content: "go" }],
     maxTurns: TURNS,
+    ...(journal === undefined ? {} : { journal }),
   });
   if (result.messages.length !== 1 + TURNS + n) throw new Error(`runAgent: ${result.messages.length} messages`);
 }
 scenarios["runAgent, sync"] = loop;
+/** The same run with an in-memory journal (a store per build, each run its own conversation, dropped at its end). */
+let journaled = 0;
+const stores = new Map();
+scenarios["runAgent, journal"] = (lib) => {
+  if (!stores.has(lib)) stores.set(lib, new lib.MemoryJournalStore());
+  return loop(lib, { store: stores.get(lib), conversationKey: `paired-${journaled++}`, retainMs: 0 });
+};
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, scenario] of Object.entries(scenarios)) {

@@ -54,19 +54,27 @@ export class BatchRunner implements FeedHost {
 
   /** Run `call`, the batch's call at `position`. */
   start(call: ToolCall, position: number): void {
-    if (this.#feed === undefined) {
-      this.#done = false;
-      const { agent, quiet, runners } = this.#env;
-      // One stream drives a UI: what happens inside calls comes as agent events too.
-      let onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#host.over || this.#sink.emit(event), this.#turn);
-      const j = this.#journal;
-      // The journal hears each handle a call names (an MCP task id), whether or not the host listens;
-      // a quiet run's host still hears its own reports after it.
-      if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport ?? agent.runOptions.onCallReport, j, j.journal.reattach);
-      this.#feed = runners.feed(agent, this, (report) => this.#nested(report), onReport);
-    }
+    const feed = this.#feed ?? this.#open();
     this.#positions.push(position);
-    this.#feed.push(call);
+    feed.push(call);
+  }
+
+  /**
+   * The runner, made with the first call. Apart from {@link start}: its closures over `this` there
+   * would make V8 allocate their context on every call, not only on the first.
+   */
+  #open(): CheckedFeed {
+    this.#done = false;
+    const { agent, quiet, runners } = this.#env;
+    // One stream drives a UI: what happens inside calls comes as agent events too.
+    let onReport = quiet ? undefined : reportsTo(agent.runOptions.onCallReport, (event) => this.#host.over || this.#sink.emit(event), this.#turn);
+    const j = this.#journal;
+    // The journal hears each handle a call names (an MCP task id), whether or not the host listens;
+    // a quiet run's host still hears its own reports after it.
+    if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport ?? agent.runOptions.onCallReport, j, j.journal.reattach);
+    const feed = runners.feed(agent, this, (report) => this.#nested(report), onReport);
+    this.#feed = feed;
+    return feed;
   }
 
   /** No more calls will come: the runner completes once those it has are answered (maybe synchronously). */

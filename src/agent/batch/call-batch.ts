@@ -115,11 +115,8 @@ export class CallBatch implements RunnerHost {
       this.fail(e);
       return;
     }
-    if (typeof needed === "boolean") {
-      this.#route(call, position, needed);
-      return;
-    }
-    this.#after(needed, (yes) => this.#route(call, position, yes));
+    if (typeof needed === "boolean") this.#route(call, position, needed);
+    else this.#routeAfter(needed, call, position);
   }
 
   /** No more calls will come. */
@@ -144,6 +141,14 @@ export class CallBatch implements RunnerHost {
     return this.#answers.questions();
   }
 
+  /**
+   * Route `call` once its approval rule answers. A method of its own: a closure over `call` in
+   * {@link add} would make V8 allocate its context on every call, answered synchronously or not.
+   */
+  #routeAfter(needed: Promise<boolean>, call: ToolCall, position: number): void {
+    this.#after(needed, (yes) => this.#route(call, position, yes));
+  }
+
   #route(call: ToolCall, position: number, needsApproval: boolean): void {
     if (needsApproval) this.awaitingApproval.push(call);
     else this.#run(call, position);
@@ -153,10 +158,12 @@ export class CallBatch implements RunnerHost {
     const j = this.#journal;
     // A call is on record before it starts: a restart then knows it may have run.
     const durable = j?.journal.recordCall(j.phase, j.turn, call, j.text(), j.state?.());
-    if (durable === undefined) {
-      this.#start(call, position);
-      return;
-    }
+    if (durable === undefined) this.#start(call, position);
+    else this.#startAfter(durable, call, position);
+  }
+
+  /** Start `call` once its record is durable; a method of its own for the reason {@link #routeAfter} gives. */
+  #startAfter(durable: Promise<void>, call: ToolCall, position: number): void {
     this.#after(durable, () => this.#start(call, position));
   }
 

@@ -18,6 +18,8 @@ export class JournalWriter {
   #released = false;
   /** Entries kept for one append at the end of this tick, or at the next flush if that comes first. */
   #later: JournalEntry[] | undefined;
+  /** Made once: a closure made in {@link later} costs its context on every call, not only on the tick's first. */
+  readonly #writeLaterTask = (): void => this.#writeLater();
 
   constructor(env: JournalEnv, owner: string) {
     this.#env = env;
@@ -41,7 +43,9 @@ export class JournalWriter {
       return;
     }
     this.#later = [entry];
-    queueMicrotask(() => this.#writeLater());
+    // A promise's job, not `queueMicrotask`: Node wraps each of those in an AsyncResource, which
+    // cost more than the append it schedules. The task never throws (a failed append is kept).
+    RESOLVED.then(this.#writeLaterTask);
   }
 
   /** Resolves once every record so far is durable; rejects with the first write that failed. */
@@ -78,27 +82,37 @@ export class JournalWriter {
   }
 
   #append(entries: readonly JournalEntry[]): Promise<void> | undefined {
-    const { store, key } = this.#env;
-    const owner = this.#owner;
-    if (this.#tail === undefined) {
-      try {
-        const done = store.append(key, owner, entries);
-        if (!isThenable(done)) return undefined;
-        const tail = Promise.resolve(done).then(
-          () => {
-            if (this.#tail === tail) this.#tail = undefined;
-          },
-          (e: unknown) => this.#fail(e),
-        );
-        this.#tail = tail;
-        return tail.then(() => this.#check());
-      } catch (e) {
-        this.#fail(e);
-        return Promise.reject(e);
-      }
+    if (this.#tail !== undefined) return this.#queue(entries);
+    let done: void | Promise<void>;
+    try {
+      done = this.#env.store.append(this.#env.key, this.#owner, entries);
+    } catch (e) {
+      this.#fail(e);
+      return Promise.reject(e);
     }
-    const tail: Promise<void> = this.#tail
-      .then(() => (this.#failure === undefined ? store.append(key, owner, entries) : undefined), undefined)
+    return isThenable(done) ? this.#awaiting(done) : undefined;
+  }
+
+  // The two asynchronous paths are methods of their own: their closures, written in `#append`,
+  // would make V8 allocate their context on every append, a synchronous store's too.
+
+  /** The store answered with a promise: later appends wait for it. */
+  #awaiting(done: PromiseLike<unknown>): Promise<void> {
+    const tail = Promise.resolve(done).then(
+      () => {
+        if (this.#tail === tail) this.#tail = undefined;
+      },
+      (e: unknown) => this.#fail(e),
+    );
+    this.#tail = tail;
+    return tail.then(() => this.#check());
+  }
+
+  /** An append is on its way: this one goes after it, unless a write failed. */
+  #queue(entries: readonly JournalEntry[]): Promise<void> {
+    const { store, key } = this.#env;
+    const tail: Promise<void> = (this.#tail as Promise<void>)
+      .then(() => (this.#failure === undefined ? store.append(key, this.#owner, entries) : undefined), undefined)
       .then(
         () => {
           if (this.#tail === tail) this.#tail = undefined;
@@ -132,3 +146,5 @@ export class JournalWriter {
 }
 
 function noop(): void {}
+
+const RESOLVED: Promise<void> = /* @__PURE__ */ Promise.resolve();
