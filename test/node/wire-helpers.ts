@@ -1,5 +1,5 @@
 import type { HandlerResult } from "../../src/index.js";
-import { decodeThrown, encodeResult, encodeThrown } from "../../src/node/index.js";
+import { decodeResult, decodeThrown, encodeResult, encodeThrown } from "../../src/node/index.js";
 
 // What crosses a thread or a job queue, value by value (src/node/wire-encode.ts, wire-decode.ts),
 // for the wire tests: a value taken through JSON, encoded, refused, nested, or thrown across.
@@ -30,3 +30,12 @@ export const nested = (levels: number, leaf: unknown = 0): unknown => {
 
 /** An error thrown across: what the other side holds. */
 export const across = (value: unknown): unknown => decodeThrown(overJson(encodeThrown(value)));
+
+/** A result encoded, taken through JSON and decoded: what the other side's handler result is. */
+export function roundTrip(result: HandlerResult): HandlerResult {
+  const encoded = encodeResult(result);
+  if (!encoded.ok) throw new Error(`not encodable: ${encoded.problem}`);
+  const decoded = decodeResult(overJson(encoded.value));
+  if (!decoded.ok) throw new Error(`not decodable: ${decoded.problem}`);
+  return decoded.value;
+}
