@@ -57,8 +57,17 @@ export const PROVIDER_SECTIONS = [
 
 // Inside the project, so that the blocks' own imports (zod, rxjs, vitest) resolve from node_modules.
 const tmp = join(root, ".tmp");
-mkdirSync(tmp, { recursive: true });
-const dir = mkdtempSync(join(tmp, "readme-"));
+/** This file's own directory under `tmp`, which another doc test's cleanup may remove while empty: made again then. */
+const dir = ((): string => {
+  for (;;) {
+    mkdirSync(tmp, { recursive: true });
+    try {
+      return mkdtempSync(join(tmp, "readme-"));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+  }
+})();
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   try {
