@@ -16,7 +16,12 @@ export default defineConfig({
         test: {
           name: "toolrx",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/bullmq/**", "test/differential/bullmq.test.ts", "test/postgres/durable-chaos.test.ts"],
+          exclude: [
+            "test/bullmq/**",
+            "test/differential/bullmq.test.ts",
+            "test/postgres/durable-chaos.test.ts",
+            "test/postgres/postgres-server-journal-store.test.ts",
+          ],
           typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
           sequence: { groupOrder: 0 },
         },
@@ -35,9 +40,9 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // A Postgres server of its own (Debian's) and agent processes SIGKILLed mid-run: after the rest.
+          // A Postgres server of its own (Debian's) per file, and agent processes SIGKILLed mid-run: after the rest.
           name: "postgres",
-          include: ["test/postgres/durable-chaos.test.ts"],
+          include: ["test/postgres/durable-chaos.test.ts", "test/postgres/postgres-server-journal-store.test.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },

@@ -1,4 +1,4 @@
-import { noClientRequests } from "../support/helpers.js";
+import { contextFor } from "../support/helpers.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -35,17 +35,7 @@ function fakePool() {
 }
 
 function context(): HandlerContext {
-  return {
-    context: {},
-    sessionId: undefined,
-    requestId: undefined,
-    toolCall: { id: "c", name: "run_script", arguments: {} },
-    engine: undefined,
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    log: () => undefined,
-    ...noClientRequests,
-  };
+  return contextFor({ id: "c", name: "run_script", arguments: {} });
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

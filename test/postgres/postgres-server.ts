@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { freePort } from "../bullmq/redis.js";
 
 /**
- * A Postgres server for the chaos tests: Debian's `postgresql` binaries, a fresh cluster in a
+ * A Postgres server for the server tests (the chaos property, the journal-store contract): Debian's `postgresql` binaries, a fresh cluster in a
  * temporary directory (trust auth, no fsync: nothing outlives the test), on a free 127.0.0.1 port,
  * stopped by its pid. Postgres refuses to run as root, so as root it runs as the `postgres` user
  * the package creates. Without the binaries the tests skip with one line saying why, except
@@ -24,7 +24,7 @@ const binDir = existsSync("/usr/lib/postgresql")
 
 /** Why the Postgres server tests cannot run here, or `undefined` when they can. */
 export const postgresUnavailable: string | undefined =
-  binDir !== undefined ? undefined : "Postgres chaos tests skipped: no Debian postgresql binaries in /usr/lib/postgresql (apt-get install postgresql)";
+  binDir !== undefined ? undefined : "Postgres server tests skipped: no Debian postgresql binaries in /usr/lib/postgresql (apt-get install postgresql)";
 
 if (postgresUnavailable !== undefined) {
   if (process.env.CI === "true") throw new Error(`${postgresUnavailable}; under CI=true they must run`);

@@ -16,8 +16,7 @@ import {
   type ToolCall,
   type ToolResolver,
 } from "../../src/index.js";
-import type { HandlerContext } from "../../src/tool/handler-context.js";
-import { anyArgs, call, eventsOf, noClientRequests } from "../support/helpers.js";
+import { anyArgs, call, contextFor, eventsOf } from "../support/helpers.js";
 import { tableResolver } from "./resolver-fixtures.js";
 
 describe("a ToolResolver in place of the tool list", () => {
@@ -110,21 +109,10 @@ describe("toolResolver", () => {
     handler: ({ city }) => (city === "Atlantis" ? error("no such city") : ok({ city, tempC: 21 })),
   });
   const asker = defineTool({ name: "ask", description: "", schema: anyArgs, handler: () => askUser("which?") });
-  const ctx = (c: ToolCall): HandlerContext => ({
-    context: {},
-    sessionId: undefined,
-    requestId: undefined,
-    engine: undefined,
-    toolCall: c,
-    signal: new AbortController().signal,
-    progress: () => {},
-    log: () => {},
-    ...noClientRequests,
-  });
 
   it("resolves calls through the tools' handlers, values encoded, errors as text", async () => {
     const resolver = toolResolver([weather, asker]);
-    const r = (c: ToolCall) => resolver.resolve(c, ctx(c));
+    const r = (c: ToolCall) => resolver.resolve(c, contextFor(c));
     expect(resolver.availableTools()).toEqual([weather, asker]);
     expect(await r(call("1", "weather", { city: "Oslo" }))).toEqual({ ok: '{"city":"Oslo","tempC":21}' });
     expect(await r(call("2", "weather", { city: "Atlantis" }))).toEqual({ error: "no such city" });
@@ -162,19 +150,7 @@ describe("mergeResolvers", () => {
     const { messages } = await runToolCalls([call("c1", "x"), call("c2", "y")], merged);
     expect(messages.map((m) => m.content)).toEqual(["a", "## Sequential Results\n\n### Step 1: x\na"]);
     const c = call("c3", "z");
-    expect(
-      await merged.resolve(c, {
-        context: {},
-        sessionId: undefined,
-        requestId: undefined,
-        engine: undefined,
-        toolCall: c,
-        signal: new AbortController().signal,
-        progress: () => {},
-        log: () => {},
-        ...noClientRequests,
-      }),
-    ).toEqual({
+    expect(await merged.resolve(c, contextFor(c))).toEqual({
       error: "Unknown tool: z",
     });
   });

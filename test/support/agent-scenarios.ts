@@ -6,7 +6,7 @@ import { askUser, defineTool, error, halt, memoryApprovalLedger, ok, type AgentO
 // every kind of call outcome and halt, calls that stream their arguments, progress reports,
 // reasoning streamed and closed with a provider's state.
 
-/** A small seeded generator, so a case's host answers replay exactly when fast-check shrinks it. */
+/** A small seeded generator (mulberry32), so a case's host answers and resumes replay exactly when fast-check shrinks it. */
 export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

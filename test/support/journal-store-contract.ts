@@ -102,13 +102,17 @@ export function journalStoreContract(driver: () => JournalStoreDriver, has: { re
     const written: JournalEntry[] = [
       { type: "run", input: "fp" },
       { type: "call", turn: 0, phase: "model", call, text: "" },
+      { type: "call", turn: 0, phase: "model", call: { ...call, id: "c2" }, text: "" },
+      { type: "call", turn: 0, phase: "model", call: { ...call, id: "c3" }, text: "" },
       { type: "halt", haltedReason: "completed" },
     ];
     await store.acquire("order", "a", 10_000);
     await store.append("order", "a", written.slice(0, 1));
     await store.append("order", "a", written.slice(1, 2));
     await store.append("order", "a", []);
-    await store.append("order", "a", written.slice(2));
+    // The loop's writer appends what piled up behind a slow write in one call.
+    await store.append("order", "a", written.slice(2, 4));
+    await store.append("order", "a", written.slice(4));
     const read = await store.acquire("order", "a", 10_000);
     expect(read).toEqual(JSON.parse(JSON.stringify(written)));
     expect(read.map((e) => JSON.stringify(e))).toEqual(written.map((e) => JSON.stringify(e)));

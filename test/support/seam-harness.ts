@@ -8,7 +8,7 @@
  * under it). A dead process reaches neither the store nor the ledger again. The host restarts
  * with the same input after a kill, and answers halts as a user would.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { VirtualTimeScheduler } from "rxjs";
 import { expect } from "vitest";
 import { z } from "zod";
@@ -27,8 +27,8 @@ import {
   type Tool,
   type ToolExecutor,
 } from "../../src/index.js";
-import { anthropic, checkConversation, openai } from "../../src/providers/index.js";
 import { chaosTools } from "./chaos-agent.js";
+import { checkSeamFinal } from "./seam-final.js";
 
 export const SEAM_KINDS = ["local", "idempotent", "approve", "ask", "repair", "thread", "remote", "routed", "code"] as const;
 export type SeamKind = (typeof SEAM_KINDS)[number];
@@ -109,12 +109,6 @@ function seamModel(plan: SeamScenario["plan"]) {
 function callOf(kind: SeamKind, n: number): { name: string; arguments: Record<string, unknown> } {
   if (kind === "code") return { name: "run_script", arguments: { script: `await tools.code({ n: ${n} }); return "code ${n} done";` } };
   return { name: kind, arguments: { n: kind === "repair" ? String(n) : n } };
-}
-
-/** The planned call a model's call stands for. */
-function plannedOf(call: { name: string; arguments: Record<string, unknown> }): SeamCall {
-  if (call.name === "run_script") return { kind: "code", n: Number(/n: (\d+)/.exec(String(call.arguments.script))?.[1]) };
-  return { kind: call.name as SeamKind, n: Number(call.arguments.n) };
 }
 
 /** One process's view of the stores: counted steps, the kill, and nothing reaching them after it. */
@@ -215,41 +209,11 @@ export async function runSeamScenario(world: SeamWorld, generated: SeamScenario,
     } else break;
   }
   expect(halted?.haltedReason, JSON.stringify((halted?.metadata as { error?: unknown } | undefined)?.error ?? halted?.metadata)).toBe("completed");
-  checkFinal(world, scenario, halted?.messages ?? []);
+  checkSeamFinal(world, scenario, halted?.messages ?? []);
 }
 
 function dropTrailingDecisions(messages: readonly Message[]): Message[] {
   let end = messages.length;
   while (end > 0 && messages[end - 1]?.role === "approval") end--;
   return messages.slice(0, end);
-}
-
-/** Kinds whose call, cut off by a kill, is answered with its fate unknown (the others are sent again or re-attached). */
-const fateUnknownKinds = new Set<SeamKind>(["local", "approve", "ask", "repair", "thread", "code"]);
-
-function checkFinal(world: SeamWorld, scenario: SeamScenario, final: readonly Message[]): void {
-  const { plan } = scenario;
-  // Ends as an uninterrupted run: after every planned turn, the script's last words.
-  expect(final.at(-1)).toEqual({ role: "assistant", content: `done after ${plan.length} turns` });
-  // No non-idempotent handler ran twice, wherever it ran.
-  const lines = readFileSync(world.effects, "utf8").split("\n");
-  for (const { kind, n } of plan.flat()) {
-    const ran = lines.filter((l) => l === `${kind} ${n}`).length;
-    if (kind !== "idempotent") expect(ran, `${kind} ${n} ran ${ran} times`).toBeLessThanOrEqual(1);
-  }
-  // Every call answered exactly once, with its result or (where it was cut off) its fate unknown.
-  const calls = final.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
-  const answers = final.flatMap((m) => (m.role === "tool" ? [m] : []));
-  expect(answers.map((a) => a.toolCallId).sort()).toEqual(calls.map((c) => c.id).sort());
-  for (const call of calls) {
-    const answer = answers.find((a) => a.toolCallId === call.id);
-    const { kind, n } = plannedOf(call);
-    if (answer?.isError === true) {
-      expect(fateUnknownKinds.has(kind), `${kind} ${n}: ${answer.content}`).toBe(true);
-      expect(answer.content).toContain("handler_exit");
-    } else if (kind !== "ask") expect(answer?.content).toBe(`${kind} ${n} done`);
-  }
-  expect(checkConversation(openai.toChatMessages(final), "openai-chat")).toEqual([]);
-  expect(checkConversation(openai.toResponsesInput(final), "openai-responses")).toEqual([]);
-  expect(checkConversation(anthropic.toMessages(final).messages, "anthropic")).toEqual([]);
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { defineTool, jsonEncoder, memoryApprovalLedger, ok, type Tool, type ToolCall } from "../../src/index.js";
+import { defineTool, jsonEncoder, ok, type Tool, type ToolCall } from "../../src/index.js";
 import { deniedMessage, overLimitMessage } from "../../src/agent/batch/approval.js";
 import { approvalHalt, isApprovalHalt } from "../../src/tool/approval/approval-halt.js";
-import { assertApprovalLedger } from "../../src/tool/approval/approval-ledger.js";
 import { approvalNeeded, deniedText } from "../../src/tool/approval/approval-rule.js";
 import { checkApprovals } from "../../src/tool/approval/approvals-option.js";
 
@@ -15,66 +14,6 @@ const ctx = { toolCall: call, messages: [], context: undefined, sessionId: undef
 function transfer(needsApproval: unknown, schema: z.ZodType = z.object({ to: z.string(), eur: z.coerce.number() })): Tool {
   return defineTool({ name: "transfer", description: "", schema, needsApproval: needsApproval as never, handler: () => ok(1) }) as unknown as Tool;
 }
-
-describe("memoryApprovalLedger (issue 36)", () => {
-  it("remembers a key forever by default, and for `ttlMs` when set, to the millisecond", async () => {
-    let now = 0;
-    const forever = memoryApprovalLedger({ now: () => now });
-    expect(await forever.consume("a")).toBe(true);
-    now = Number.MAX_SAFE_INTEGER;
-    expect(await forever.consume("a")).toBe(false);
-    now = 0;
-    const ledger = memoryApprovalLedger({ ttlMs: 100, now: () => now });
-    expect(await ledger.consume("a")).toBe(true);
-    expect(await ledger.consume("b", 10)).toBe(true); // its own TTL wins
-    now = 9;
-    expect(await ledger.consume("b")).toBe(false);
-    now = 10;
-    expect(await ledger.consume("b")).toBe(true); // spent again, now until 110 (the default)
-    now = 99;
-    expect(await ledger.consume("a")).toBe(false);
-    now = 100;
-    expect(await ledger.consume("a")).toBe(true);
-    now = 109;
-    expect(await ledger.consume("b")).toBe(false);
-    expect(await ledger.consume("a")).toBe(false);
-  });
-
-  it("keeps every key spent while others expire around it", async () => {
-    let now = 0;
-    const ledger = memoryApprovalLedger({ now: () => now });
-    for (const key of ["a", "b", "c"]) expect(await ledger.consume(key, 10 + key.charCodeAt(0))).toBe(true);
-    now = 5;
-    expect(await ledger.consume("d", 1)).toBe(true);
-    now = 6;
-    for (const key of ["a", "b", "c"]) expect(await ledger.consume(key)).toBe(false);
-    expect(await ledger.consume("d")).toBe(true);
-  });
-
-  it.each([
-    [{ ttlMs: -1 }, "Expected `ttlMs` to be a positive number, got -1"],
-    [{ ttlMs: Number.NaN }, "Expected `ttlMs` to be a positive number, got NaN"],
-    [{ ttlMs: "5" }, 'Expected `ttlMs` to be a positive number, got "5"'],
-    [{ now: 5 }, "Expected `now` to be a function, got 5"],
-  ])("refuses %o, naming the option", (options, message) => {
-    expect(() => memoryApprovalLedger(options as never)).toThrow(new TypeError(message));
-  });
-
-  it("takes `ttlMs: Infinity` and a ledger of any object with `consume`", () => {
-    expect(() => memoryApprovalLedger({ ttlMs: Infinity })).not.toThrow();
-    for (const ok of [undefined, { consume: () => Promise.resolve(true) }, memoryApprovalLedger()]) expect(() => assertApprovalLedger(ok)).not.toThrow();
-    for (const [bad, got] of [
-      [null, "null"],
-      [{}, "an object"],
-      [{ consume: true }, "an object"],
-      ["ledger", '"ledger"'],
-    ] as const) {
-      expect(() => assertApprovalLedger(bad)).toThrow(
-        new TypeError(`Expected \`approvalLedger\` to be an object with a \`consume(key, ttlMs?)\` method, got ${got}`),
-      );
-    }
-  });
-});
 
 describe("approvalNeeded", () => {
   it("answers a boolean rule as it is, and no rule or no tool as not needed", () => {

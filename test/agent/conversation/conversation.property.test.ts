@@ -17,6 +17,7 @@ import {
   type PendingApproval,
   type ToolCall,
 } from "../../../src/index.js";
+import { random } from "../../support/agent-scenarios.js";
 import { issuesOf, NONE } from "../../support/conversation-issues.js";
 
 // Issue 20's invariant: at every halt and after every resume, the conversation, converted by each
@@ -45,18 +46,6 @@ function withStandIns(messages: readonly Message[], waiting: ReadonlySet<string>
 function unanswered(messages: readonly Message[]): string[] {
   const answered = new Set(messages.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
   return messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])).filter((id) => !answered.has(id));
-}
-
-/** A small seeded generator, so a case's resumes replay exactly when fast-check shrinks it. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KINDS = ["ok", "fail", "throws", "ask", "approve", "approve_big", "manual", "halt", "slow"] as const;

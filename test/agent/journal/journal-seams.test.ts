@@ -1,18 +1,14 @@
-import { Observable, VirtualTimeScheduler } from "rxjs";
+import { VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   approve,
   askUser,
   defineTool,
-  JournalStaleInputError,
   MemoryJournalStore,
   memoryApprovalLedger,
   ok,
-  RecordedEndingError,
   runAgent,
-  streamAgent,
-  type AgentOptions,
   type ApprovalLedger,
   type Message,
   type ModelEvent,
@@ -20,63 +16,8 @@ import {
   type PendingApproval,
   type ToolExecutor,
 } from "../../../src/index.js";
-import { anthropic, checkConversation, openai } from "../../../src/providers/index.js";
 import { dyingProcess, type DyingProcess } from "../../support/dying-process.js";
-
-const input: Message[] = [{ role: "user", content: "Refund order 7" }];
-const secret = "s".repeat(32);
-
-/** A refund that needs approval, counted where it runs; `during` runs inside the handler (a kill, say). */
-function refundTool(during: () => void = () => {}) {
-  const runs: number[] = [];
-  const tool = defineTool({
-    name: "refund",
-    description: "Refund an order",
-    schema: z.object({ order: z.number() }),
-    needsApproval: true,
-    handler: ({ order }) => {
-      runs.push(order);
-      during();
-      return ok(`refunded ${order}`);
-    },
-  });
-  return { tool, runs };
-}
-
-/** A model like OpenAI's (new call ids on every request): after the user's words it calls `name`, after a result it is done. */
-function modelCalling(name: string) {
-  let asked = 0;
-  const model = (request: ModelRequest): ModelEvent[] => {
-    asked++;
-    return request.messages.at(-1)?.role === "user"
-      ? [{ type: "tool_call", call: { id: `call_${Math.random().toString(36).slice(2)}`, name, arguments: { order: 7 } } }]
-      : [{ type: "text_delta", text: "Done." }];
-  };
-  return { model, asked: () => asked };
-}
-
-/** Run in a process that `proc.kill()` stops somewhere inside; resolves once it is dead (or, failing the test, ended). */
-function runUntilKilled(options: AgentOptions, proc: DyingProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (!proc.dead) return;
-      clearInterval(timer);
-      resolve();
-    }, 2);
-    streamAgent(options).subscribe((e) => {
-      if (e.type === "agent_halted" && !proc.dead) {
-        clearInterval(timer);
-        reject(new Error(`the run ended ${e.haltedReason} before the kill`));
-      }
-    });
-  });
-}
-
-function expectValidForEveryProvider(messages: readonly Message[]): void {
-  expect(checkConversation(openai.toChatMessages(messages), "openai-chat")).toEqual([]);
-  expect(checkConversation(openai.toResponsesInput(messages), "openai-responses")).toEqual([]);
-  expect(checkConversation(anthropic.toMessages(messages).messages, "anthropic")).toEqual([]);
-}
+import { expectValidForEveryProvider, input, modelCalling, refundTool, runUntilKilled, secret } from "./seam-fixtures.js";
 
 const pendingOf = (run: { metadata: unknown }) => (run.metadata as { pendingApprovals: PendingApproval[] }).pendingApprovals;
 
@@ -136,85 +77,6 @@ describe("the journal where approvals meet a kill", () => {
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ isError: true, content: expect.stringContaining("handler_exit") });
     expectValidForEveryProvider(again.messages);
-  });
-});
-
-describe("a recorded ending", () => {
-  it("plays back on the next start with the same input: the model is not asked and nothing runs", async () => {
-    const { tool, runs } = refundTool();
-    const store = new MemoryJournalStore();
-    const journal = { store, conversationKey: "order-9" };
-    const failing = () => {
-      throw new Error("503 from the provider");
-    };
-    const first = await runAgent({ model: failing, tools: [tool], messages: input, journal });
-    expect(first.haltedReason).toBe("error");
-    const { model, asked } = modelCalling("refund");
-    const again = await runAgent({ model, tools: [tool], messages: input, journal });
-    expect(again.haltedReason).toBe("error");
-    const error = (again.metadata as { error: unknown }).error;
-    expect(error).toBeInstanceOf(RecordedEndingError);
-    expect(error).toMatchObject({ haltedReason: "error", recorded: { name: "Error", message: "503 from the provider" } });
-    expect(again.messages).toEqual(first.messages);
-    expect(asked()).toBe(0);
-    expect(runs).toEqual([]);
-    // Going on from the ending's messages is a new input, so a new run.
-    const next = await runAgent({ model, tools: [tool], messages: [...again.messages, { role: "user", content: "try again" }], journal });
-    expect(next.haltedReason).toBe("approval_required");
-    expect(asked()).toBe(1);
-  });
-
-  it("a cancelled ending plays back as cancelled", async () => {
-    const store = new MemoryJournalStore();
-    const journal = { store, conversationKey: "order-10" };
-    const controller = new AbortController();
-    // The user leaves while the model writes.
-    const leaving = () =>
-      new Observable<ModelEvent>(() => {
-        controller.abort(new Error("the user left"));
-      });
-    const first = await runAgent({ model: leaving, tools: [], messages: input, journal, signal: controller.signal });
-    expect(first.haltedReason).toBe("cancelled");
-    expect(store.entries("order-10").map((e) => e.type)).toEqual(["run", "halt"]);
-    const { model, asked } = modelCalling("refund");
-    const again = await runAgent({ model, tools: [], messages: input, journal });
-    expect(again).toMatchObject({ haltedReason: "cancelled", metadata: { reason: { recorded: { message: "the user left" } } } });
-    expect(asked()).toBe(0);
-  });
-});
-
-describe("an input older than the conversation's latest recorded run", () => {
-  it("is refused with JournalStaleInputError, having run nothing, unless the host forks", async () => {
-    const charges: number[] = [];
-    const charge = defineTool({
-      name: "charge",
-      description: "Charge the card",
-      schema: z.object({ order: z.number() }),
-      handler: ({ order }) => {
-        charges.push(order);
-        return ok(`charged ${order}`);
-      },
-    });
-    const { model } = modelCalling("charge");
-    const store = new MemoryJournalStore();
-    const journal = { store, conversationKey: "order-11" };
-    const first = await runAgent({ model, tools: [charge], messages: input, journal });
-    const latest: Message[] = [...first.messages, { role: "user", content: "and once more" }];
-    const later = await runAgent({ model, tools: [charge], messages: latest, journal });
-    expect(later.haltedReason).toBe("completed");
-    expect(charges).toEqual([7, 7]);
-    // A host that restored an older save.
-    const stale = await runAgent({ model, tools: [charge], messages: input, journal });
-    expect(stale.haltedReason).toBe("error");
-    expect((stale.metadata as { error: unknown }).error).toBeInstanceOf(JournalStaleInputError);
-    expect(stale.messages).toEqual(input);
-    expect(charges).toEqual([7, 7]);
-    // The latest input still plays back.
-    expect((await runAgent({ model, tools: [charge], messages: latest, journal })).haltedReason).toBe("completed");
-    expect(charges).toEqual([7, 7]);
-    const forked = await runAgent({ model, tools: [charge], messages: input, journal: { ...journal, fork: true } });
-    expect(forked.haltedReason).toBe("completed");
-    expect(charges).toEqual([7, 7, 7]);
   });
 });
 

@@ -1,4 +1,3 @@
-import { Observable } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -6,129 +5,19 @@ import {
   defineTool,
   JournalLeaseError,
   MemoryJournalStore,
-  ok,
   runAgent,
   streamAgent,
-  type AgentEvent,
   type HandlerResult,
   type Message,
-  type ModelEvent,
-  type ModelRequest,
-  type Tool,
   type ToolExecutor,
 } from "../../../src/index.js";
 import { defaultExecutor } from "../../../src/tool/executor.js";
 import { user } from "../../support/agent-helpers.js";
 import { flushMicrotasks } from "../../support/helpers.js";
-
-const input: Message[] = [user("go")];
-
-/** A tool whose runs are counted; `hang` makes it never settle (its process "dies" with it). */
-function counted(name: string, options: { hang?: boolean; idempotent?: boolean } = {}) {
-  const runs: unknown[] = [];
-  const tool: Tool = defineTool({
-    name,
-    description: "",
-    schema: z.object({ n: z.number() }),
-    ...(options.idempotent ? { control: { idempotent: true } } : {}),
-    handler: ({ n }) => {
-      runs.push(n);
-      return options.hang ? new Promise<HandlerResult>(() => {}) : ok(`${name} ${n}`);
-    },
-  });
-  return { tool, runs };
-}
-
-/**
- * A model like a provider's: a fresh random id per call on every request, so a second request for
- * a turn would name different calls. Turn k (by the assistant messages so far) asks for `plan[k]`.
- * `hangAfter`: on that turn, stream the calls and then never finish.
- */
-function randomIdModel(plan: readonly { tool: string; n: number }[][], hangAt?: number) {
-  const asked: number[] = [];
-  const model = (request: ModelRequest) =>
-    new Observable<ModelEvent>((subscriber) => {
-      const k = request.messages.filter((m) => m.role === "assistant").length;
-      asked.push(k);
-      const calls = plan[k];
-      if (calls === undefined) {
-        subscriber.next({ type: "text_delta", text: `done after ${k} turns` });
-        subscriber.complete();
-        return;
-      }
-      subscriber.next({ type: "text_delta", text: `turn ${k}` });
-      for (const { tool, n } of calls) {
-        subscriber.next({ type: "tool_call", call: { id: `call_${Math.random().toString(36).slice(2)}`, name: tool, arguments: { n } } });
-      }
-      if (hangAt !== k) subscriber.complete();
-    });
-  return { model, asked };
-}
-
-/** Run until `until` says the process should die, then unsubscribe as a crash would stop it (no ending is recorded). */
-async function crashWhen(options: Parameters<typeof streamAgent>[0], until: (e: AgentEvent) => boolean): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  await new Promise<void>((resolve) => {
-    const subscription = streamAgent(options).subscribe((e) => {
-      events.push(e);
-      if (until(e))
-        queueMicrotask(() => {
-          subscription.unsubscribe();
-          resolve();
-        });
-      if (e.type === "agent_halted") resolve();
-    });
-  });
-  return events;
-}
+import { counted, crashWhen, input, randomIdModel } from "./journal-fixtures.js";
 
 const answersOf = (messages: readonly Message[]) => messages.filter((m) => m.role === "tool").map((m) => (m.role === "tool" ? m.toolCallId : ""));
 const callIdsOf = (messages: readonly Message[]) => messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : []));
-
-describe("model_reply", () => {
-  it("carries the whole reply, original ids and all, after the model is done and before its calls settle", async () => {
-    let release: (() => void) | undefined;
-    const slow = defineTool({
-      name: "slow",
-      description: "",
-      schema: z.object({ n: z.number() }),
-      handler: () => new Promise<HandlerResult>((resolve) => (release = () => resolve(ok("late")))),
-    });
-    const { model } = randomIdModel([[{ tool: "slow", n: 1 }]]);
-    const seen: string[] = [];
-    let reply: Extract<AgentEvent, { type: "model_reply" }> | undefined;
-    await new Promise<void>((resolve) =>
-      streamAgent({ model, tools: [slow], messages: input }).subscribe((e) => {
-        seen.push(e.type === "tool_event" ? e.event.type : e.type);
-        if (e.type === "model_reply" && reply === undefined) {
-          reply = e;
-          queueMicrotask(() => release?.());
-        }
-        if (e.type === "agent_halted") resolve();
-      }),
-    );
-    expect(seen.slice(0, 6)).toEqual([
-      "turn_started",
-      "text_delta",
-      "tool_execution_started",
-      "model_reply",
-      "tool_execution_completed",
-      "tool_result_encoded",
-    ]);
-    expect(reply?.message.content).toBe("turn 0");
-    expect(reply?.finishReason).toBe("tool_calls");
-    expect(reply?.message.toolCalls?.map((c) => c.name)).toEqual(["slow"]);
-  });
-
-  it("is not built for runAgent, and a reply without calls has no toolCalls", async () => {
-    const { model } = randomIdModel([]);
-    const events: AgentEvent[] = [];
-    await new Promise<void>((resolve) => streamAgent({ model, tools: [], messages: input }).subscribe({ next: (e) => events.push(e), complete: resolve }));
-    const reply = events.find((e) => e.type === "model_reply");
-    expect(reply).toEqual({ type: "model_reply", turn: 0, message: { role: "assistant", content: "done after 0 turns" }, finishReason: "stop" });
-    expect(events.map((e) => e.type)).toEqual(["turn_started", "text_delta", "model_reply", "turn_completed", "agent_halted"]);
-  });
-});
 
 describe("journal", () => {
   it("a restart answers a recorded outcome from the record, a call cut off mid-run with its fate unknown, and never asks for the turn again", async () => {
@@ -340,58 +229,3 @@ function bind(store: MemoryJournalStore) {
     release: store.release.bind(store),
   };
 }
-
-describe("journal and the approval ledger", () => {
-  it("a restarted resume whose approval this run already spent replays; a replayed request without the journal is still refused", async () => {
-    const { approve, memoryApprovalLedger } = await import("../../../src/index.js");
-    const runs: number[] = [];
-    const pay = defineTool({
-      name: "pay",
-      description: "",
-      schema: z.object({ n: z.number() }),
-      needsApproval: true,
-      handler: ({ n }) => {
-        runs.push(n);
-        return ok(`paid ${n}`);
-      },
-    });
-    const secret = "s".repeat(32);
-    const ledger = memoryApprovalLedger();
-    const store = new MemoryJournalStore();
-    const journal = { store, conversationKey: "conv-pay" };
-    const plan = [[{ tool: "pay", n: 7 }]];
-    const first = await runAgent({ model: randomIdModel(plan).model, tools: [pay], messages: input, journal, approvalSecret: secret, approvalLedger: ledger });
-    expect(first.haltedReason).toBe("approval_required");
-    const pending = (first as { metadata: { pendingApprovals: readonly { toolCallId: string; token?: string }[] } }).metadata.pendingApprovals[0];
-    const resumed = [...first.messages, approve(pending as never)];
-    // The resume runs the payment, then its process dies before the run ends: a crash after the spend.
-    await crashWhen(
-      { model: randomIdModel(plan).model, tools: [pay], messages: resumed, journal, approvalSecret: secret, approvalLedger: ledger },
-      (e) => e.type === "tool_event" && e.event.type === "tool_execution_completed",
-    );
-    expect(runs).toEqual([7]);
-    // Started again with the same input: the journal replays it, the payment is not made again.
-    const again = await runAgent({
-      model: randomIdModel(plan).model,
-      tools: [pay],
-      messages: resumed,
-      journal,
-      approvalSecret: secret,
-      approvalLedger: ledger,
-    });
-    expect(again.haltedReason).not.toBe("error");
-    expect(runs).toEqual([7]);
-    // The same request in the same conversation without the journal finds the approval spent.
-    const replay = await runAgent({
-      model: randomIdModel(plan).model,
-      tools: [pay],
-      messages: resumed,
-      sessionId: "conv-pay",
-      approvalSecret: secret,
-      approvalLedger: ledger,
-    });
-    expect(replay.haltedReason).toBe("error");
-    expect((replay as { metadata: { error: { reason?: unknown } } }).metadata.error.reason).toBe("already_used");
-    expect(runs).toEqual([7]);
-  });
-});
