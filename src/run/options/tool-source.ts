@@ -73,6 +73,12 @@ interface IndexedList {
 
 /** Each list's last index: a host calling with one tool list batch after batch indexes it once. */
 const indexedLists = new WeakMap<readonly Tool[], IndexedList>();
+/**
+ * The last index of a list by its first tool: a host that builds a fresh array of the same tools
+ * for each batch (`runToolCalls(calls, [tool])`, an MCP host's one call per batch) indexes them
+ * once too. Held weakly by the tool: the entry goes with it.
+ */
+const indexedByFirst = new WeakMap<object, IndexedList>();
 
 /**
  * The index of a tool list, reused while the list holds the same tools under the same names and
@@ -85,6 +91,9 @@ const indexedLists = new WeakMap<readonly Tool[], IndexedList>();
 function indexedList(tools: readonly Tool[]): IndexedList {
   const known = indexedLists.get(tools);
   if (known !== undefined && stillHolds(known, tools)) return known;
+  const first: unknown = tools[0];
+  const same = typeof first === "object" && first !== null ? indexedByFirst.get(first) : undefined;
+  if (same !== undefined && stillHolds(same, tools)) return same;
   tools.forEach(assertTool);
   const byName = indexTools(tools);
   const indexed: IndexedList = {
@@ -95,6 +104,7 @@ function indexedList(tools: readonly Tool[]): IndexedList {
     byName,
   };
   indexedLists.set(tools, indexed);
+  if (tools.length > 0) indexedByFirst.set(tools[0] as Tool, indexed);
   return indexed;
 }
 
