@@ -71,14 +71,12 @@ interface IndexedList {
   readonly byName: Map<string, Tool>;
 }
 
-/** Each list's last index: a host calling with one tool list batch after batch indexes it once. */
-const indexedLists = new WeakMap<readonly Tool[], IndexedList>();
 /**
- * The last index of a list by its first tool: a host that builds a fresh array of the same tools
- * for each batch (`runToolCalls(calls, [tool])`, an MCP host's one call per batch) indexes them
- * once too. Held weakly by the tool: the entry goes with it.
+ * Each list's last index, under the list and under its first tool: a host calling with one tool
+ * list batch after batch, or with a fresh array of the same tools (`runToolCalls(calls, [tool])`,
+ * an MCP host's one call per batch), indexes it once. Held weakly: an entry goes with its key.
  */
-const indexedByFirst = new WeakMap<object, IndexedList>();
+const indexedLists = new WeakMap<object, IndexedList>();
 
 /**
  * The index of a tool list, reused while the list holds the same tools under the same names and
@@ -89,11 +87,9 @@ const indexedByFirst = new WeakMap<object, IndexedList>();
  * @throws {TypeError} as {@link assertTool} and {@link indexTools}.
  */
 function indexedList(tools: readonly Tool[]): IndexedList {
-  const known = indexedLists.get(tools);
+  // A first tool that is not an object finds nothing (a WeakMap's `get` answers undefined).
+  const known = indexedLists.get(tools) ?? indexedLists.get(tools[0] as Tool);
   if (known !== undefined && stillHolds(known, tools)) return known;
-  const first: unknown = tools[0];
-  const same = typeof first === "object" && first !== null ? indexedByFirst.get(first) : undefined;
-  if (same !== undefined && stillHolds(same, tools)) return same;
   tools.forEach(assertTool);
   const byName = indexTools(tools);
   const indexed: IndexedList = {
@@ -104,7 +100,7 @@ function indexedList(tools: readonly Tool[]): IndexedList {
     byName,
   };
   indexedLists.set(tools, indexed);
-  if (tools.length > 0) indexedByFirst.set(tools[0] as Tool, indexed);
+  indexedLists.set(tools[0] ?? tools, indexed); // an empty list has no first tool
   return indexed;
 }
 
