@@ -71,8 +71,12 @@ interface IndexedList {
   readonly byName: Map<string, Tool>;
 }
 
-/** Each list's last index: a host calling with one tool list batch after batch indexes it once. */
-const indexedLists = new WeakMap<readonly Tool[], IndexedList>();
+/**
+ * Each list's last index, under the list and under its first tool: a host calling with one tool
+ * list batch after batch, or with a fresh array of the same tools (`runToolCalls(calls, [tool])`,
+ * an MCP host's one call per batch), indexes it once. Held weakly: an entry goes with its key.
+ */
+const indexedLists = new WeakMap<object, IndexedList>();
 
 /**
  * The index of a tool list, reused while the list holds the same tools under the same names and
@@ -83,7 +87,8 @@ const indexedLists = new WeakMap<readonly Tool[], IndexedList>();
  * @throws {TypeError} as {@link assertTool} and {@link indexTools}.
  */
 function indexedList(tools: readonly Tool[]): IndexedList {
-  const known = indexedLists.get(tools);
+  // A first tool that is not an object finds nothing (a WeakMap's `get` answers undefined).
+  const known = indexedLists.get(tools) ?? indexedLists.get(tools[0] as Tool);
   if (known !== undefined && stillHolds(known, tools)) return known;
   tools.forEach(assertTool);
   const byName = indexTools(tools);
@@ -95,6 +100,7 @@ function indexedList(tools: readonly Tool[]): IndexedList {
     byName,
   };
   indexedLists.set(tools, indexed);
+  indexedLists.set(tools[0] ?? tools, indexed); // an empty list has no first tool
   return indexed;
 }
 
