@@ -82,6 +82,9 @@ describe("a deadline's timeout", () => {
         JSON.stringify({ type: "tool_execution_completed", index: 0, toolCallId: "a", toolName: "t", result: { type: "error", reason: expected } }),
       );
       expect(Object.keys(event.result)).toEqual(["type", "reason"]);
+      // What holds the unbuilt error is no property of any kind, and the result is a plain object.
+      expect(Reflect.ownKeys(event.result)).toEqual(["type", "reason"]);
+      expect(Object.getPrototypeOf(event.result)).toBe(Object.prototype);
       expect(encoded.map((e) => [e.content, e.isError])).toEqual([['{"error":"timeout: tool t timed out after 50 ms"}', true]]);
       expectSameError((event.result as { reason: unknown }).reason, expected);
     });
