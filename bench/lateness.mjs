@@ -6,15 +6,13 @@
  * `setTimeout` per call and nothing else beside them (the machine's own timer noise in that
  * round): a build's p99 is also given as its excess over that row's, round by round. Fairness:
  * beside each run, one bystander `setTimeout` set for the same moment as the last call's deadline
- * says how long the wake's pass kept the rest of the process waiting. A full GC before every
- * run, of every row, so that none pays for the garbage of the run before it.
+ * says how long the wake's pass kept the rest of the process waiting.
  *
  *   node bench/lateness.mjs <dist-dir> [<dist-dir> ...] [--rounds 7]
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { fullGc } from "./lib/full-gc.mjs";
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf("--rounds");
@@ -69,8 +67,6 @@ const rows = [{ dir: "bare setTimeout", run: bare }, ...builds.map((b) => ({ dir
 const results = rows.map(() => ({ p50: [], p99: [], bystander: [] }));
 for (let r = 0; r < rounds + 1; r++) {
   for (const [i, row] of rows.entries()) {
-    // Every row alike starts on a clean heap: no run pays for the garbage of the one before it.
-    fullGc();
     const { late, bystander } = await row.run();
     if (r > 0) {
       results[i].p50.push(pct(late, 0.5));

@@ -4,7 +4,6 @@
  */
 import { instrumented, makeCalls } from "./workload.mjs";
 import { checkRun } from "./rounds.mjs";
-import { fullGc } from "./full-gc.mjs";
 import { maxCalls } from "./settings.mjs";
 import { median, quantile, round } from "./stats.mjs";
 
@@ -40,9 +39,7 @@ export async function deadline(systems, mode) {
       const bare = await bareRun();
       probe.reset();
       settledAt = [];
-      const calls = makeCalls(n);
-      fullGc(); // as before every bare batch: each run pays for its own garbage alone
-      const results = await runner.run(calls);
+      const results = await runner.run(makeCalls(n));
       checkRun(system, probe, n, results);
       if (r === 0) continue;
       for (let i = 0; i < n; i++) lateness.push(settledAt[i] - probe.startedAt[i] - deadlineMs);
@@ -89,7 +86,6 @@ async function bareRun() {
   const { handler, probe } = instrumented("never");
   probe.reset();
   const settledAt = new Array(n);
-  fullGc(); // as before every system's run
   await new Promise((resolve) => {
     let left = n;
     for (let i = 0; i < n; i++) {
