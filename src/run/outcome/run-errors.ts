@@ -113,30 +113,27 @@ function sameMessage(a: DeadlineTimeout, b: DeadlineTimeout): boolean {
  */
 export function timeoutResult(timeout: DeadlineTimeout): ErrorResult<ToolError> {
   const result = { type: "error" } as ErrorResult<ToolError>;
-  Stamped.stamp(result, timeout);
+  new Stamped(result, timeout);
   Reflect.defineProperty(result, "reason", LAZY_REASON);
   return result;
 }
 
-/** A constructor that returns the object it is given, so that a subclass can put a private field on any object. */
-class ReturnsItsArgument {
+/**
+ * Holds a timeout result's `DeadlineTimeout` as a private field of the result itself: invisible
+ * to reflection, one shared shape. Its base returns the object it is given, so that `this` here is
+ * that object and the field goes on it.
+ */
+class Stamped extends class {
   constructor(target: object) {
     // biome-ignore lint/correctness/noConstructorReturn: the base of Stamped, whose `this` must be `target`
     return target;
   }
-}
-
-/** Holds a timeout result's `DeadlineTimeout` as a private field of the result itself: invisible to reflection, shared shape. */
-class Stamped extends ReturnsItsArgument {
+} {
   readonly #timeout: DeadlineTimeout;
 
-  private constructor(target: object, timeout: DeadlineTimeout) {
+  constructor(target: object, timeout: DeadlineTimeout) {
     super(target);
     this.#timeout = timeout;
-  }
-
-  static stamp(target: object, timeout: DeadlineTimeout): void {
-    new Stamped(target, timeout);
   }
 
   /** The result's `DeadlineTimeout`; a `TypeError` for an object that is not a timeout result (the accessor called on another). */
