@@ -89,6 +89,14 @@ describe("a deadline's timeout", () => {
       expectSameError((event.result as { reason: unknown }).reason, expected);
     });
 
+    it("costs no closure per expiry: every unread timeout result shares one accessor pair", async () => {
+      const { completed } = await run([call("a", "t"), call("b", "t")], [tool("t")], { toolTimeout: 50 }, 100);
+      const [first, second] = completed.map((e) => Object.getOwnPropertyDescriptor(e.result, "reason"));
+      expect(first?.get).toBeTypeOf("function");
+      expect(second?.get).toBe(first?.get);
+      expect(second?.set).toBe(first?.set);
+    });
+
     it("gives every reader the same error, and leaves a plain data field once read", async () => {
       const { completed } = await run([call("a", "t")], [tool("t")], { toolTimeout: 50 }, 100);
       const result = (completed[0] as Completed).result as { reason: unknown };
