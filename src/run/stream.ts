@@ -35,26 +35,14 @@ export function streamToolCalls(
   if (streamed && typeof (calls as { subscribe?: unknown } | null)?.subscribe !== "function") {
     throw new TypeError(`Expected \`calls\` to be an array or an Observable of tool calls, got ${describe(calls)}`);
   }
-  const { env, source } = setUp(tools, options, streamed ? undefined : (calls as readonly ToolCall[]).length);
-  if (streamed) return streamOf(calls as Subscribable<unknown>, source, env);
-  return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
-}
-
-/**
- * What a run is given, resolved: its options (for a batch of `size` calls, or streamed input when
- * `undefined`) and its tool source, with the approval gate when a tool may need it. Shared with
- * `runToolCalls`, which runs a batch without an Observable.
- *
- * @throws {TypeError} for invalid options.
- */
-export function setUp(tools: readonly Tool[] | ToolResolver, options: RunOptions | undefined, size: number | undefined): { env: RunEnv; source: ToolSource } {
-  let env = runEnvOf(options, size);
+  let env = runEnvOf(options, streamed ? undefined : calls.length);
   const source = toolSource(tools, env);
   // Only a batch that may meet a `needsApproval` tool pays for the gate (a resolver's list is read lazily).
   if (env.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined))) {
     env = { ...env, executor: gatedExecutor(env.executor, env) };
   }
-  return { env, source };
+  if (streamed) return streamOf(calls as Subscribable<unknown>, source, env);
+  return batchOf(snapshotCalls(calls as readonly unknown[]), source, env);
 }
 
 function batchOf(calls: readonly CheckedCall[], source: ToolSource, env: RunEnv): Observable<ToolEvent> {
