@@ -6,10 +6,13 @@
  * `setTimeout` per call and nothing else beside them (the machine's own timer noise in that
  * round): a build's p99 is also given as its excess over that row's, round by round. Fairness:
  * beside each run, one bystander `setTimeout` set for the same moment as the last call's deadline
- * says how long the wake's pass kept the rest of the process waiting.
+ * says how long the wake's pass kept the rest of the process waiting. And the garbage
+ * collections that fell inside each row's runs (count and pause per run): whether a row's tail is
+ * its own GC or the machine's.
  *
  *   node bench/lateness.mjs <dist-dir> [<dist-dir> ...] [--rounds 7]
  */
+import { PerformanceObserver } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -64,14 +67,31 @@ function bare() {
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const rows = [{ dir: "bare setTimeout", run: bare }, ...builds.map((b) => ({ dir: b.dir, run: () => once(b.lib) }))];
-const results = rows.map(() => ({ p50: [], p99: [], bystander: [] }));
+const results = rows.map(() => ({ p50: [], p99: [], bystander: [], gcs: 0, gcMs: 0 }));
+/** The GCs of the run under way: entries reach the observer later, so each run's window is kept and matched at the end. */
+const gcEntries = [];
+const gcObserver = new PerformanceObserver((list) => gcEntries.push(...list.getEntries()));
+gcObserver.observe({ entryTypes: ["gc"] });
+const windows = [];
 for (let r = 0; r < rounds + 1; r++) {
   for (const [i, row] of rows.entries()) {
+    const from = performance.now();
     const { late, bystander } = await row.run();
     if (r > 0) {
+      windows.push({ i, from, to: performance.now() });
       results[i].p50.push(pct(late, 0.5));
       results[i].p99.push(pct(late, 0.99));
       results[i].bystander.push(bystander);
+    }
+  }
+}
+await new Promise((done) => setTimeout(done, 50));
+gcObserver.disconnect();
+for (const { i, from, to } of windows) {
+  for (const gc of gcEntries) {
+    if (gc.startTime >= from && gc.startTime < to) {
+      results[i].gcs++;
+      results[i].gcMs += gc.duration;
     }
   }
 }
@@ -83,5 +103,6 @@ for (const [i, row] of rows.entries()) {
   const { p50, p99, bystander } = results[i];
   const versus = (xs, ys) => xs.map((x, k) => x - ys[k]);
   const over = i === 0 ? "" : `; p99 over bare's ${spread(versus(p99, results[0].p99))}; a bystander timer late by ${spread(bystander)}`;
-  console.log(`${row.dir}: lateness median ${spread(p50)}, p99 ${spread(p99)}${over}`);
+  const gc = `; GC per run ${(results[i].gcs / rounds).toFixed(1)}, ${f(results[i].gcMs / rounds)} ms`;
+  console.log(`${row.dir}: lateness median ${spread(p50)}, p99 ${spread(p99)}${over}${gc}`);
 }

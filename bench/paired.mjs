@@ -7,10 +7,10 @@
  *   node bench/paired.mjs <before-dist-dir> [after-dist-dir] [--rounds 15] [--calls 10000]
  *
  * Scenarios: sync handlers, async handlers under the default 30 s deadline (both with zod
- * validation and JSON encoding, limit 16), `runAgent` over a scripted model (100 turns of 10 of
- * the same calls: the loop's cost per call), the same with a `MemoryJournalStore` journal, and,
- * on the "after" build when it has `ctx.progress`, the cost of one progress report to an
- * `onCallReport` listener.
+ * validation and JSON encoding, limit 16), sync handlers through `runToolCalls`, `runAgent`
+ * over a scripted model (100 turns of 10 of the same calls: the loop's cost per call), the same
+ * with a `MemoryJournalStore` journal, and, on the "after" build when it has `ctx.progress`, the
+ * cost of one progress report to an `onCallReport` listener.
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -60,6 +60,12 @@ const scenarios = {
   // What the deadline costs a synchronous call: one clock read after the handler returns.
   "sync, no deadline": (lib) => run(lib, ({ i }) => lib.ok(i), { toolTimeout: Infinity }),
   async: (lib) => run(lib, async ({ i }) => lib.ok(i)),
+  // The same sync calls collected into ordered messages, as runToolCalls' user gets them.
+  "runToolCalls, sync": async (lib) => {
+    const tool = lib.defineTool({ name: "work", description: "", schema, handler: ({ i }) => lib.ok(i) });
+    const { messages } = await lib.runToolCalls(calls, [tool], { maxConcurrency: 16 });
+    if (messages.length !== n) throw new Error(`runToolCalls: ${messages.length} messages`);
+  },
 };
 
 /** The loop: `n` calls as 100 turns of n / 100, one run; `scripts` are built once per build. */

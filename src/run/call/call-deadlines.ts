@@ -39,15 +39,16 @@ export function settled(run: CallState, ctx: CallContext, result: unknown): void
 
 /** Retry the failed attempt when the plan allows and time remains; otherwise answer. */
 function retryOrFinish(run: CallState, result: unknown, now: number | undefined): void {
-  const plan = run.retry;
-  if (plan !== undefined) {
+  const retry = run.retry;
+  if (retry !== undefined) {
+    const { plan } = retry;
     const attempt = (run.ctx as CallContext).attempt;
     const term = errorTerm(result);
     if (term !== NO_ERROR) {
       if (attempt < plan.attempts && isRetryable(plan, term, attempt)) {
         const wait = backoff(plan, attempt);
         const at = run.sink.deadlines.now();
-        if (dueAt(at, wait) < dueAt(run.firstStart, run.total)) {
+        if (dueAt(at, wait) < dueAt(retry.firstStart, retry.total)) {
           run.phase = BACKOFF;
           track(run);
           const listener = run.env.onReport;
@@ -89,13 +90,15 @@ export function expired(run: CallState, now: number): Deadline | undefined {
   const limits = run.limits;
   if (now >= dueAt(run.attemptStart, limits.timeout)) return "toolTimeout";
   if (now >= dueAt(run.lastActive, limits.idleTimeout)) return "toolIdleTimeout";
-  if (run.retry !== undefined && now >= dueAt(run.firstStart, run.total)) return "totalTimeout";
+  const { retry } = run;
+  if (retry !== undefined && now >= dueAt(retry.firstStart, retry.total)) return "totalTimeout";
   return undefined;
 }
 
 /** When the running attempt's next deadline falls. */
 export function nextDue(run: CallState): number {
-  const total = run.retry === undefined ? Infinity : dueAt(run.firstStart, run.total);
+  const { retry } = run;
+  const total = retry === undefined ? Infinity : dueAt(retry.firstStart, retry.total);
   const limits = run.limits;
   return Math.min(dueAt(run.attemptStart, limits.timeout), dueAt(run.lastActive, limits.idleTimeout), total);
 }
@@ -104,7 +107,7 @@ export function nextDue(run: CallState): number {
 export function expire(run: CallState, fired: Deadline, settled: boolean): void {
   const ctx = run.ctx as CallContext;
   // Its error is built when first read, if ever: see DeadlineTimeout.
-  const timeout = new DeadlineTimeout(run, fired, run.limits, run.retry === undefined ? Infinity : run.total, settled);
+  const timeout = new DeadlineTimeout(run, fired, run.limits, run.retry === undefined ? Infinity : run.retry.total, settled);
   // Recorded before the abort: an executor may say the attempt's fate from its abort listener.
   if (!settled) abandon(run, ctx, "timeout");
   CallContext.abortLazily(ctx, timeout);

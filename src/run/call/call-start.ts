@@ -87,14 +87,15 @@ export function startAttempt(run: CallState, tool: Tool, args: Record<string, un
   const ctx = new CallContext(run, attempt, input);
   run.ctx = ctx;
   run.phase = RUNNING;
-  if (run.retry !== undefined) {
-    run.args = args;
-    run.input = input;
+  const { retry } = run;
+  if (retry !== undefined) {
+    retry.args = args;
+    retry.input = input;
   }
   if (run.clocked) {
     const now = run.sink.startClock();
     run.attemptStart = run.lastActive = now;
-    if (attempt === 1) run.firstStart = now;
+    if (attempt === 1 && retry !== undefined) retry.firstStart = now;
   }
   const { handler } = tool;
   // A remote job's hooks ran on its producer, around the remote executor.

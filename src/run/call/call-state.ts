@@ -15,6 +15,22 @@ import type { Answering } from "../outcome/index.js";
  * the call, so the per-call path allocates nothing more than one class would.
  */
 
+/**
+ * What only a call under a retry plan keeps, on a side object made only then: a plain call's
+ * record is one object with none of these fields.
+ */
+export interface Retrying {
+  readonly plan: RetryPlan;
+  /** The retries' overall bound in ms (`totalTimeout`, or every attempt's deadline and every backoff's cap). */
+  readonly total: number;
+  /** When the first attempt started, on the deadlines' clock. */
+  firstStart: number;
+  /** The validated arguments, for the next attempt. */
+  args: Record<string, unknown> | undefined;
+  /** What `args` were parsed from (see `argumentsInputOf`). */
+  input: Record<string, unknown> | undefined;
+}
+
 /** A call's two deadlines in ms; `RunEnv` is one. */
 export interface Limits {
   readonly timeout: number;
@@ -40,24 +56,18 @@ export interface CallState extends Timed, ReportTarget, Answering {
   readonly tool: Tool | undefined;
   readonly env: RunEnv;
   readonly sink: CallSink<CallState>;
-  readonly retry: RetryPlan | undefined;
+  /** Its retry plan and what retrying needs; `undefined` for a call that is not retried. */
+  readonly retry: Retrying | undefined;
   /** The call's deadlines: the run's (`env` itself), or the tool's own over them. */
   readonly limits: Limits;
   /** Whether any deadline applies: only then is the clock read. */
   readonly clocked: boolean;
-  /** The retries' overall bound; meaningful only with a retry plan. */
-  readonly total: number;
   phase: number;
   /** The current attempt's context, `undefined` before the first. */
   ctx: CallContext | undefined;
-  /** The validated arguments, kept for retries only. */
-  args: Record<string, unknown> | undefined;
-  /** What `args` were parsed from, kept for retries only (see `argumentsInputOf`). */
-  input: Record<string, unknown> | undefined;
   /** Whether `sink.track` was called: the call went asynchronous. */
   tracked: boolean;
   attemptStart: number;
   lastActive: number;
-  firstStart: number;
   abandoned: Abandoned[] | undefined;
 }

@@ -11,7 +11,7 @@ import type { CallSink } from "./call-sink.js";
 import type { Abandoned } from "./late-settlement.js";
 import type { RetryPlan } from "../../tool/retry-policy.js";
 import { controlOf, retryPlanOf } from "../../tool/tool-control.js";
-import { BACKOFF, DONE, IDLE, RUNNING, VALIDATING, type CallState, type Limits } from "./call-state.js";
+import { BACKOFF, DONE, IDLE, RUNNING, VALIDATING, type CallState, type Limits, type Retrying } from "./call-state.js";
 import { startAttempt, startCall } from "./call-start.js";
 import { alive, expire, expired, nextDue } from "./call-deadlines.js";
 import { finish } from "./call-answer.js";
@@ -46,7 +46,7 @@ export class CallRun implements CallState {
   /** The pool's bookkeeping: position among its running calls, -1 when not there. */
   runningAt = -1;
   // Internal from here on: the state the files of the call's state machine share (see call-state.ts).
-  readonly retry: RetryPlan | undefined;
+  readonly retry: Retrying | undefined;
   /**
    * The call's deadlines: the run's (`env` itself, so a plain call stores one reference), or the
    * tool's own `control.timeout` and `control.idleTimeout` over them.
@@ -56,14 +56,9 @@ export class CallRun implements CallState {
   readonly clocked: boolean;
   phase = IDLE;
   ctx: CallContext | undefined;
-  args: Record<string, unknown> | undefined;
-  input: Record<string, unknown> | undefined;
   tracked = false;
   attemptStart = 0;
   lastActive = 0;
-  firstStart = 0;
-  /** The retries' overall bound; meaningful only with a retry plan (Infinity would be a boxed double per call). */
-  readonly total: number = 0;
   abandoned: Abandoned[] | undefined;
   completed: ToolExecutionCompleted | undefined;
 
@@ -88,12 +83,12 @@ export class CallRun implements CallState {
         limits = { timeout: control.timeout ?? env.timeout, idleTimeout: control.idleTimeout ?? env.idleTimeout };
       }
     }
-    this.retry = retry;
     this.limits = limits;
     const { timeout, idleTimeout } = limits;
     // By default every attempt may use its whole deadline and every backoff its cap.
-    if (retry !== undefined) this.total = retry.totalTimeout ?? retry.attempts * timeout + (retry.attempts - 1) * retry.maxDelay;
-    this.clocked = timeout !== Infinity || idleTimeout !== Infinity || (retry !== undefined && this.total !== Infinity);
+    const total = retry === undefined ? Infinity : (retry.totalTimeout ?? retry.attempts * timeout + (retry.attempts - 1) * retry.maxDelay);
+    this.retry = retry === undefined ? undefined : { plan: retry, total, firstStart: 0, args: undefined, input: undefined };
+    this.clocked = timeout !== Infinity || idleTimeout !== Infinity || total !== Infinity;
   }
 
   /** How its contexts ask the client: on the prototype, as every call asks the same way. */
@@ -151,7 +146,8 @@ export class CallRun implements CallState {
     if (this.phase === VALIDATING) {
       finish(this, error(validationTimeout(this, this.limits.timeout)));
     } else if (this.phase === BACKOFF) {
-      startAttempt(this, this.tool as Tool, this.args as Record<string, unknown>, this.input as Record<string, unknown>);
+      const retry = this.retry as Retrying;
+      startAttempt(this, this.tool as Tool, retry.args as Record<string, unknown>, retry.input as Record<string, unknown>);
     } else if (this.phase === RUNNING) {
       const fired = expired(this, now);
       if (fired === undefined) this.sink.deadlines.add(this, nextDue(this));

@@ -82,8 +82,19 @@ describe("a deadline's timeout", () => {
         JSON.stringify({ type: "tool_execution_completed", index: 0, toolCallId: "a", toolName: "t", result: { type: "error", reason: expected } }),
       );
       expect(Object.keys(event.result)).toEqual(["type", "reason"]);
+      // What holds the unbuilt error is no property of any kind, and the result is a plain object.
+      expect(Reflect.ownKeys(event.result)).toEqual(["type", "reason"]);
+      expect(Object.getPrototypeOf(event.result)).toBe(Object.prototype);
       expect(encoded.map((e) => [e.content, e.isError])).toEqual([['{"error":"timeout: tool t timed out after 50 ms"}', true]]);
       expectSameError((event.result as { reason: unknown }).reason, expected);
+    });
+
+    it("costs no closure per expiry: every unread timeout result shares one accessor pair", async () => {
+      const { completed } = await run([call("a", "t"), call("b", "t")], [tool("t")], { toolTimeout: 50 }, 100);
+      const [first, second] = completed.map((e) => Object.getOwnPropertyDescriptor(e.result, "reason"));
+      expect(first?.get).toBeTypeOf("function");
+      expect(second?.get).toBe(first?.get);
+      expect(second?.set).toBe(first?.set);
     });
 
     it("gives every reader the same error, and leaves a plain data field once read", async () => {
