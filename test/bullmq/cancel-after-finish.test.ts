@@ -1,4 +1,3 @@
-import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -6,54 +5,8 @@ import { defineTool, ok } from "../../src/index.js";
 import { bullmqExecutor, bullmqWorker, type BullmqExecutor, type BullmqWorker } from "../../src/bullmq/index.js";
 import { contextFor, deferred } from "../support/helpers.js";
 import { freshQueue, until } from "./fleet.js";
-import { freePort, redisUnavailable, startRedis, type TestRedis } from "./redis.js";
-
-/**
- * A TCP relay to Redis that can hold back what Redis sends to the producer's event reader (the
- * connection named `toolrx:events:…`): the producer then learns of a finished job later than
- * its own commands do, as it can on a loaded machine.
- */
-async function eventRelay(redisPort: number): Promise<{ url: string; hold(): void; release(): void; close(): void }> {
-  const port = await freePort();
-  let held = false;
-  const waiting: Array<() => void> = [];
-  const sockets: Socket[] = [];
-  const server: Server = createServer((client) => {
-    const upstream = createConnection({ port: redisPort, host: "127.0.0.1" });
-    sockets.push(client, upstream);
-    let events = false;
-    client.on("data", (chunk) => {
-      if (chunk.includes("toolrx:events:")) events = true;
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk) => {
-      if (events && held) waiting.push(() => client.write(chunk));
-      else client.write(chunk);
-    });
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      a.on("error", () => b.destroy());
-      a.on("close", () => b.destroy());
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    hold: () => {
-      held = true;
-    },
-    release: () => {
-      held = false;
-      for (const write of waiting.splice(0)) write();
-    },
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
+import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { redisRelay, type RedisRelay } from "./redis-relay.js";
 
 // A cancel that comes as its job finishes: BullMQ's remove answers 1 for a finished job as for a
 // waiting one. Answering `not_started` from that reply would tell the runner (a retry, a durable
@@ -73,14 +26,14 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: a cancel racing
   });
   const queueName = freshQueue("late-cancel");
   let redis: TestRedis | undefined;
-  let relay: Awaited<ReturnType<typeof eventRelay>> | undefined;
+  let relay: RedisRelay | undefined;
   let worker: BullmqWorker | undefined;
   let executor: BullmqExecutor | undefined;
   let queue: Queue | undefined;
 
   beforeAll(async () => {
     redis = await startRedis();
-    relay = await eventRelay(redis.port);
+    relay = await redisRelay(redis.port, "toolrx:events:", "replies");
     worker = bullmqWorker({ connection: redis.url, queue: queueName, tools: [tool], name: "w1" });
     executor = bullmqExecutor({ connection: relay.url, queue: queueName, key: "conv" });
     queue = new Queue(queueName, { connection: { url: redis.url } });

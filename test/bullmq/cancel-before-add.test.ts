@@ -1,4 +1,3 @@
-import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -6,56 +5,8 @@ import { defineTool, ok, type ToolCall } from "../../src/index.js";
 import { bullmqExecutor, bullmqWorker, type BullmqExecutor, type BullmqWorker } from "../../src/bullmq/index.js";
 import { contextFor, deferred } from "../support/helpers.js";
 import { freshQueue, until } from "./fleet.js";
-import { freePort, redisUnavailable, startRedis, type TestRedis } from "./redis.js";
-
-/**
- * A TCP relay to Redis that can hold back what the producer's command connection (the one named
- * `toolrx:producer:…`) sends, from its next job add (a command naming `toolrx.call`) on, in
- * order: the add is then on its way, and has not landed, for as long as the test likes.
- */
-async function commandRelay(redisPort: number): Promise<{ url: string; holdAdds(): void; holding(): boolean; release(): void; close(): void }> {
-  const port = await freePort();
-  let armed = false;
-  let held = false;
-  const waiting: Array<() => void> = [];
-  const sockets: Socket[] = [];
-  const server: Server = createServer((client) => {
-    const upstream = createConnection({ port: redisPort, host: "127.0.0.1" });
-    sockets.push(client, upstream);
-    let producer = false;
-    client.on("data", (chunk) => {
-      if (chunk.includes("toolrx:producer:")) producer = true;
-      if (producer && armed && chunk.includes("toolrx.call")) held = true;
-      if (producer && held) waiting.push(() => upstream.write(chunk));
-      else upstream.write(chunk);
-    });
-    upstream.on("data", (chunk) => client.write(chunk));
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      a.on("error", () => b.destroy());
-      a.on("close", () => b.destroy());
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    holdAdds: () => {
-      armed = true;
-    },
-    holding: () => held,
-    release: () => {
-      armed = false;
-      held = false;
-      for (const write of waiting.splice(0)) write();
-    },
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
+import { redisUnavailable, startRedis, type TestRedis } from "./redis.js";
+import { redisRelay, type RedisRelay } from "./redis-relay.js";
 
 // A cancel that comes while its job's add is on its way: BullMQ's remove of a job not there yet
 // answers 1 and removes nothing, the add then lands, and a worker would run a call its runner has
@@ -75,14 +26,14 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: a cancel before
   });
   const queueName = freshQueue("early-cancel");
   let redis: TestRedis | undefined;
-  let relay: Awaited<ReturnType<typeof commandRelay>> | undefined;
+  let relay: RedisRelay | undefined;
   let worker: BullmqWorker | undefined;
   let executor: BullmqExecutor | undefined;
   let queue: Queue | undefined;
 
   beforeAll(async () => {
     redis = await startRedis();
-    relay = await commandRelay(redis.port);
+    relay = await redisRelay(redis.port, "toolrx:producer:", "commands");
     // One call at a time: a blocking call keeps the worker from taking the next job as it lands.
     worker = bullmqWorker({ connection: redis.url, queue: queueName, tools: [tool], name: "w1", concurrency: 1 });
     executor = bullmqExecutor({ connection: relay.url, queue: queueName, key: "conv" });
@@ -106,7 +57,7 @@ describe.skipIf(redisUnavailable !== undefined)("bullmqExecutor: a cancel before
     const blocker = executing.execute(tool, { block: true }, contextFor(call("blocker", true)));
     await until(() => ran.length === 1);
     const controller = new AbortController();
-    relay?.holdAdds();
+    relay?.hold("toolrx.call");
     const answer = executing.execute(tool, {}, { ...contextFor(call("held")), signal: controller.signal });
     await until(() => relay?.holding() === true);
     controller.abort(new Error("user stop"));
