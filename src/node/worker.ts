@@ -70,7 +70,8 @@ function answer(call: CallMessage, handler: HandlerDefinition, result: HandlerRe
   }
   const encoded = encodeResult(result);
   if (encoded.ok) {
-    post([id, encoded.value]);
+    const wire = encoded.value;
+    post(wire.type === "ok" && wire.parts === undefined ? [id, wire.value] : [id, wire, 1]);
     return;
   }
   const { toolName } = handler;
@@ -81,7 +82,7 @@ function answer(call: CallMessage, handler: HandlerDefinition, result: HandlerRe
     metadata: { crossing: encoded.problem },
   });
   const reply = encodeResult(error(invalid));
-  if (reply.ok) post([id, reply.value]);
+  if (reply.ok) post([id, reply.value, 1]);
 }
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
