@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, error, ok, runToolCalls } from "../../src/index.js";
 import { CODE_MODE_ERROR_CODES, codeMode } from "../../src/code-mode/index.js";
+import { huntRuns } from "../support/hunt-runs.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -174,7 +175,7 @@ describe("codeMode against hostile scripts (property)", () => {
         gc();
         expect(process.memoryUsage().heapUsed - baseline).toBeLessThan(heapBound);
       }),
-      { numRuns: process.env.HUNT ? 400 : 25 },
+      { numRuns: huntRuns(25, 100) },
     );
   }, 600_000);
 });
