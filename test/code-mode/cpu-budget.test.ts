@@ -99,13 +99,20 @@ describe.skipIf(process.platform !== "linux" && process.env.CI !== "true")("thre
     return stub;
   };
 
-  /** The kernel's count of this process's CPU time (every thread; this test's is the one running), and the clock's, over a busy loop. */
+  /**
+   * The kernel's count of this process's CPU time (every thread; this test's is the one running), and the clock's, over a
+   * busy loop of 200 ms of the process's CPU time: bound by CPU, not wall time, so that a starved loop (a hunt found one
+   * given 14 ms of CPU in 150 ms) still outweighs the process's other threads.
+   */
   const measure = (clock: { read: () => number }): { clock: number; process: number } => {
     const before = process.cpuUsage();
     const start = clock.read();
-    const until = performance.now() + 150;
+    const spent = (): number => {
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1_000;
+    };
     let x = 0;
-    while (performance.now() < until) x += Math.sqrt(x + 1);
+    while (spent() < 200) for (let i = 0; i < 10_000; i++) x += Math.sqrt(x + 1);
     const used = process.cpuUsage(before);
     return { clock: clock.read() - start, process: (used.user + used.system) / 1_000 };
   };

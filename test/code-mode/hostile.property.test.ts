@@ -160,7 +160,7 @@ describe("codeMode against hostile scripts (property)", () => {
         const content = result.messages[0]?.content ?? "";
         if (result.messages[0]?.isError === true) {
           const code = /^\{"error":"script ended \((\w+)\)/.exec(content)?.[1];
-          expect(CODE_MODE_ERROR_CODES).toContain(code);
+          expect(CODE_MODE_ERROR_CODES, `the answer: ${content.slice(0, 500)}`).toContain(code);
         }
         // Only the script's own awaited calls ran, in order, each once: never one made after it returned or forged.
         expect(ran).toEqual(Array.from({ length: ran.length }, (_, i) => i));
