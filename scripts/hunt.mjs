@@ -9,6 +9,9 @@
 //   npm run hunt -- --only differential   # the property files whose path matches a regex
 //   npm run hunt -- --list                # the files it would run, and stop
 //
+// Every round runs with TOOLRX_HUNT=1 (test/support/hunt-runs.ts): properties that take
+// `huntRuns(usual, hunt)` run their hunt count, bounded to what one round can afford.
+//
 // The files are found, not listed: every test file that imports fast-check, itself or through
 // a helper of test/ that does (imported, or named by path as a program a test runs). A round that is running when the time is up finishes.
 import { spawn } from "node:child_process";

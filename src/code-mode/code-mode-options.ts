@@ -4,7 +4,12 @@ import type { RunOptions, streamToolCalls, Tool } from "../index.js";
 export interface CodeModeLimits {
   /** Longest script, in UTF-8 bytes; default 65 536. */
   readonly maxScriptBytes?: number;
-  /** Time the script itself may run, in ms, not counting its waits for tools; default 1 000. */
+  /**
+   * CPU time the script itself may run, in ms, not counting its waits for tools; default 1 000.
+   * Counted on the sandbox thread's own CPU clock where the platform tells it (Linux's
+   * `/proc/thread-self`), so a thread starved by a loaded machine is not ended early; as wall
+   * time elsewhere. The `cpu_time` message names the clock.
+   */
   readonly cpuMs?: number;
   /** The script's heap, in bytes; default 64 MiB. */
   readonly memoryBytes?: number;

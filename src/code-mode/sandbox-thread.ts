@@ -1,21 +1,25 @@
+import type { cpuBudget } from "./cpu-budget.js";
+import type { threadCpuClock } from "./thread-cpu-clock.js";
+
 /**
- * The sandbox thread's whole program. It is sent to the thread as source text
- * (`new Worker(code, { eval: true })`), so it must stay self-contained: it references nothing
- * outside its own body but `load` (the thread's own `require`, passed by the source text, so no
- * bundler rewrites it) and what it is given as `workerData` (the QuickJS modules' absolute
- * paths and the guest prelude's text). Shipping it as text keeps it working from TypeScript
- * source, from the ESM build and from the CommonJS one alike, without a second built file to locate.
+ * The sandbox thread's whole program. It is sent to the thread as source text (`new Worker(code,
+ * { eval: true })`), so it must stay self-contained: it references nothing outside its own body
+ * but `load` (the thread's own `require`, passed by the source text, so no bundler rewrites it),
+ * the two functions of its CPU limit (sent as text beside it) and its `workerData` (the QuickJS
+ * modules' paths and the guest prelude's text). As text it works from TypeScript source, from the
+ * ESM build and from the CommonJS one alike, without a second built file to locate.
  *
  * One script at a time: a fresh QuickJS runtime and context per script (nothing survives from
  * one script to the next), with a memory limit, a stack limit and an interrupt handler that
- * counts only the time the guest itself runs (not the time it waits for its tools). The guest
- * reaches the host only through the two functions the prelude keeps in its closure. Why a
- * script stopped comes from this side's own signals (the interrupt handler fired, a job batch
- * ran past the budget, the heap is full) or from the prelude's check of the engine's own error
- * class, never from a message's text. Once the script has ended, the interrupt handler stops
- * any guest code still queued, and calls made in the slice it ended in are never sent.
+ * counts only the time the guest itself runs, not its waits for its tools (CPU time where the
+ * thread can read its CPU clock: {@link cpuBudget}). The guest reaches the host only through
+ * the two functions the prelude keeps in its closure. Why a script stopped comes from this
+ * side's own signals (the interrupt handler fired, a job batch ran past the budget, the heap is
+ * full) or from the prelude's check of the engine's own error class, never from a message's
+ * text. Once the script has ended, the interrupt handler stops any guest code still queued, and
+ * calls made in the slice it ended in are never sent.
  */
-export function sandboxThread(load: (id: string) => unknown): void {
+export function sandboxThread(load: (id: string) => unknown, cpuClockOf: typeof threadCpuClock, budgetOf: typeof cpuBudget): void {
   // biome-ignore lint/suspicious/noExplicitAny: untyped on purpose, this body runs as plain text in its own thread.
   type Any = any;
   const { parentPort, workerData } = load("node:worker_threads") as Any;
@@ -35,25 +39,15 @@ export function sandboxThread(load: (id: string) => unknown): void {
   let module: Any;
   /** The WebAssembly module aborted (QuickJS asserts on some out-of-memory paths): this thread is not reused. */
   let broken = false;
+  const cpuClock = cpuClockOf(load);
 
   function start(message: Any): void {
     const { script, names, limits, now, seed } = message;
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.stackBytes);
-    const state: Any = {
-      runtime,
-      ctx: undefined,
-      limits,
-      used: 0,
-      since: 0,
-      pending: new Map(),
-      calls: 0,
-      inFlight: 0,
-      outbox: [],
-      ended: false,
-      interrupted: false,
-    };
+    const state: Any = { runtime, ctx: undefined, limits, used: 0, since: 0, pending: new Map(), calls: 0, inFlight: 0, outbox: [] };
+    Object.assign(state, { ended: false, interrupted: false, budget: budgetOf(limits.cpuMs, cpuClock, () => performance.now()) });
     running = state;
     runtime.setInterruptHandler(() => {
       if (state.ended) return true;
@@ -85,7 +79,7 @@ export function sandboxThread(load: (id: string) => unknown): void {
   }
 
   function overBudget(state: Any): boolean {
-    return state.since !== 0 && state.used + (performance.now() - state.since) > state.limits.cpuMs;
+    return state.since !== 0 && state.budget.spent(state.used + (performance.now() - state.since));
   }
 
   /** A nested call from the prelude: checked against the limits here, sent when the slice ends. */
@@ -135,7 +129,7 @@ export function sandboxThread(load: (id: string) => unknown): void {
       state.used += performance.now() - state.since;
       state.since = 0;
     }
-    if (!state.ended && state.interrupted) end(state, false, `the script ran past ${state.limits.cpuMs} ms of CPU time`, "cpu_time");
+    if (!state.ended && state.interrupted) end(state, false, "", "cpu_time");
     // Nothing left to run and no tool call to wait for, yet no end: the script awaits a promise
     // nothing can settle, or ran out of memory where even its end could not be told.
     if (!state.ended && state.pending.size === 0) {
@@ -190,7 +184,9 @@ export function sandboxThread(load: (id: string) => unknown): void {
   function end(state: Any, ok: boolean, text: string, code: string): undefined {
     if (state.ended) return undefined;
     state.ended = true;
-    port.postMessage(ok ? { type: "done", ok: true, value: text } : { type: "done", ok: false, code, message: text.slice(0, MESSAGE_CHARS) });
+    // Every cpu_time is the budget's (the engine's own text says only "interrupted"): it says which clock ended the script.
+    const told = code === "cpu_time" ? `the script ran past ${state.limits.cpuMs} ms of CPU time (${state.budget.clock})` : text;
+    port.postMessage(ok ? { type: "done", ok: true, value: told } : { type: "done", ok: false, code, message: told.slice(0, MESSAGE_CHARS) });
     // Disposed after this slice: the guest's stack is still on the interpreter here.
     setImmediate(() => dispose(state));
     return undefined;

@@ -4,6 +4,8 @@ import { Worker } from "node:worker_threads";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
 import { readSandboxMessage, type FromSandbox } from "./sandbox-message.js";
 import { sandboxThread } from "./sandbox-thread.js";
+import { cpuBudget } from "./cpu-budget.js";
+import { threadCpuClock } from "./thread-cpu-clock.js";
 
 // In the CommonJS build `import.meta` is empty and this module's own file is `__filename`.
 const here: string = (import.meta as { url?: string }).url ?? pathToFileURL(__filename).href;
@@ -19,15 +21,17 @@ export type LeaseEvent =
     };
 
 /**
- * The thread's program. `__name` is defined for runners that keep function names by wrapping
- * them in that helper (tsx, esbuild's `keepNames`): the function's text names it, its module does not travel.
+ * The thread's program: {@link sandboxThread} called with the thread's `require` and the two
+ * functions of its CPU limit, all as text. `__name` is defined for runners that keep function
+ * names by wrapping them in that helper (tsx, esbuild's `keepNames`): the function's text names
+ * it, its module does not travel.
  */
-const THREAD_SOURCE = `var __name = (target) => target;\n(${sandboxThread.toString()})(require);`;
+export const THREAD_SOURCE = `var __name = (target) => target;\n(${sandboxThread.toString()})(require, ${threadCpuClock.toString()}, ${cpuBudget.toString()});`;
 
 let modules: { core: string; variant: string; prelude: string } | undefined;
 
 /** The QuickJS packages' files, resolved from here so the thread loads the same installed copies. */
-function quickjsModules(): { core: string; variant: string; prelude: string } {
+export function quickjsModules(): { core: string; variant: string; prelude: string } {
   if (modules !== undefined) return modules;
   const require = createRequire(here);
   try {

@@ -52,7 +52,7 @@ export const STUCK_GRACE_MS = 1_000;
  * retries, approvals and closed errors; its events go to the parent's stream as nested events.
  * On resume, calls the record answered are answered from it, in the order the script read them
  * before, and never run again; a call that differs from the record's ends the script `diverged`.
- * Calls past `maxInFlight` wait for a slot, in the order the script made them.
+ * A slice's calls start together when it ends, those past `maxInFlight` wait, in the script's order.
  */
 export function runScript(r: ScriptRun): Promise<ScriptEnd> {
   const { ctx, limits, record } = r;
@@ -180,8 +180,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       }
       if (halting()) return; // made after a halt began: never run; the replay makes it again
       if (!isPlainRecord(args)) return answered(seq, notAnObject(name, args));
-      if (running.size >= limits.maxInFlight) queued.push({ seq, name, args });
-      else start(seq, name, args);
+      queued.push({ seq, name, args }); // started with its slice's others at "idle": a halt must not drop one a loaded machine delayed
     };
 
     const onEvent = (event: ToolEvent): void => {
@@ -209,6 +208,7 @@ export function runScript(r: ScriptRun): Promise<ScriptEnd> {
       if (ended) return;
       try {
         if (message.type === "call") onCall(message.seq, message.name, message.args);
+        else if (message.type === "idle") startQueued();
         else if (message.type === "lost") fail(message.code, message.message, true);
         else if (message.type === "done") onDone(message);
       } catch (thrown) {

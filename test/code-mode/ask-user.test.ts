@@ -31,16 +31,7 @@ const replyTo = (run: { messages: readonly Message[] }, id: string): unknown => 
 };
 
 describe("codeMode nested ask_user", () => {
-  const { runs, tools } = countedTools();
-  const clarify = defineTool({
-    name: "clarify",
-    description: "Ask the user",
-    schema: z.object({ q: z.string() }),
-    handler: ({ q }) => {
-      runs.clarify = (runs.clarify ?? 0) + 1;
-      return askUser(q, { choices: ["Ana", "Bo"] });
-    },
-  });
+  const { runs, tools, clarify } = countedTools({ choices: ["Ana", "Bo"] });
   const code = codeMode({ tools: [...tools, clarify] });
   afterAll(() => code.close());
   const options = { tools: [code.tool], sessionId: "conv-ask" };

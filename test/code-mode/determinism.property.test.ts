@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { approve, defineTool, ok, runToolCalls, type AskUserHalt, type PendingApproval, type SubagentState, type ToolCall } from "../../src/index.js";
 import { codeMode } from "../../src/code-mode/index.js";
+import { huntRuns } from "../support/hunt-runs.js";
 
 /** Every way a script could read the time, chance or the host's garbage collector. */
 const OBSERVATIONS = [
@@ -54,7 +55,7 @@ describe("codeMode determinism (property)", () => {
         expect(value.obs).toEqual(pending[0]?.arguments.obs);
         expect(b.messages[0]?.content).toBe(a.messages[0]?.content);
       }),
-      { numRuns: process.env.HUNT ? 200 : 15 },
+      { numRuns: huntRuns(15, 60) },
     );
   }, 120_000);
 });

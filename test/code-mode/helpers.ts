@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { defineTool, error, ok, runToolCalls, type RunResult, type Tool } from "../../src/index.js";
+import { askUser, defineTool, error, ok, runToolCalls, type RunResult, type Tool } from "../../src/index.js";
 
-/** Tools whose handler runs are counted, so a test can say a call never ran twice. */
-export function countedTools() {
+/**
+ * Tools whose handler runs are counted, so a test can say a call never ran twice; `clarify`, kept
+ * apart from `tools`, asks the user its `q` with `askOpts`.
+ */
+export function countedTools(askOpts: object = {}) {
   const runs: Record<string, number> = {};
   const count = (name: string): void => {
     runs[name] = (runs[name] ?? 0) + 1;
@@ -35,7 +38,16 @@ export function countedTools() {
       return ok({ sent: eur, to });
     },
   });
-  return { runs, tools: [add, fail, transfer] as Tool[] };
+  const clarify = defineTool({
+    name: "clarify",
+    description: "Ask the user",
+    schema: z.object({ q: z.string() }),
+    handler: ({ q }) => {
+      count("clarify");
+      return askUser(q, askOpts);
+    },
+  });
+  return { runs, tools: [add, fail, transfer] as Tool[], clarify };
 }
 
 /** Run one script through a code-mode tool as a batch of one call. */

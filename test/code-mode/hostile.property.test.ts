@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, error, ok, runToolCalls } from "../../src/index.js";
 import { CODE_MODE_ERROR_CODES, codeMode } from "../../src/code-mode/index.js";
+import { huntRuns } from "../support/hunt-runs.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -159,7 +160,7 @@ describe("codeMode against hostile scripts (property)", () => {
         const content = result.messages[0]?.content ?? "";
         if (result.messages[0]?.isError === true) {
           const code = /^\{"error":"script ended \((\w+)\)/.exec(content)?.[1];
-          expect(CODE_MODE_ERROR_CODES).toContain(code);
+          expect(CODE_MODE_ERROR_CODES, `the answer: ${content.slice(0, 500)}`).toContain(code);
         }
         // Only the script's own awaited calls ran, in order, each once: never one made after it returned or forged.
         expect(ran).toEqual(Array.from({ length: ran.length }, (_, i) => i));
@@ -174,7 +175,7 @@ describe("codeMode against hostile scripts (property)", () => {
         gc();
         expect(process.memoryUsage().heapUsed - baseline).toBeLessThan(heapBound);
       }),
-      { numRuns: process.env.HUNT ? 400 : 25 },
+      { numRuns: huntRuns(25, 100) },
     );
   }, 600_000);
 });

@@ -1,9 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
   approve,
-  askUser,
-  defineTool,
   MemoryJournalStore,
   runAgent,
   streamAgent,
@@ -41,16 +38,7 @@ function crashWhen(options: Parameters<typeof streamAgent>[0], until: (e: AgentE
 }
 
 describe("codeMode with the durable journal", () => {
-  const { runs, tools } = countedTools();
-  const clarify = defineTool({
-    name: "clarify",
-    description: "Ask the user",
-    schema: z.object({ q: z.string() }),
-    handler: ({ q }) => {
-      runs.clarify = (runs.clarify ?? 0) + 1;
-      return askUser(q);
-    },
-  });
+  const { runs, tools, clarify } = countedTools();
   const processes: CodeMode[] = [];
   /** Each "process" has its own sandbox threads and model; the handlers' counters outlive them. */
   const process = (turns: Parameters<typeof scriptedModel>[0]) => {

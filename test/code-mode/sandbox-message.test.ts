@@ -2,7 +2,7 @@ import { contextFor } from "../support/helpers.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, ok, streamToolCalls, type HandlerContext } from "../../src/index.js";
+import { askUser, defineTool, ok, streamToolCalls, type HandlerContext } from "../../src/index.js";
 import { CODE_MODE_ERROR_CODES, CodeModeError } from "../../src/code-mode/index.js";
 import { checkCodeModeOptions } from "../../src/code-mode/code-mode-options.js";
 import { readSandboxMessage } from "../../src/code-mode/sandbox-message.js";
@@ -116,5 +116,30 @@ describe("runScript against a hostile thread", () => {
       expect(end.type === "result" && end.result.type === "error" && (end.result.reason as CodeModeError).code).toBe("protocol_error");
       expect(seen).toEqual({ released: 0, killed: 1, answers: 0 });
     }
+  });
+});
+
+describe("runScript against a thread preempted between its posts", () => {
+  it("runs every call of one slice before any of them can halt the script: a loaded machine does not change the halt", async () => {
+    // Found as a flaky "lists the script's pending approvals with its question" (ask-user.test.ts) under load: the
+    // thread posts a slice's calls one by one, and the approval of the first halted the script before the second arrived.
+    const transfer = defineTool({ name: "transfer", description: "", schema: z.object({}), needsApproval: true, handler: () => ok(1) });
+    const clarify = defineTool({ name: "clarify", description: "", schema: z.object({}), handler: () => askUser("Why?") });
+    const tools = [transfer, clarify];
+    const { pool, say } = fakePool();
+    const ctx = contextFor({ id: "c", name: "run_script", arguments: {} });
+    const run = { approvalSecret: "server secret" };
+    const ended = runScript({ tools, stream: streamToolCalls, pool, limits, run, script: "", ctx, record: undefined, approvals: [] });
+    await tick();
+    say({ type: "call", seq: 0, name: "transfer", args: "{}" });
+    // The thread is descheduled between its two posts, long enough for the first call to wait for approval.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    say({ type: "call", seq: 1, name: "clarify", args: "{}" });
+    say({ type: "idle" });
+    const end = await ended;
+    expect(end.type === "held" && { pending: end.pending.map((p) => p.toolCallId), question: end.question?.question }).toEqual({
+      pending: ["c.0"],
+      question: "Why?",
+    });
   });
 });

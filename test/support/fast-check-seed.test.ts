@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hunting, huntRuns } from "./hunt-runs.js";
 import { FIXED_SEED, suiteSeed } from "./suite-seed.js";
 
 /** The values a property with its own `numRuns` (and no seed) is given. */
@@ -42,5 +44,20 @@ describe("the fast-check seed of npm test", () => {
     it.each(["abc", "1.5", "1e3", "2147483648", "-2147483649", "0x10"])("refuses TOOLRX_SEED=%s", (text) => {
       expect(() => suiteSeed({ TOOLRX_SEED: text })).toThrow(TypeError);
     });
+  });
+});
+
+describe("the hunt switch", () => {
+  it("is TOOLRX_HUNT=1, what npm run hunt sets on every round, for the properties' run counts too", () => {
+    expect([hunting({}), hunting({ TOOLRX_HUNT: "" }), hunting({ TOOLRX_HUNT: "1" })]).toEqual([false, false, true]);
+    expect([huntRuns(25, 100, {}), huntRuns(25, 100, { TOOLRX_HUNT: "1" })]).toEqual([25, 100]);
+    // The hunt's own environment, as scripts/hunt.mjs gives it to vitest.
+    const hunt = readFileSync(new URL("../../scripts/hunt.mjs", import.meta.url), "utf8");
+    expect(hunt).toContain('TOOLRX_HUNT: "1"');
+  });
+
+  it("refuses a value it would not read as a hunt, and the old HUNT switch, rather than run npm test's counts unsaid", () => {
+    expect(() => hunting({ TOOLRX_HUNT: "true" })).toThrow(/`TOOLRX_HUNT` to be 1 or unset, got "true"/);
+    expect(() => huntRuns(25, 100, { HUNT: "1" })).toThrow(/`HUNT` is not read any more: set `TOOLRX_HUNT=1`/);
   });
 });

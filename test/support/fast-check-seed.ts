@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { beforeEach } from "vitest";
+import { hunting } from "./hunt-runs.js";
 import { suiteSeed } from "./suite-seed.js";
 
 // The setup file of both vitest configs: every fast-check property of the file runs on the suite's
@@ -11,7 +12,7 @@ const seed = suiteSeed();
 // TOOLRX_DIFFERENTIAL_SEED) keeps it.
 // A hunt reads failures from vitest's JSON report, which leaves out an error's cause: there the
 // property's own error goes into fast-check's message.
-fc.configureGlobal({ ...fc.readConfigureGlobal(), seed, ...(process.env.TOOLRX_HUNT === "1" ? { includeErrorInReport: true } : {}) });
+fc.configureGlobal({ ...fc.readConfigureGlobal(), seed, ...(hunting() ? { includeErrorInReport: true } : {}) });
 
 // fast-check names the seed in its own failure message, but not when vitest's timeout stops a
 // property midway, nor when a test fails around a property rather than inside it.
