@@ -44,8 +44,10 @@ export function preparedCall(tools: readonly Tool[] | ToolResolver, options: Run
   const listed = Array.isArray(tools) ? toolSource([...tools], base) : undefined;
   const gated = base.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined));
   return (call, run, out) => {
-    let env: RunEnv = { ...base, ...run };
-    if (gated) env = { ...env, executor: gatedExecutor(env.executor, env) };
+    // The run's own fields over the prepared env, which stays its prototype: a spread copied all
+    // 32 of its fields per job. Never spread this env: a spread keeps only the run's own fields.
+    const env = Object.assign(Object.create(base) as RunEnv, run) as { -readonly [K in keyof RunEnv]: RunEnv[K] };
+    if (gated) env.executor = gatedExecutor(run.executor, env);
     return openChecked(checkCall(call, 0), listed ?? toolSource(tools, env), env, out);
   };
 }
