@@ -10,15 +10,24 @@ export class JobSignal {
   aborted = false;
   /** What {@link abort} was given. */
   reason: unknown = undefined;
-  readonly #listeners = new Set<() => void>();
+  /** The first listener; the runner adds just one, so a job makes no `Set` unless something adds more. */
+  #listener: (() => void) | undefined;
+  #more: Set<() => void> | undefined;
 
-  /** Call `listener` once, when this aborts; nothing when it already has (as `AbortSignal`). */
+  /** Call `listener` once, when this aborts; nothing when it already has (as `AbortSignal`, a listener added twice is called once). */
   addEventListener(type: "abort", listener: () => void): void {
-    if (type === "abort" && !this.aborted) this.#listeners.add(listener);
+    if (type !== "abort" || this.aborted || listener === this.#listener) return;
+    if (this.#listener === undefined && this.#more === undefined) this.#listener = listener;
+    else {
+      this.#more ??= new Set();
+      this.#more.add(listener);
+    }
   }
 
   removeEventListener(type: "abort", listener: () => void): void {
-    if (type === "abort") this.#listeners.delete(listener);
+    if (type !== "abort") return;
+    if (listener === this.#listener) this.#listener = undefined;
+    else this.#more?.delete(listener);
   }
 
   /** Abort once, with `reason`; later calls keep the first. A listener's throw is reported as `EventTarget` does, on its own task. */
@@ -26,8 +35,10 @@ export class JobSignal {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = [...this.#listeners];
-    this.#listeners.clear();
+    const listeners = this.#listener === undefined ? [] : [this.#listener];
+    if (this.#more !== undefined) listeners.push(...this.#more);
+    this.#listener = undefined;
+    this.#more = undefined;
     for (const listener of listeners) {
       try {
         listener();

@@ -1,9 +1,8 @@
-import { EmptyError, type Observable } from "rxjs";
+import { EmptyError } from "rxjs";
 import {
   defaultExecutor,
   type CallReport,
   type RunOptions,
-  type ToolEvent,
   type ToolExecutor,
   type ToolExecutionCompleted,
   type ToolResolver,
@@ -11,7 +10,7 @@ import {
   type ToolResultEncoder,
   type HandlerResult,
 } from "../index.js";
-import { checked, exitResult, preparedRuns, REMOTE_ATTEMPT } from "../internal.js";
+import { type CallEvents, checked, exitResult, preparedCall, REMOTE_ATTEMPT, type RunOfPrepared } from "../internal.js";
 import { encodeThrown } from "../node/index.js";
 import type { JobAnswer, RemoteCall } from "./call-job.js";
 import { remoteContextExecutor, type Settlement } from "./remote-context.js";
@@ -46,7 +45,7 @@ export type CallJobRunner = (job: RemoteCall, signal: AbortSignal, onProgress: (
  * @throws {TypeError} as `streamToolCalls` does for the worker's options.
  */
 export function callJobRunner(env: JobEnv): CallJobRunner {
-  const runs = preparedRuns(env.tools, {
+  const runs = preparedCall(env.tools, {
     toolResultEncoder: NO_ENCODING,
     validateArguments: env.validateArguments,
     context: env.context,
@@ -62,15 +61,21 @@ export function callJobRunner(env: JobEnv): CallJobRunner {
     const tracked = remoteContextExecutor(inner, job.idempotencyKey, job.attempt, job.call, (update) => onProgress({ malformed: encodeThrown(update) }));
     // A repair's or a hook's arguments are validated as the model's would be (no provider text to parse).
     const call = job.input === job.call.arguments ? job.call : { id: job.call.id, name: job.call.name, arguments: job.input };
-    const events: Observable<ToolEvent> = runs([call], {
-      executor: tracked.executor,
-      signal,
-      timeout: Math.min(remaining, 2_147_483_647),
-      sessionId: job.sessionId,
-      requestId: job.requestId,
-      onReport: (report) => reportProgress(report, onProgress),
-    });
-    const run = completionOf(events);
+    const run = completionOf((out) =>
+      runs(
+        call,
+        {
+          executor: tracked.executor,
+          signal,
+          // No deadline is no clock: the runner reads the clock only for a call with a deadline.
+          timeout: remaining,
+          sessionId: job.sessionId,
+          requestId: job.requestId,
+          onReport: (report) => reportProgress(report, onProgress),
+        } satisfies RunOfPrepared,
+        out,
+      ),
+    );
     try {
       let completed: ToolExecutionCompleted;
       try {
@@ -103,36 +108,52 @@ function reportProgress(report: CallReport, onProgress: (update: unknown) => voi
 
 /**
  * The run's completed event, without ending the run there: the run completes on its own right
- * after it (or ends with the job's signal), so `stop` is a no-op then. Unsubscribing at the
- * event instead (`firstValueFrom`) would abort the finished call and build an abort reason, a
- * `DOMException` with its stack, for every job. Exported for its tests.
+ * after it (or ends with the job's signal), so `stop` only lets go of the signal's listener then.
+ * Ending the run at the event instead would abort the finished call and build an abort reason, a
+ * `DOMException` with its stack, for every job. `open` starts the run with where its events go,
+ * and returns its teardown; a throw of it (a malformed call) is thrown here. Exported for its tests.
  */
-export function completionOf(events: Observable<ToolEvent>): { readonly completed: Promise<ToolExecutionCompleted>; stop(): void } {
-  let stopped = false;
+export function completionOf(open: (out: CallEvents) => () => void): { readonly completed: Promise<ToolExecutionCompleted>; stop(): void } {
+  let ended = false;
   let answered = false;
-  let subscription: { unsubscribe(): void } | undefined;
-  const completed = new Promise<ToolExecutionCompleted>((resolve, reject) => {
-    subscription = events.subscribe({
-      next: (event) => {
-        if (event.type !== "tool_execution_completed") return;
-        answered = true;
-        resolve(event);
-      },
-      error: reject,
-      // Only a run that ended without its event: RxJS' EmptyError formats a stack trace as it is
-      // built, which every job paid for (about half of the worker's CPU over bare BullMQ's) when
-      // it was built, and thrown away, after each answered call.
-      complete: () => {
-        if (!answered) reject(new EmptyError());
-      },
-    });
+  let stopped = false;
+  let resolve!: (event: ToolExecutionCompleted) => void;
+  let reject!: (reason: unknown) => void;
+  const completed = new Promise<ToolExecutionCompleted>((yes, no) => {
+    resolve = yes;
+    reject = no;
   });
+  const out: CallEvents = {
+    get closed() {
+      return ended;
+    },
+    next(event) {
+      if (ended || event.type !== "tool_execution_completed") return;
+      answered = true;
+      resolve(event);
+    },
+    error(reason) {
+      if (ended) return;
+      ended = true;
+      reject(reason);
+    },
+    // Only a run that ended without its event: RxJS' EmptyError formats a stack trace as it is
+    // built, which every job paid for (about half of the worker's CPU over bare BullMQ's) when
+    // it was built, and thrown away, after each answered call.
+    complete() {
+      if (ended) return;
+      ended = true;
+      if (!answered) reject(new EmptyError());
+    },
+  };
+  const teardown = open(out);
   return {
     completed,
     stop() {
       if (stopped) return;
       stopped = true;
-      subscription?.unsubscribe();
+      ended = true;
+      teardown();
     },
   };
 }

@@ -101,30 +101,3 @@ function streamOf(calls: Subscribable<unknown>, source: ToolSource, env: RunEnv)
     };
   });
 }
-
-/** What changes from one run of a {@link preparedRuns} to the next. */
-export type RunOfPrepared = Pick<RunEnv, "executor" | "signal" | "timeout" | "sessionId" | "requestId" | "onReport">;
-
-/**
- * Batches run as {@link streamToolCalls} runs them, under `options` checked and resolved once, and
- * a tool list indexed once: for a host that runs one small batch after another under the same
- * options (a BullMQ worker, one job after another), where checking them again per batch is a
- * share of the run. Each run gives what is its own (`RunOfPrepared`, unchecked: the host makes
- * it); a resolver's tools are still listed per run, as they may change. Internal.
- *
- * @throws {TypeError} as {@link streamToolCalls}, and for `toolExecutors` (a run's executor replaces the run's whole routing).
- */
-export function preparedRuns(
-  tools: readonly Tool[] | ToolResolver,
-  options: RunOptions,
-): (calls: readonly ToolCall[], run: RunOfPrepared) => Observable<ToolEvent> {
-  const base = runEnvOf(options, 1);
-  if (base.executors !== undefined) throw new TypeError("Expected no `toolExecutors` for prepared runs: each run gives its executor");
-  const listed = Array.isArray(tools) ? toolSource([...tools], base) : undefined;
-  const gated = base.gateApprovals && (!Array.isArray(tools) || tools.some((tool) => tool.needsApproval !== undefined));
-  return (calls, run) => {
-    let env: RunEnv = { ...base, ...run };
-    if (gated) env = { ...env, executor: gatedExecutor(env.executor, env) };
-    return batchOf(snapshotCalls(calls), listed ?? toolSource(tools, env), env);
-  };
-}

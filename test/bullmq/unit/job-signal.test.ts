@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { JobSignal } from "../../../src/bullmq/job-signal.js";
@@ -19,6 +20,28 @@ describe("JobSignal", () => {
     signal.addEventListener("abort", () => heard.push("late"));
     expect(heard).toEqual([["kept", reason]]);
     expect(signal.aborted).toBe(true);
+  });
+
+  it("calls its listeners as an AbortSignal does, in order, each once, whatever was added and removed before", () => {
+    const opArb = fc.record({ add: fc.boolean(), listener: fc.integer({ min: 0, max: 2 }) });
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 12 }), (ops) => {
+        const heard = { job: [] as number[], real: [] as number[] };
+        const listenersOf = (into: number[]) => [0, 1, 2].map((n) => () => void into.push(n));
+        const job = new JobSignal();
+        const controller = new AbortController();
+        const jobListeners = listenersOf(heard.job);
+        const realListeners = listenersOf(heard.real);
+        for (const { add, listener } of ops) {
+          const method = add ? "addEventListener" : "removeEventListener";
+          job[method]("abort", jobListeners[listener] as () => void);
+          controller.signal[method]("abort", realListeners[listener] as () => void);
+        }
+        job.abort("stop");
+        controller.abort("stop");
+        expect(heard.job).toEqual(heard.real);
+      }),
+    );
   });
 
   it("stops a run as an AbortSignal does: the runner's handler sees its ctx.signal abort with the reason", async () => {
