@@ -12,6 +12,7 @@ import { Lanes, type Lane } from "./lanes.js";
 import type { CancelScope } from "./pool-cancel.js";
 import { openPool } from "./pool-open.js";
 import type { PoolSink } from "./pool-sink.js";
+import type { SharedAbort } from "./shared-abort.js";
 import { stopAll, track, untrack, watch } from "./pool-running.js";
 
 /** Compact a streamed queue once this many started calls sit before its head. */
@@ -101,8 +102,8 @@ export class Pool implements CallSink<CallRun>, CancelScope {
   }
 
   /** Start work; returns the teardown that cancels whatever still runs (see {@link openPool}). */
-  open(): () => void {
-    return openPool(this);
+  open(shared?: SharedAbort): () => void {
+    return openPool(this, shared);
   }
 
   /** The consumer let go: cancel what runs. A completed or failed pool is already closed. */
