@@ -132,7 +132,13 @@ export class Pool implements CallSink<CallRun>, CancelScope {
       const index = this.base + this.head;
       const call = this.queue[this.head++] as ToolCall;
       if (this.skip?.delete(index) === true) continue;
-      this.#take(call, index);
+      // #take's body, written out: the batch path's loop stays as it was before push's direct start.
+      const tool = this.source.lookup(call.name);
+      if (tool?.control === undefined) {
+        this.#start(call, index, tool, undefined);
+        continue;
+      }
+      this.#take(call, index, tool);
     }
     this.draining = false;
     this.#passNow = undefined;
@@ -217,8 +223,7 @@ export class Pool implements CallSink<CallRun>, CancelScope {
   }
 
   /** Start a call that has a global slot, or park it in its tool's lane when that is full. */
-  #take(call: ToolCall, index: number): void {
-    const tool = this.source.lookup(call.name);
+  #take(call: ToolCall, index: number, tool = this.source.lookup(call.name)): void {
     if (tool?.control === undefined) {
       this.#start(call, index, tool, undefined);
       return;
