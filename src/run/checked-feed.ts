@@ -1,7 +1,7 @@
 import type { ToolEvent } from "./results/index.js";
 import type { RunEnv, ToolSource } from "./options/index.js";
 import type { CheckedCall } from "./checks/index.js";
-import { Pool, type PoolSink } from "./pool/index.js";
+import { Pool, type PoolSink, type SharedAbort } from "./pool/index.js";
 import type { ToolCall } from "../tool/tool-call.js";
 
 /** Where a {@link CheckedFeed}'s pool reports: the agent loop's batch. */
@@ -28,8 +28,11 @@ export class CheckedFeed implements PoolSink {
   #teardown: (() => void) | undefined;
   #ended = false;
 
-  /** Starts at once: the tools index (a resolver lists them only now), then the pool opens. */
-  constructor(source: ToolSource, env: RunEnv, host: FeedHost) {
+  /**
+   * Starts at once: the tools index (a resolver lists them only now), then the pool opens.
+   * `abort`: the listener of `env.signal` the run's feeds share (see `SharedAbort`).
+   */
+  constructor(source: ToolSource, env: RunEnv, host: FeedHost, abort?: SharedAbort) {
     this.#host = host;
     try {
       source.check();
@@ -38,7 +41,7 @@ export class CheckedFeed implements PoolSink {
       return;
     }
     this.#pool = new Pool(env, source, this, undefined);
-    const teardown = this.#pool.open();
+    const teardown = this.#pool.open(abort);
     // Failed while opening (an aborted signal): the teardown is due now.
     if (this.#ended) teardown();
     else this.#teardown = teardown;

@@ -1,14 +1,14 @@
 /**
  * A property over random batches that use every call-control feature at once, in virtual time:
  * per-tool and per-group limits, retries, idle deadlines, progress, and cancels by id at random
- * times. Whatever happens, every call is answered exactly once (started, completed, one tail
+ * times, the calls given as an array or streamed (at once, or arriving over time). Whatever happens, every call is answered exactly once (started, completed, one tail
  * event, in that order, reports only before completed), no limit is ever exceeded, a tool's
  * calls start their handlers in input order, and nothing is left scheduled at the end.
  */
 import fc from "fast-check";
-import { Subject } from "rxjs";
+import { from, type Observable, Subject } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerResult, type Tool, type ToolEvent } from "../../src/index.js";
+import { defineTool, error, ok, streamToolCalls, type CallReport, type HandlerResult, type Tool, type ToolCall, type ToolEvent } from "../../src/index.js";
 import { anyArgs, call } from "../support/helpers.js";
 import { manualScheduler, type ManualScheduler } from "../support/manual-scheduler.js";
 
@@ -29,6 +29,13 @@ const specArb = fc.record({
   groupLimit: fc.integer({ min: 1, max: 3 }),
   idle: fc.option(fc.integer({ min: 20, max: 80 }), { nil: undefined }),
   cancels: fc.array(fc.record({ at: fc.integer({ min: 0, max: 300 }), call: fc.nat() }), { maxLength: 5 }),
+  // The calls as one array (the batch), streamed all at once, or streamed over time: a streamed
+  // call finding a slot free and nothing queued starts without the queue (the pool's `push`).
+  input: fc.oneof(
+    fc.constant({ kind: "batch" as const }),
+    fc.constant({ kind: "streamed" as const }),
+    fc.record({ kind: fc.constant("timed" as const), gaps: fc.array(fc.integer({ min: 0, max: 60 }), { minLength: 25, maxLength: 25 }) }),
+  ),
 });
 
 type Spec = typeof specArb extends fc.Arbitrary<infer S> ? S : never;
@@ -88,6 +95,24 @@ function toolsFor(scheduler: ManualScheduler, spec: Spec, running: Map<string, n
   );
 }
 
+/** The calls as the spec gives them: the array, an Observable of them all at once, or one arriving at each gap's end. */
+function inputOf(spec: Spec, calls: ToolCall[], scheduler: ManualScheduler): ToolCall[] | Observable<ToolCall> {
+  const { input } = spec;
+  if (input.kind === "batch") return calls;
+  if (input.kind === "streamed") return from(calls);
+  const arrivals = new Subject<ToolCall>();
+  let at = 0;
+  calls.forEach((c, i) => {
+    at += input.gaps[i] as number;
+    // Same-time actions run in the order scheduled, so arrival order is input order.
+    scheduler.schedule(() => {
+      arrivals.next(c);
+      if (i === calls.length - 1) arrivals.complete();
+    }, at);
+  });
+  return arrivals;
+}
+
 describe("call control, over random batches with limits, groups, retries, idle deadlines and cancels", () => {
   it("answers every call exactly once, never exceeds a limit, keeps each lane's order, and leaves nothing scheduled", async () => {
     await fc.assert(
@@ -105,7 +130,7 @@ describe("call control, over random batches with limits, groups, retries, idle d
           seen[e.index]?.push(e.type);
           for (const [key, n] of running) peaks.set(key, Math.max(peaks.get(key) ?? 0, n));
         };
-        streamToolCalls(calls, tools, {
+        streamToolCalls(inputOf(spec, calls, scheduler), tools, {
           scheduler,
           cancel,
           maxConcurrency: spec.maxConcurrency,

@@ -1,5 +1,6 @@
 import type { CallReport, NestedEventReport } from "../../run/results/call-report.js";
 import { CheckedFeed, type FeedHost } from "../../run/checked-feed.js";
+import { SharedAbort } from "../../run/pool/index.js";
 import { LOOP_APPROVES, resolveOptions, type RunEnv } from "../../run/options/options.js";
 import type { RunOptions } from "../../run/options/run-options.js";
 import { toolSource, type ToolSource } from "../../run/options/tool-source.js";
@@ -22,10 +23,18 @@ interface Resolved {
 export class TurnRunners {
   readonly #resolved = new WeakMap<AgentEnv, Resolved>();
   readonly #signal: AbortSignal;
+  /** One listener on the run's signal for every turn's pool, rather than one added and removed per turn. */
+  readonly #abort: SharedAbort;
 
   /** `signal`: the run's own, which every handler of every turn gets. */
   constructor(signal: AbortSignal) {
     this.#signal = signal;
+    this.#abort = new SharedAbort(signal);
+  }
+
+  /** The run ended: no turn will run, so the run's signal needs no listener of the runners' any more. */
+  close(): void {
+    this.#abort.close();
   }
 
   /**
@@ -43,6 +52,6 @@ export class TurnRunners {
       this.#resolved.set(agent, resolved);
     }
     const env: RunEnv = onReport === undefined ? { ...resolved.env, onNested } : { ...resolved.env, onNested, onReport };
-    return new CheckedFeed(resolved.source ?? toolSource(agent.tools, env), env, host);
+    return new CheckedFeed(resolved.source ?? toolSource(agent.tools, env), env, host, this.#abort);
   }
 }

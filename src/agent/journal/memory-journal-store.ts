@@ -29,6 +29,12 @@ interface Held {
 export class MemoryJournalStore implements JournalStore {
   readonly #now: () => number;
   readonly #keys = new Map<string, Held>();
+  /**
+   * The key appended to last and what it holds: a run appends to one key over and over, and its
+   * lookup was most of an append's cost. Dropped whenever the map lets go of a key.
+   */
+  #lastKey: string | undefined;
+  #lastHeld: Held | undefined;
 
   constructor(options: MemoryJournalStoreOptions = {}) {
     const { now = Date.now } = options;
@@ -42,6 +48,7 @@ export class MemoryJournalStore implements JournalStore {
     if (held === undefined) {
       held = { entries: [], owner: undefined, leaseUntil: -Infinity, expiresAt: Infinity };
       this.#keys.set(key, held);
+      if (key === this.#lastKey) this.#lastHeld = held;
     }
     if (held.owner !== owner && held.leaseUntil > now) throw new JournalLeaseError(key, held.owner);
     held.owner = owner;
@@ -69,7 +76,7 @@ export class MemoryJournalStore implements JournalStore {
     if (held?.owner !== owner) return;
     held.owner = undefined;
     held.leaseUntil = -Infinity;
-    if (retainMs <= 0) this.#keys.delete(key);
+    if (retainMs <= 0) this.#forget(key);
     else held.expiresAt = now + retainMs;
   }
 
@@ -80,14 +87,24 @@ export class MemoryJournalStore implements JournalStore {
 
   /** Forget `key` now, lease and entries. */
   delete(key: string): void {
+    this.#forget(key);
+  }
+
+  #forget(key: string): void {
     this.#keys.delete(key);
+    if (key === this.#lastKey) this.#lastHeld = undefined;
   }
 
   #holding(key: string, owner: string): Held {
     // A held key never expires (its `expiresAt` is set only on release, which clears its owner):
     // its owner's appends need no clock. Past its lease, an owner still writes until someone else
     // takes the key: nothing can have diverged.
-    const held = this.#keys.get(key);
+    let held = this.#lastHeld;
+    if (key !== this.#lastKey) {
+      held = this.#keys.get(key);
+      this.#lastKey = key;
+      this.#lastHeld = held;
+    }
     if (held === undefined || held.owner !== owner) throw new JournalLeaseError(key, held?.owner);
     return held;
   }
@@ -95,7 +112,7 @@ export class MemoryJournalStore implements JournalStore {
   #live(key: string, now: number): Held | undefined {
     const held = this.#keys.get(key);
     if (held !== undefined && held.expiresAt <= now) {
-      this.#keys.delete(key);
+      this.#forget(key);
       return undefined;
     }
     return held;

@@ -91,6 +91,7 @@ export class AgentRun {
   #release(): void {
     if (this.#onAbort !== undefined) this.#env.signal?.removeEventListener("abort", this.#onAbort);
     this.#onAbort = undefined;
+    this.#batchEnv?.runners.close();
   }
 
   #emit(event: AgentEvent): void {

@@ -1,2 +1,4 @@
 // The bounded merge, as the entry points use it (see README.md).
-export { Pool, type PoolSink } from "./pool.js";
+export { Pool } from "./pool.js";
+export type { PoolSink } from "./pool-sink.js";
+export { SharedAbort } from "./shared-abort.js";

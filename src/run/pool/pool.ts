@@ -9,20 +9,11 @@ import type { CheckedCall } from "../checks/index.js";
 import { Deadlines } from "../deadlines/index.js";
 import { type CallSink, type Abandoned, CallRun } from "../call/index.js";
 import { Lanes, type Lane } from "./lanes.js";
-import { cancelById, type CancelScope } from "./pool-cancel.js";
+import type { CancelScope } from "./pool-cancel.js";
+import { openPool } from "./pool-open.js";
+import type { PoolSink } from "./pool-sink.js";
+import type { SharedAbort } from "./shared-abort.js";
 import { stopAll, track, untrack, watch } from "./pool-running.js";
-
-/**
- * Where the pool's events go: the Subscriber of `streamToolCalls`' Observable, or the agent loop's
- * batch directly (`openCheckedCalls`), which needs no Subscriber's bookkeeping on every event.
- * `closed`: the consumer let go (or the stream ended), so nothing more is wanted.
- */
-export interface PoolSink {
-  next(event: ToolEvent): void;
-  error(reason: unknown): void;
-  complete(): void;
-  readonly closed: boolean;
-}
 
 /** Compact a streamed queue once this many started calls sit before its head. */
 const COMPACT_AT = 1_024;
@@ -79,10 +70,23 @@ export class Pool implements CallSink<CallRun>, CancelScope {
     this.deadlines = new Deadlines(env.scheduler);
   }
 
+  /**
+   * A streamed call. With a slot free and nothing queued or parked, it starts at once, without
+   * the queue (which the loop, pushing one call at a time, grew afresh for every call). During a
+   * pass it is queued, for the pass's loop to start: the stack stays flat. Either way `base`
+   * moves past it once it leaves the (empty) queue's place.
+   */
   push(call: CheckedCall): void {
-    (this.queue as CheckedCall[]).push(call);
-    this.arrived++;
-    this.drain();
+    const index = this.arrived++;
+    if (this.draining || this.queue.length !== 0 || this.active >= this.env.concurrency || (this.lanes?.parked ?? 0) !== 0 || this.closed) {
+      (this.queue as CheckedCall[]).push(call);
+      this.drain();
+      return;
+    }
+    this.base++;
+    this.draining = true;
+    this.#take(call, index);
+    this.#pass();
   }
 
   /**
@@ -97,35 +101,24 @@ export class Pool implements CallSink<CallRun>, CancelScope {
     return this.#closed ? this.#closeReason : unsubscribed();
   }
 
-  /**
-   * Start work; returns the teardown that cancels whatever still runs. A `cancel` source that
-   * errors fails the batch with its error: the caller can no longer stop calls, so nothing
-   * should go on running as if it could.
-   */
-  open(): () => void {
-    const { signal, cancel } = this.env;
-    const onAbort = () => this.fail(signal?.reason);
-    let cancels: Unsubscribable | undefined;
-    if (signal?.aborted) {
-      this.fail(signal.reason);
-    } else {
-      signal?.addEventListener("abort", onAbort);
-      if (cancel !== undefined) {
-        cancels = cancel.subscribe({ next: (request) => cancelById(this, request), error: (e: unknown) => this.fail(e) });
-      }
-      this.drain();
-    }
-    return () => {
-      signal?.removeEventListener("abort", onAbort);
-      cancels?.unsubscribe();
-      // A completed or failed pool is already closed; only a consumer letting go needs a reason.
-      if (!this.#closed) this.#close(unsubscribed());
-    };
+  /** Start work; returns the teardown that cancels whatever still runs (see {@link openPool}). */
+  open(shared?: SharedAbort): () => void {
+    return openPool(this, shared);
+  }
+
+  /** The consumer let go: cancel what runs. A completed or failed pool is already closed. */
+  letGo(): void {
+    if (!this.#closed) this.#close(unsubscribed());
   }
 
   drain(): void {
     if (this.draining) return;
     this.draining = true;
+    this.#pass();
+  }
+
+  /** One drain pass, `draining` set: start what can start, then let go of the queue or complete. */
+  #pass(): void {
     const limit = this.env.concurrency;
     while (!this.closed && this.active < limit) {
       if (this.lanes !== undefined && this.lanes.parked > 0) {
@@ -139,15 +132,13 @@ export class Pool implements CallSink<CallRun>, CancelScope {
       const index = this.base + this.head;
       const call = this.queue[this.head++] as ToolCall;
       if (this.skip?.delete(index) === true) continue;
+      // #take's body, written out: the batch path's loop stays as it was before push's direct start.
       const tool = this.source.lookup(call.name);
       if (tool?.control === undefined) {
         this.#start(call, index, tool, undefined);
         continue;
       }
-      this.lanes ??= new Lanes();
-      const lanes = this.lanes;
-      const lane = lanes.of(tool);
-      if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
+      this.#take(call, index, tool);
     }
     this.draining = false;
     this.#passNow = undefined;
@@ -229,6 +220,18 @@ export class Pool implements CallSink<CallRun>, CancelScope {
 
   watch(run: CallRun, abandoned: Abandoned): Unsubscribable {
     return watch(this, run, abandoned);
+  }
+
+  /** Start a call that has a global slot, or park it in its tool's lane when that is full. */
+  #take(call: ToolCall, index: number, tool = this.source.lookup(call.name)): void {
+    if (tool?.control === undefined) {
+      this.#start(call, index, tool, undefined);
+      return;
+    }
+    this.lanes ??= new Lanes();
+    const lanes = this.lanes;
+    const lane = lanes.of(tool);
+    if (lane === undefined || !lanes.park(lane, call, index, tool)) this.#start(call, index, tool, lane);
   }
 
   #start(call: ToolCall, index: number, tool: Tool | undefined, lane: Lane | undefined): void {
