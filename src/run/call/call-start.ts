@@ -51,6 +51,11 @@ export function startCall(run: CallState): void {
     finish(run, exitResult(run, cause));
     return;
   }
+  validated(run, tool, checked);
+}
+
+/** The call's arguments were checked (or their check is under way): go on from there. */
+export function validated(run: CallState, tool: Tool, checked: CheckedArguments | Promise<CheckedArguments>): void {
   // A schema's own code (a refinement) may have cancelled the call by id meanwhile.
   if (run.phase === DONE) return;
   if (isThenable(checked)) {
@@ -179,6 +184,11 @@ function runHandler(run: CallState, handler: NonNullable<Tool["handler"]>, args:
     settled(run, ctx, checked(returned, toolName, toolCallId));
     return;
   }
+  awaitHandler(run, ctx, returned, toolName, toolCallId);
+}
+
+/** A handler handed back `returned`, a thenable: time the call, and settle it once the promise does. */
+export function awaitHandler(run: CallState, ctx: CallContext, returned: unknown, toolName: string, toolCallId: string): void {
   let promise: Promise<unknown>;
   try {
     // Even this can throw: a promise whose `constructor` getter throws.

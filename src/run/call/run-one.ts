@@ -12,7 +12,8 @@ import type { Abandoned } from "./late-settlement.js";
 import type { RetryPlan } from "../../tool/retry-policy.js";
 import { controlOf, retryPlanOf } from "../../tool/tool-control.js";
 import { BACKOFF, DONE, IDLE, RUNNING, VALIDATING, type CallState, type Limits, type Retrying } from "./call-state.js";
-import { startAttempt, startCall } from "./call-start.js";
+import { startAttempt } from "./call-start.js";
+import { startPlainOrGeneral } from "./plain-call.js";
 import { alive, expire, expired, nextDue } from "./call-deadlines.js";
 import { finish } from "./call-answer.js";
 import { abandon, reportFate, reportGraceOver } from "./call-abandon.js";
@@ -28,7 +29,9 @@ const CLIENT_REQUESTS: ClientRequests = { askUser: askUserInCall, sample: sample
  * This class is the call's state and its lifecycle, what the pool and the call's context ask of
  * it; the steps live beside it as functions of the call: call-start.ts (validation and each
  * attempt's start), call-deadlines.ts (an attempt's end, its deadlines and retries),
- * call-answer.ts (the answer) and call-abandon.ts (attempts the runner stopped waiting for).
+ * call-answer.ts (the answer) and call-abandon.ts (attempts the runner stopped waiting for). A
+ * plain call (no control, hooks, retry or custom executor) runs those steps folded into one
+ * function (plain-call.ts), leaving it for the general path wherever it stops being plain.
  */
 export class CallRun implements CallState {
   readonly call: ToolCall;
@@ -104,7 +107,7 @@ export class CallRun implements CallState {
   start(): void {
     // Never nested within one pool: its drain loop does not re-enter, and only it starts calls.
     this.sink.current = this;
-    startCall(this);
+    startPlainOrGeneral(this);
     this.sink.current = undefined;
   }
 
