@@ -17,12 +17,11 @@
  *   npm run build && node bench/bullmq-latency.mjs [--calls 800] [--rounds 5] [--in-flight 16]
  */
 import { fileURLToPath } from "node:url";
-import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { defineTool, ok, streamToolCalls } from "../dist/index.js";
 import { bullmqExecutor, bullmqWorker, jobIdOf } from "../dist/bullmq/index.js";
-import { ownRedis, RETENTION_S, serveWorker, startWorker, stopWorker } from "./lib/bullmq-systems.mjs";
+import { bareProducer, ownRedis, RETENTION_S, serveWorker, startWorker, stopWorker } from "./lib/bullmq-systems.mjs";
 import { round } from "./lib/stats.mjs";
 
 const noop = defineTool({ name: "noop", description: "", schema: z.object({ i: z.number() }), handler: ({ i }) => ok(i) });
@@ -128,14 +127,8 @@ async function toolrxLatency(url, queue, inFlight, inspect) {
 
 async function bareLatency(url, queueName, inFlight, inspect) {
   const child = await startWorker(script, "bare", url, queueName, inFlight);
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  const eventsConnection = new Redis(url, { maxRetriesPerRequest: null });
-  const queue = new Queue(queueName, { connection });
-  const events = new QueueEvents(queueName, { connection: eventsConnection });
-  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-  events.setMaxListeners(0);
-  queue.setMaxListeners(0);
-  const options = { attempts: 1, removeOnComplete: { age: RETENTION_S }, removeOnFail: { age: RETENTION_S } };
+  const producer = await bareProducer(url, queueName);
+  const { queue, events, options } = producer;
   return {
     async run(n) {
       let next = 0;
@@ -159,9 +152,7 @@ async function bareLatency(url, queueName, inFlight, inspect) {
       return seen.map((s, i) => spansOf(s.start, stamps[i], s.answered));
     },
     async close() {
-      await Promise.all([queue.close(), events.close()]);
-      connection.disconnect();
-      eventsConnection.disconnect();
+      await producer.close();
       await stopWorker(child);
     },
   };

@@ -87,15 +87,8 @@ export async function toolrxSystem({ script, kind, url, queue, concurrency, lib,
 /** Bare BullMQ: a `Queue`, `QueueEvents` and `waitUntilFinished`, with toolrx's settings and retention. */
 export async function bareSystem({ script, url, queue: queueName, concurrency }) {
   const child = await startWorker(script, "bare", url, queueName, concurrency);
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  const eventsConnection = new Redis(url, { maxRetriesPerRequest: null });
-  const queue = new Queue(queueName, { connection });
-  const events = new QueueEvents(queueName, { connection: eventsConnection });
-  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-  // Each waiting job listens for the events' closing: 64 in flight are not a leak.
-  events.setMaxListeners(0);
-  queue.setMaxListeners(0);
-  const options = { attempts: 1, removeOnComplete: { age: RETENTION_S }, removeOnFail: { age: RETENTION_S } };
+  const producer = await bareProducer(url, queueName);
+  const { queue, events, options } = producer;
   return {
     child,
     async run(n, inFlight) {
@@ -114,11 +107,32 @@ export async function bareSystem({ script, url, queue: queueName, concurrency })
       if (answered !== n) throw new Error(`bench: bare BullMQ answered ${answered} of ${n} calls`);
     },
     async close() {
+      await producer.close();
+      await stopWorker(child);
+    },
+  };
+}
+
+/** Bare BullMQ's producer side: a `Queue` and `QueueEvents` on connections of their own, the job options with toolrx's settings and retention, and their closing. */
+export async function bareProducer(url, queueName) {
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const eventsConnection = new Redis(url, { maxRetriesPerRequest: null });
+  const queue = new Queue(queueName, { connection });
+  const events = new QueueEvents(queueName, { connection: eventsConnection });
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  // Each waiting job listens for the events' closing: 64 in flight are not a leak.
+  events.setMaxListeners(0);
+  queue.setMaxListeners(0);
+  const options = { attempts: 1, removeOnComplete: { age: RETENTION_S }, removeOnFail: { age: RETENTION_S } };
+  return {
+    queue,
+    events,
+    options,
+    async close() {
       await Promise.all([queue.close(), events.close()]);
       // BullMQ leaves the connections it was given open.
       connection.disconnect();
       eventsConnection.disconnect();
-      await stopWorker(child);
     },
   };
 }
