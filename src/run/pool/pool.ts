@@ -11,12 +11,10 @@ import { type CallSink, type Abandoned, CallRun } from "../call/index.js";
 import { Lanes, type Lane } from "./lanes.js";
 import type { CancelScope } from "./pool-cancel.js";
 import { openPool } from "./pool-open.js";
+import { compactBacklog, releaseStarted } from "./pool-queue.js";
 import type { PoolSink } from "./pool-sink.js";
 import type { SharedAbort } from "./shared-abort.js";
 import { stopAll, track, untrack, watch } from "./pool-running.js";
-
-/** Compact a streamed queue once this many started calls sit before its head. */
-const COMPACT_AT = 1_024;
 
 /**
  * The bounded merge behind both inputs: at most `concurrency` calls at once, queued calls
@@ -27,7 +25,7 @@ const COMPACT_AT = 1_024;
  */
 export class Pool implements CallSink<CallRun>, CancelScope {
   // Internal: queue, head, base, draining, running, env, source, lanes, skip and watched are
-  // ordinary fields only so that pool-cancel.ts and pool-running.ts can share them.
+  // ordinary fields only so that pool-cancel.ts, pool-queue.ts and pool-running.ts can share them.
   /** Calls not started yet, from `head` on; a batch's own array is read, never written. */
   queue: readonly CheckedCall[];
   head = 0;
@@ -144,23 +142,13 @@ export class Pool implements CallSink<CallRun>, CancelScope {
     this.#passNow = undefined;
     if (this.closed) return;
     if (this.head === this.queue.length) {
-      // Everything queued has started; let go of the calls so a long run does not hold them.
-      if (this.head > 0) {
-        this.base += this.head;
-        this.queue = [];
-        this.head = 0;
-      }
+      releaseStarted(this);
       if (this.inputDone && this.active === 0 && (this.lanes?.parked ?? 0) === 0) {
         this.#closed = true;
         this.deadlines.close();
         this.#subscriber.complete();
       }
-    } else if (!this.#batch && this.head >= COMPACT_AT && this.head * 2 >= this.queue.length) {
-      // A standing backlog never empties the queue: drop the started calls in front of it.
-      this.base += this.head;
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    } else if (!this.#batch) compactBacklog(this);
   }
 
   /** Abort everything running, then pass `reason` on as the stream's error. */
