@@ -8,6 +8,7 @@ import type { BatchEnv, BatchSink } from "./batch-env.js";
 import type { CheckedFeed, FeedHost } from "../../run/checked-feed.js";
 import { recordingHandles, type BatchJournal } from "../journal/index.js";
 import { reportsTo } from "./report-events.js";
+import type { NestedHost } from "./turn-runner.js";
 import type { AgentEvent } from "../events/index.js";
 
 /** What a batch's runner asks of the batch that owns it. */
@@ -26,7 +27,7 @@ export interface RunnerHost {
  * first call cleared to run and takes the others as they are cleared. Each event goes to the
  * turn's stream; each answer to its call's place in the model's order, and to the journal.
  */
-export class BatchRunner implements FeedHost {
+export class BatchRunner implements FeedHost, NestedHost {
   /** Position in the batch of each call the runner got, by the runner's arrival index. */
   readonly #positions: number[] = [];
   #feed: CheckedFeed | undefined;
@@ -72,7 +73,7 @@ export class BatchRunner implements FeedHost {
     // The journal hears each handle a call names (an MCP task id), whether or not the host listens;
     // a quiet run's host still hears its own reports after it.
     if (j?.journal.reattach !== undefined) onReport = recordingHandles(onReport ?? agent.runOptions.onCallReport, j, j.journal.reattach);
-    const feed = runners.feed(agent, this, (report) => this.#nested(report), onReport);
+    const feed = runners.feed(agent, this, this, onReport);
     this.#feed = feed;
     return feed;
   }
@@ -117,8 +118,8 @@ export class BatchRunner implements FeedHost {
     j?.journal.recordOutcome(j.phase, j.turn, answer.message, answer.halt, answer.question);
   }
 
-  /** A subagent's end carries its tokens: they are this run's too. Its own subagents' are in them already. */
-  #nested(report: NestedEventReport): void {
+  /** The runners' side of {@link NestedHost}: a subagent's end carries its tokens, this run's too. Its own subagents' are in them already. */
+  nested(report: NestedEventReport): void {
     const event = report.event as AgentEvent;
     if (event.type !== "agent_halted" || event.usage === undefined) return;
     const { toolCallId, toolName } = report;

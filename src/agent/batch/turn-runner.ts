@@ -7,9 +7,19 @@ import { toolSource, type ToolSource } from "../../run/options/tool-source.js";
 import { isToolResolver } from "../../resolve/resolver.js";
 import type { AgentEnv } from "../options/index.js";
 
+/** What a turn's runner tells the batch that owns it of a run nested in a call (a subagent's events). */
+export interface NestedHost {
+  nested(report: NestedEventReport): void;
+}
+
 /** A run's runner options and tool index for one tool set, resolved once. */
 interface Resolved {
   readonly env: RunEnv;
+  /**
+   * `env` as every turn of a quiet run without a journal's handles gets it: made once, its
+   * `onNested` the runner of the turn that runs (see {@link TurnRunners.feed}).
+   */
+  shared: RunEnv | undefined;
   /** `undefined` for a resolver: its `availableTools()` is read by each turn's runner, as a bare runner would. */
   readonly source: ToolSource | undefined;
 }
@@ -25,6 +35,8 @@ export class TurnRunners {
   readonly #signal: AbortSignal;
   /** One listener on the run's signal for every turn's pool, rather than one added and removed per turn. */
   readonly #abort: SharedAbort;
+  /** The runner of the turn that runs, which a shared env's `onNested` reaches. */
+  #nested: NestedHost | undefined;
 
   /** `signal`: the run's own, which every handler of every turn gets. */
   constructor(signal: AbortSignal) {
@@ -39,19 +51,30 @@ export class TurnRunners {
 
   /**
    * The runner over one turn's calls, which the model's reply (or the conversation a resume reads)
-   * has checked already: each is pushed into it, its events go to `host`. `onNested` takes the
-   * events of runs nested in a call; `onReport`, when given, replaces the host's `onCallReport` (a
-   * watched run turns reports into agent events).
+   * has checked already: each is pushed into it, its events go to `host`, and the events of runs
+   * nested in a call to `nested`. `onReport`, when given, replaces the host's `onCallReport` (a
+   * watched run turns reports into agent events, numbered with their turn).
+   *
+   * Without `onReport`, every turn shares one env, made once per run: its `onNested` goes to the
+   * runner of the turn that runs. A call only reports a nested run's events while it runs
+   * (`alive`), and a turn ends only once its runner completed, every call answered, so none of
+   * an earlier turn's calls can reach a later turn's runner. A late settlement is reported
+   * through `onReport` alone, which is the host's own listener here and knows no turn; a watched
+   * run's `onReport` numbers reports with the turn, so it keeps an env per turn.
    */
-  feed(agent: AgentEnv, host: FeedHost, onNested: (report: NestedEventReport) => void, onReport: ((report: CallReport) => void) | undefined): CheckedFeed {
+  feed(agent: AgentEnv, host: FeedHost, nested: NestedHost, onReport: ((report: CallReport) => void) | undefined): CheckedFeed {
     let resolved = this.#resolved.get(agent);
     if (resolved === undefined) {
       const options = { ...agent.runOptions, signal: this.#signal, [LOOP_APPROVES]: true } as RunOptions;
       const env = resolveOptions(options, undefined);
-      resolved = { env, source: isToolResolver(agent.tools) ? undefined : toolSource(agent.tools, env) };
+      resolved = { env, shared: undefined, source: isToolResolver(agent.tools) ? undefined : toolSource(agent.tools, env) };
       this.#resolved.set(agent, resolved);
     }
-    const env: RunEnv = onReport === undefined ? { ...resolved.env, onNested } : { ...resolved.env, onNested, onReport };
+    let env: RunEnv;
+    if (onReport === undefined) {
+      this.#nested = nested;
+      env = resolved.shared ??= { ...resolved.env, onNested: (report) => this.#nested?.nested(report) };
+    } else env = { ...resolved.env, onNested: (report) => nested.nested(report), onReport };
     return new CheckedFeed(resolved.source ?? toolSource(agent.tools, env), env, host, this.#abort);
   }
 }
