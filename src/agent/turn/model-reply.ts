@@ -15,7 +15,6 @@ import {
 } from "../model/index.js";
 import type { AgentEvent } from "../events/index.js";
 import type { AssistantMessage, ProviderItem, ReasoningPart, TextState } from "../../tool/message.js";
-
 import { isProviderState } from "../../tool/provider-state.js";
 import { providerItemIssue } from "../../tool/provider-item.js";
 import { isPlainRecord } from "../../util/safe.js";
@@ -60,6 +59,7 @@ export class ModelReply {
   #subscription: Subscription | undefined;
   #over = false;
   #finishReason: FinishReason | undefined;
+  #message: AssistantMessage | undefined;
 
   constructor(turn: number, quiet: boolean, batch: CallBatch, sink: ReplySink) {
     this.#turn = turn;
@@ -94,6 +94,10 @@ export class ModelReply {
     return this.#textState.length > 0 ? this.#textState : undefined;
   }
 
+  /** The reply as the assistant's message, once the model is done: the turn's own, built once. */
+  get message(): AssistantMessage | undefined {
+    return this.#message;
+  }
   /** The reason the model gave in its `finish` event, if it sent one. */
   get finishReason(): FinishReason | undefined {
     return this.#finishReason;
@@ -238,6 +242,7 @@ export class ModelReply {
     this.#over = true;
     if (this.#thinking !== undefined) this.#reasoned({ text: this.#thinking });
     const message = assistantMessage(this.text, this.#batch.calls, this.#reasoning, this.#items, this.textState);
+    this.#message = message;
     this.#sink.replied(message, this.#finishReason ?? (message.toolCalls !== undefined ? "tool_calls" : "stop"));
     this.#batch.close();
   }

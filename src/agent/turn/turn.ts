@@ -3,7 +3,7 @@ import type { ToolMessage } from "../../tool/message.js";
 import { CallBatch, type BatchEnv, type BatchSink } from "../batch/index.js";
 import { ModelReply } from "./model-reply.js";
 import type { TurnSink } from "./turn-outcome.js";
-import { assistantMessage, type FinishReason, type ModelEvent, type ModelRequest } from "../model/index.js";
+import type { FinishReason, ModelEvent, ModelRequest } from "../model/index.js";
 import { planned, type PlannedTurn } from "./turn-plan.js";
 import { modelTurnsIn } from "../prepare-turn/index.js";
 import { isThenable } from "../../tool/results.js";
@@ -181,14 +181,13 @@ export class Turn {
     reply.listen(events);
   }
 
+  /** The batch settles only once closed, which the reply does when the model is done: its message is built by then. */
   #modelTurnDone(batch: CallBatch, reply: ModelReply): void {
-    const calls = batch.calls;
-    const content = reply.text;
-    const assistant = assistantMessage(content, calls, reply.reasoning, reply.providerItems, reply.textState);
+    const assistant = reply.message as AssistantMessage;
     const messages = batch.messages();
     this.#added.push(assistant, ...messages);
     this.#toolMessages.push(...messages);
-    this.#complete(assistant, batch, reply.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
+    this.#complete(assistant, batch, reply.finishReason ?? (batch.calls.length > 0 ? "tool_calls" : "stop"));
   }
 
   #complete(assistant: AssistantMessage | undefined, batch: CallBatch, finishReason?: FinishReason): void {
