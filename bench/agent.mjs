@@ -14,7 +14,9 @@
  *   node bench/agent.mjs --rounds 40
  *   node bench/agent.mjs --quick       (5 rounds)
  *
- * Target: `runAgent` costs at most 1.05× `streamToolCalls` per call at 10 calls a turn, with each
+ * Target: `runAgent` costs at most 1.05× `streamToolCalls` per call at 10 calls a turn (the shape the
+ * goal is held on: the loop's excess is per call, and at 1 call a turn, reported beside it, the
+ * loop's per-turn work costs less than the baseline's `streamToolCalls` set up per turn), with each
  * turn's messages collected and the model given the conversation as it stands (what any loop must
  * also do; the model was given the first message alone every turn until issue 46's profile showed
  * the loop's copy of the conversation, 550 messages on average here, among its own per-turn work);
@@ -192,6 +194,7 @@ const rows = {
   collected1: [],
   ratio: [],
   ratioCollected: [],
+  ratioCollected1: [],
   perCallLoop: [],
   perCallAlone: [],
   perCallCollected: [],
@@ -204,6 +207,7 @@ for (let r = 0; r < rounds; r++) {
   for (const k of ["loop10", "alone10", "collected10", "watched10", "loop1", "alone1", "collected1"]) rows[k].push(t[k]);
   rows.ratio.push(t.loop10 / t.alone10);
   rows.ratioCollected.push(t.loop10 / t.collected10);
+  rows.ratioCollected1.push(t.loop1 / t.collected1);
   rows.perCallLoop.push((t.loop10 - t.loop1) / (TURNS * (CALLS - 1)));
   rows.perCallAlone.push((t.alone10 - t.alone1) / (TURNS * (CALLS - 1)));
   rows.perCallCollected.push((t.collected10 - t.collected1) / (TURNS * (CALLS - 1)));
@@ -225,11 +229,15 @@ line(`ratio at ${CALLS} calls per turn`, `${m.ratio.toFixed(3)}× streamToolCall
 line("marginal cost of a call", `loop ${f(m.perCallLoop)}, alone ${f(m.perCallAlone)}: the loop adds ${f(addsPerCall)} (${addsPct.toFixed(1)}%)`);
 line("", `(with the messages collected: ${f(m.perCallCollected)}, so the loop adds ${f(m.perCallLoop - m.perCallCollected)} over that)`);
 line("the loop's own cost per turn", f(m.perTurn));
+line(
+  "ratio at 1 call per turn",
+  `${m.ratioCollected1.toFixed(3)}× with the messages collected (rounds: ${spread(rows.ratioCollected1)}): the shape where per-turn work weighs most`,
+);
 reportTargets([
   {
     id: "loop-overhead",
     target: `runAgent ≤ 1.05× streamToolCalls with each turn's messages collected and the model given the conversation, per call (${TURNS} turns × ${CALLS} calls)`,
     met: m.ratioCollected <= 1.05,
-    figure: `${m.ratioCollected.toFixed(3)}× (rounds: ${spread(rows.ratioCollected)}; ${f(m.loop10 / (TURNS * CALLS))} vs ${f(m.collected10 / (TURNS * CALLS))} per call); ${m.ratio.toFixed(3)}× streamToolCalls alone (rounds: ${spread(rows.ratio)}); a call's marginal cost +${addsPct.toFixed(0)}%, ${f(m.perTurn)} per turn`,
+    figure: `${m.ratioCollected.toFixed(3)}× (rounds: ${spread(rows.ratioCollected)}; ${f(m.loop10 / (TURNS * CALLS))} vs ${f(m.collected10 / (TURNS * CALLS))} per call); ${m.ratio.toFixed(3)}× streamToolCalls alone (rounds: ${spread(rows.ratio)}); a call's marginal cost +${addsPct.toFixed(0)}%, ${f(m.perTurn)} per turn; at 1 call a turn ${m.ratioCollected1.toFixed(3)}× with the messages collected`,
   },
 ]);

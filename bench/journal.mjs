@@ -20,6 +20,7 @@
  * costs over keeping them shows apart (issue 46: the keeping is not where its cost is).
  */
 import { spawn, spawnSync } from "node:child_process";
+import { PerformanceObserver } from "node:perf_hooks";
 import { createServer } from "node:net";
 import { z } from "zod";
 import { defineTool, MemoryJournalStore, ok, runAgent } from "../dist/index.js";
@@ -29,7 +30,14 @@ import { quantile } from "./lib/stats.mjs";
 
 const TURNS = 50;
 const CALLS = 10;
-const REPEAT = 10;
+const argv = process.argv;
+/**
+ * Runs per measured window. A 10-call window of 10 runs held 0–2 scavenges (mean 1.1; a 1-call
+ * window 0–1) and a scavenge took 1–7 ms against a window's 4–12 ms of CPU on a loaded machine:
+ * the per-call marginal, a difference of two windows, moved with where a GC landed (issue 46's
+ * seventh round, `gcs` below). 30 runs hold a few in each.
+ */
+const REPEAT = argv.includes("--repeat") ? Number(argv[argv.indexOf("--repeat") + 1]) : argv.includes("--quick") ? 10 : 30;
 const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || (process.argv.includes("--quick") ? 5 : 25);
 
 const echo = defineTool({ name: "echo", description: "", schema: z.object({ n: z.number() }), handler: ({ n }) => ok({ n }) });
@@ -70,10 +78,18 @@ async function loop(calls, store) {
   if (result.haltedReason !== "max_turns" || result.messages.length !== 1 + TURNS * (1 + calls)) throw new Error(`loop: ${result.haltedReason}`);
 }
 
+/** Each GC's start, and each measured window's span, so that the GCs in a window can be counted at the end. */
+const gcStarts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcStarts.push(e.startTime);
+}).observe({ entryTypes: ["gc"] });
+const windows = [];
 async function cpu(fn) {
+  const t0 = performance.now();
   const start = process.cpuUsage();
   for (let i = 0; i < REPEAT; i++) await fn();
   const used = process.cpuUsage(start);
+  windows.push([t0, performance.now()]);
   return (used.user + used.system) / REPEAT;
 }
 const median = (xs) => {
@@ -105,7 +121,11 @@ for (let r = 0; r < rounds; r++) {
 const m = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)]));
 const perCall = (name) => (m[`${name}10`] - m[`${name}1`]) / (TURNS * (CALLS - 1));
 const perTurn = (name) => m[`${name}1`] / TURNS - perCall(name);
-console.log(`journal bench: ${TURNS} turns × ${CALLS} calls (and × 1), ${rounds} paired rounds, CPU time, medians, Node ${process.version}\n`);
+await new Promise((r) => setTimeout(r, 20)); // the last GC entries arrive
+const gcs = windows.map(([t0, t1]) => gcStarts.filter((t) => t >= t0 && t < t1).length);
+console.log(
+  `journal bench: ${TURNS} turns × ${CALLS} calls (and × 1), ${rounds} paired rounds of ${REPEAT} runs a window, CPU time, medians, Node ${process.version}\n`,
+);
 console.log("                      per call     per turn");
 const labels = { plain: "no journal", memory: "in memory ", floor: "floor     " };
 for (const name of ["plain", "memory", "floor"])
@@ -115,8 +135,9 @@ const ratio = median(ratios.perCall);
 const runRatio = median(ratios.perRun);
 const spread = (xs) => `${quantile(xs, 0.25).toFixed(2)}–${quantile(xs, 0.75).toFixed(2)}×`;
 const floorRatio = median(ratios.overFloor);
+console.log(`  GCs per window: ${Math.min(...gcs)}–${Math.max(...gcs)} (mean ${(gcs.reduce((a, b) => a + b, 0) / gcs.length).toFixed(1)})`);
 console.log(
-  `\n  in-memory journal per call: ${ratio.toFixed(3)}× the loop without it (rounds: ${spread(ratios.perCall)}), ${floorRatio.toFixed(3)}× the floor (rounds: ${spread(ratios.overFloor)}); a whole run at ${CALLS} calls a turn: ${runRatio.toFixed(3)}× (rounds: ${spread(ratios.perRun)}); per turn: +${(perTurn("memory") - perTurn("plain")).toFixed(1)} µs`,
+  `\n  in-memory journal per call, from the medians: ${(perCall("memory") / perCall("plain")).toFixed(3)}×\n  in-memory journal per call: ${ratio.toFixed(3)}× the loop without it (rounds: ${spread(ratios.perCall)}), ${floorRatio.toFixed(3)}× the floor (rounds: ${spread(ratios.overFloor)}); a whole run at ${CALLS} calls a turn: ${runRatio.toFixed(3)}× (rounds: ${spread(ratios.perRun)}); per turn: +${(perTurn("memory") - perTurn("plain")).toFixed(1)} µs`,
 );
 
 const targets = [
