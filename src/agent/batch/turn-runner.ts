@@ -73,8 +73,13 @@ export class TurnRunners {
     let env: RunEnv;
     if (onReport === undefined) {
       this.#nested = nested;
-      env = resolved.shared ??= { ...resolved.env, onNested: (report) => this.#nested?.nested(report) };
+      env = resolved.shared ??= this.#shared(resolved.env);
     } else env = { ...resolved.env, onNested: (report) => nested.nested(report), onReport };
     return new CheckedFeed(resolved.source ?? toolSource(agent.tools, env), env, host, this.#abort);
+  }
+
+  /** A method of its own: made in {@link feed}, its closure would share feed's context, and keep the first turn's runner for the run. */
+  #shared(env: RunEnv): RunEnv {
+    return { ...env, onNested: (report) => this.#nested?.nested(report) };
   }
 }
