@@ -35,9 +35,11 @@ const argv = process.argv;
  * Runs per measured window. A 10-call window of 10 runs held 0–2 scavenges (mean 1.1; a 1-call
  * window 0–1) and a scavenge took 1–7 ms against a window's 4–12 ms of CPU on a loaded machine:
  * the per-call marginal, a difference of two windows, moved with where a GC landed (issue 46's
- * seventh round, `gcs` below). 30 runs hold a few in each.
+ * seventh round, `gcs` below). 200 runs (about 0.1–0.2 s of CPU) hold 4–22, and the rounds'
+ * quartiles narrowed from 0.52–1.55× to 1.11–1.21× and 1.17–1.30× in two runs; 30 runs (0–4 GCs)
+ * did not. `--quick` runs 30.
  */
-const REPEAT = argv.includes("--repeat") ? Number(argv[argv.indexOf("--repeat") + 1]) : argv.includes("--quick") ? 10 : 30;
+const REPEAT = argv.includes("--repeat") ? Number(argv[argv.indexOf("--repeat") + 1]) : argv.includes("--quick") ? 30 : 200;
 const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || (process.argv.includes("--quick") ? 5 : 25);
 
 const echo = defineTool({ name: "echo", description: "", schema: z.object({ n: z.number() }), handler: ({ n }) => ok({ n }) });
