@@ -104,7 +104,7 @@ export class SandboxPool {
           thread.listener = undefined;
           return;
         }
-        // Guest code still queued may keep the thread busy: past the grace it is replaced.
+        // Guest code still running in the job that ended its script may keep the thread busy: past the grace it is replaced.
         const grace = setTimeout(() => thread.lose("killed", "the sandbox thread did not stop"), STOP_GRACE_MS);
         grace.unref();
         // Messages the script posted before it was stopped may still be on their way: the thread
