@@ -1,16 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { type LeaseEvent, SandboxPool } from "../../src/code-mode/sandbox-pool.js";
 
-const limits = {
-  memoryBytes: 16 * 1024 * 1024,
-  stackBytes: 512 * 1024,
-  cpuMs: 1_000,
-  maxCalls: 500,
-  maxArgumentBytes: 1024,
-  maxInFlightBytes: 65_536,
-  maxResultBytes: 1024,
-};
-const start = (script: string) => ({ script, names: ["t"], limits, now: 0, seed: 1 });
+import { scriptStart as start } from "./helpers.js";
 
 describe("SandboxPool", () => {
   const pool = new SandboxPool(1);

@@ -2,15 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SandboxThread } from "../../src/code-mode/sandbox-worker.js";
 import type { LeaseEvent } from "../../src/code-mode/sandbox-pool.js";
 
-const limits = {
-  memoryBytes: 16 * 1024 * 1024,
-  stackBytes: 512 * 1024,
-  cpuMs: 1_000,
-  maxCalls: 100,
-  maxArgumentBytes: 1024,
-  maxInFlightBytes: 65_536,
-  maxResultBytes: 1024,
-};
+import { scriptStart } from "./helpers.js";
 
 describe("the sandbox thread", () => {
   const threads: SandboxThread[] = [];
@@ -36,7 +28,7 @@ describe("the sandbox thread", () => {
       });
       const late = "for (;;) { try { let a = [1]; for (;;) a = a.concat(a); } catch {} }";
       const script = `Promise.resolve().then(() => null).then(() => { ${late} }); return 1;`;
-      thread.worker.postMessage({ type: "run", script, names: ["t"], limits, now: 0, seed: 1 });
+      thread.worker.postMessage({ type: "run", ...scriptStart(script) });
       // Without the fix the thread answers stop only once the loop is interrupted, minutes later:
       // 10 s is a wide margin for a thread that has nothing left to run.
       const bound = new Promise<"still busy">((resolve) => setTimeout(() => resolve("still busy"), 10_000).unref());
