@@ -1,6 +1,6 @@
 import type { ThreadCpuClock } from "./thread-cpu-clock.js";
 
-/** One script's CPU budget, asked from the interrupt handler and between job batches. */
+/** One script's CPU budget, asked from the interrupt handler and between jobs. */
 export interface CpuBudget {
   /** Whether the script has run past its budget, given the wall time its guest code has run so far. */
   readonly spent: (wallMs: number) => boolean;

@@ -65,13 +65,22 @@ export class SandboxPool {
     let slices = 0;
     let stuck = 0;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
+    let armed = 0;
     const watch = (): void => {
+      armed++;
       if (watchdog !== undefined) clearTimeout(watchdog);
       watchdog = undefined;
       if (slices === 0 || done) return;
+      const mine = armed;
       watchdog = setTimeout(() => {
-        done = true;
-        thread.lose("cpu_time", `the script's thread was stuck for ${stuck} ms and was terminated`);
+        // Node runs due timers before it reads the thread's messages: a host that was itself busy
+        // past the deadline (a long GC, a long synchronous task) would take a thread that said
+        // "idle" or "done" in time for stuck. The verdict waits for the messages already posted.
+        setImmediate(() => {
+          if (mine !== armed || done) return;
+          done = true;
+          thread.lose("cpu_time", `the script's thread was stuck for ${stuck} ms and was terminated`);
+        });
       }, stuck);
     };
     const sliced = (): void => {
@@ -104,7 +113,7 @@ export class SandboxPool {
           thread.listener = undefined;
           return;
         }
-        // Guest code still queued may keep the thread busy: past the grace it is replaced.
+        // Guest code still running in the job that ended its script may keep the thread busy: past the grace it is replaced.
         const grace = setTimeout(() => thread.lose("killed", "the sandbox thread did not stop"), STOP_GRACE_MS);
         grace.unref();
         // Messages the script posted before it was stopped may still be on their way: the thread

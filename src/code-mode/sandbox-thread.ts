@@ -14,7 +14,7 @@ import type { threadCpuClock } from "./thread-cpu-clock.js";
  * counts only the time the guest itself runs, not its waits for its tools (CPU time where the
  * thread can read its CPU clock: {@link cpuBudget}). The guest reaches the host only through
  * the two functions the prelude keeps in its closure. Why a script stopped comes from this
- * side's own signals (the interrupt handler fired, a job batch ran past the budget, the heap is
+ * side's own signals (the interrupt handler fired, a job ran past the budget, the heap is
  * full) or from the prelude's check of the engine's own error class, never from a message's
  * text. Once the script has ended, the interrupt handler stops any guest code still queued, and
  * calls made in the slice it ended in are never sent.
@@ -105,14 +105,20 @@ export function sandboxThread(load: (id: string) => unknown, cpuClockOf: typeof 
     return deferred.handle;
   }
 
-  /** Run guest code, counting its time against the CPU limit, then its jobs in batches until none is left or the budget is spent. */
+  /**
+   * Run guest code, counting its time against the CPU limit, then its jobs until none is left,
+   * the script has ended or the budget is spent. One job at a time: a job queued behind the one
+   * that ends the script never runs, where a batch ran it (QuickJS asks the interrupt handler only
+   * every so many branches, minutes apart in a loop of long native calls, which kept the thread
+   * past the pool's stop grace; about 1 µs a job).
+   */
   function slice(state: Any, run: () => void): void {
     if (state.ended) return;
     state.since = performance.now();
     try {
       run();
       while (!state.ended) {
-        const jobs = state.runtime.executePendingJobs(64);
+        const jobs = state.runtime.executePendingJobs(1);
         if (jobs.error) {
           failed(state, jobs.error);
           break;

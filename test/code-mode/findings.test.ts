@@ -130,6 +130,9 @@ describe("codeMode against what the hostile-script hunt found", () => {
       "try { await tools.store([1]); } catch (e) { return e.reason; }",
       "try { await tools.store(null); } catch (e) { return e.reason; }",
     ];
+    stored.length = 0;
     for (const script of scripts) expect((await run(script))?.content).toBe("invalid_arguments");
+    // Answered without a run: the tool never saw them.
+    expect(stored).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { askUser, defineTool, error, ok, runToolCalls, type RunResult, type Tool } from "../../src/index.js";
+import type { ScriptStart } from "../../src/code-mode/sandbox-pool.js";
 
 /**
  * Tools whose handler runs are counted, so a test can say a call never ran twice; `clarify`, kept
@@ -53,4 +54,18 @@ export function countedTools(askOpts: object = {}) {
 /** Run one script through a code-mode tool as a batch of one call. */
 export function runScript(tool: Tool, script: string, id = "s1"): Promise<RunResult> {
   return runToolCalls([{ id, name: tool.name, arguments: { script } }], [tool], { toolTimeout: 20_000 });
+}
+
+/** A script's start as a sandbox thread reads it, with small limits: for tests that drive a pool or a thread directly. */
+export function scriptStart(script: string): ScriptStart {
+  const limits = {
+    memoryBytes: 16 * 1024 * 1024,
+    stackBytes: 512 * 1024,
+    cpuMs: 1_000,
+    maxCalls: 500,
+    maxArgumentBytes: 1024,
+    maxInFlightBytes: 65_536,
+    maxResultBytes: 1024,
+  };
+  return { script, names: ["t"], limits, now: 0, seed: 1 };
 }

@@ -97,14 +97,24 @@ const scriptArb = fc.record({
   later: fc.array(fc.record({ ticks: fc.constantFrom(1, 6), body: fc.constantFrom(...LATER) }), { maxLength: 2 }),
 });
 
-/** The script's text, and how many legitimate calls it awaits if nothing ends it early. */
+/**
+ * The script's text, how many legitimate calls it awaits if nothing ends it early, and how many of
+ * them reach the tool: none after the script sets `Object.prototype.toJSON`, since the guest's own
+ * `JSON.stringify` then makes their arguments a string, answered `invalid_arguments` without a run
+ * (the hunt's seed 106465208, path 56:2:4:5:4:4; findings.test.ts keeps that answer).
+ */
 function render({ before, later }: { readonly before: readonly Op[]; readonly later: readonly { ticks: number; body: string }[] }): {
   script: string;
   calls: number;
+  runnable: number;
 } {
   let k = 0;
+  let runnable: number | undefined;
   const lines = before.map((op) => {
-    if (op.kind === "raw") return op.text;
+    if (op.kind === "raw") {
+      if (op.text.startsWith("Object.prototype.toJSON")) runnable ??= k;
+      return op.text;
+    }
     const args = `{ k: ${k++}${op.pad > 0 ? `, pad: "x".repeat(${op.pad})` : ""}${op.depth > 0 ? ", d" : ""}${op.fail === "no" ? "" : ", fail: true"} }`;
     const deep = op.depth > 0 ? `let d = 0; for (let i = 0; i < ${op.depth}; i++) d = [d];` : "";
     const awaited =
@@ -115,7 +125,7 @@ function render({ before, later }: { readonly before: readonly Op[]; readonly la
     ({ ticks, body }, i) =>
       `{ let p = Promise.resolve(); for (let i = 0; i < ${ticks}; i++) p = p.then(() => null); p.then(() => { ${body.replace("LATE", String(1000 + i))} }); }`,
   );
-  return { script: `const log = [];\n${lines.join("\n")}\n${scheduled.join("\n")}\nreturn log;`, calls: k };
+  return { script: `const log = [];\n${lines.join("\n")}\n${scheduled.join("\n")}\nreturn log;`, calls: k, runnable: runnable ?? k };
 }
 
 describe("codeMode against hostile scripts (property)", () => {
@@ -152,7 +162,7 @@ describe("codeMode against hostile scripts (property)", () => {
     baseline = process.memoryUsage().heapUsed;
     await fc.assert(
       fc.asyncProperty(scriptArb, async (shape) => {
-        const { script, calls } = render(shape);
+        const { script, calls, runnable } = render(shape);
         ran.length = 0;
         // The runner's deadline is only a backstop, cpuMs + 1 s plus a margin for a loaded machine: the sandbox must answer first, with its own code.
         const result = await runToolCalls([{ id: "x", name: "run_script", arguments: { script } }], [code.tool], { toolTimeout: cpuMs + 1_000 + 6_000 });
@@ -165,7 +175,7 @@ describe("codeMode against hostile scripts (property)", () => {
         // Only the script's own awaited calls ran, in order, each once: never one made after it returned or forged.
         expect(ran).toEqual(Array.from({ length: ran.length }, (_, i) => i));
         expect(ran.length).toBeLessThanOrEqual(calls);
-        if (result.messages[0]?.isError === false) expect(ran).toHaveLength(calls);
+        if (result.messages[0]?.isError === false) expect(ran).toHaveLength(runnable);
         expect(crashes).toEqual([]);
         ran.length = 0;
         const next = await runToolCalls([{ id: "n", name: "run_script", arguments: { script: "return (await tools.t({ k: 0 })) + 1;" } }], [code.tool], {

@@ -1,16 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { type LeaseEvent, SandboxPool } from "../../src/code-mode/sandbox-pool.js";
 
-const limits = {
-  memoryBytes: 16 * 1024 * 1024,
-  stackBytes: 512 * 1024,
-  cpuMs: 1_000,
-  maxCalls: 500,
-  maxArgumentBytes: 1024,
-  maxInFlightBytes: 65_536,
-  maxResultBytes: 1024,
-};
-const start = (script: string) => ({ script, names: ["t"], limits, now: 0, seed: 1 });
+import { scriptStart as start } from "./helpers.js";
 
 describe("SandboxPool", () => {
   const pool = new SandboxPool(1);
@@ -49,5 +40,23 @@ describe("SandboxPool", () => {
       expect(done).toEqual({ type: "done", ok: true, value: "42" });
       expect(seen.filter((m) => m.type === "call")).toEqual([]);
     }
+  });
+
+  it("does not take a thread for stuck when its answer waits behind a host that was busy past the deadline", async () => {
+    // The hunt's find (seed 349029457, path 96): a trivial script after a hostile one ended
+    // cpu_time. Node runs a due timer before it reads a worker's messages, so a host blocked past
+    // a slice's deadline (here 2 s of synchronous work against 50 ms) killed a thread whose
+    // "done" was already waiting.
+    const lease = await pool.lease();
+    const heard = new Promise<LeaseEvent>((resolve) => lease.start(start("return 1;"), (m) => m.type !== "idle" && resolve(m), 50));
+    // The host is busy after the event loop's poll, so its next step is the due timers, then the messages.
+    setImmediate(() => {
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        // Meanwhile the thread answers: 1 ms of its CPU in 2 s, a wide margin.
+      }
+    });
+    expect(await heard).toEqual({ type: "done", ok: true, value: "1" });
+    lease.release();
   });
 });
