@@ -32,7 +32,9 @@ export function encodeValue(value: unknown, mode: Mode, path = "", depth = 0, se
     case "boolean":
       return value;
     case "number":
-      return Number.isFinite(value) ? value : null; // as JSON.stringify writes NaN and Infinity
+      // As JSON.stringify writes them: NaN and Infinity as null, -0 as 0 (`=== 0` holds for both zeros).
+      if (!Number.isFinite(value)) return null;
+      return value === 0 ? 0 : value;
     case "bigint":
       if (mode === "exact") throw new Unencodable(`${where(path)} is a bigint, which JSON cannot hold`);
       return { [TAG]: "bigint", value: String(value) };

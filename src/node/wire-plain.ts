@@ -10,7 +10,7 @@ const ARRAY_ITERATOR = Array.prototype[Symbol.iterator];
 
 /**
  * A copy of `value` when it is plain JSON data, the common result of a handler: strings, finite
- * numbers, booleans, `null`, and arrays and plain objects of them, with no `toJSON`, no tag key, no
+ * numbers (-0 written as 0), booleans, `null`, and arrays and plain objects of them, with no `toJSON`, no tag key, no
  * hole and nesting under 512 levels. The copy is exactly what the full
  * encoder ({@link encodeValue}) and decoder ({@link decodeValue}) give for such data, built
  * without their paths, entry lists and checks per value (about a quarter of their cost); for
@@ -36,7 +36,7 @@ function copy(value: unknown, depth: number): Wire {
     case "boolean":
       return value;
     case "number":
-      if (Number.isFinite(value)) return value;
+      if (Number.isFinite(value)) return value === 0 ? 0 : value; // -0 as 0, as JSON writes it and the encoder does
       throw BAIL; // the encoder writes it as null, the decoder refuses it
     case "object":
       break;

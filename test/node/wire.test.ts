@@ -30,6 +30,16 @@ describe("data of a result, as the default JSON encoder would write it", () => {
     );
   });
 
+  it('writes -0 as 0, as JSON.stringify does (the hunt\'s find: seed -694931208, shrunk to { "": [-0] })', () => {
+    const wire = encoded(ok({ "": [-0], n: -0 })) as { value: { "": number[]; n: number } };
+    expect(Object.is(wire.value[""][0], 0)).toBe(true);
+    expect(Object.is(wire.value.n, 0)).toBe(true);
+    // Beside a date, the full encoder writes the value rather than the plain copy.
+    const dated = encoded(ok({ at: new Date(0), n: [-0] })) as { value: { at: string; n: number[] } };
+    expect(dated.value.at).toBe("1970-01-01T00:00:00.000Z");
+    expect(Object.is(dated.value.n[0], 0)).toBe(true);
+  });
+
   it("gives each toJSON the key it is under, as JSON.stringify does, at any depth", () => {
     const keyed = fc.constant(null).map(() => ({ toJSON: (key: string) => `under ${JSON.stringify(key)}` }));
     const { tree } = fc.letrec((tie) => ({
