@@ -1,9 +1,9 @@
 import type { HandlerContext, HandlerResult, Tool } from "../index.js";
-import { pauseDeadline } from "../internal.js";
 import { encodeThrown } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
 import { HandlerNumbers } from "./pool-handlers.js";
 import { PoolJob } from "./pool-job.js";
+import { PoolLedger } from "./pool-ledger.js";
 import type { PoolPlan } from "./pool-options.js";
 import type { WorkerPoolStats } from "./pool-stats.js";
 import type { PoolThread } from "./pool-thread.js";
@@ -20,10 +20,7 @@ export class PoolScheduler implements StartOwner {
   readonly #threads = new Set<PoolThread>();
   #idle: PoolThread[] = [];
   #queue: PoolJob[] = [];
-  #running = 0;
-  #draining = 0;
-  /** Calls posted to a busy thread, not taken yet (see `JobState`). */
-  #ahead = 0;
+  readonly #ledger: PoolLedger;
   #ids = 0;
   /** A thread failed to start: start no more until the next call asks. */
   #broken = false;
@@ -34,6 +31,7 @@ export class PoolScheduler implements StartOwner {
   constructor(plan: PoolPlan) {
     this.#plan = plan;
     this.#starts = new ThreadStarts(plan, this);
+    this.#ledger = new PoolLedger(plan.grace);
   }
 
   get closed(): boolean {
@@ -59,8 +57,8 @@ export class PoolScheduler implements StartOwner {
   }
 
   stats(): WorkerPoolStats {
-    const [threads, queued] = [this.#threads.size, this.#queue.length + this.#ahead];
-    return { threads, starting: this.#starts.starting, idle: this.#idle.length, running: this.#running, draining: this.#draining, queued };
+    const { running, draining, ahead } = this.#ledger;
+    return { threads: this.#threads.size, starting: this.#starts.starting, idle: this.#idle.length, running, draining, queued: this.#queue.length + ahead };
   }
 
   async close(): Promise<void> {
@@ -87,7 +85,7 @@ export class PoolScheduler implements StartOwner {
     if (job === undefined) return;
     if (isResult(message)) {
       if (message[0] !== job.id) return;
-      this.#free(job);
+      this.#ledger.free(job);
       job.answer(message);
     } else {
       if (message.type === "ready") return;
@@ -99,12 +97,12 @@ export class PoolScheduler implements StartOwner {
         job.reported(message);
         return;
       }
-      this.#free(job);
+      this.#ledger.free(job);
       job.notStarted(job.recalled ? "while it waited on a busy worker thread" : "while its worker thread loaded the handler's module");
     }
     // The thread answered the call before `next`, so it has taken `next` now.
-    const next = this.#unpost(thread);
-    if (next !== undefined) this.#take(next, thread);
+    const next = this.#ledger.unpost(thread);
+    if (next !== undefined) this.#ledger.take(next, thread);
     else {
       thread.idle();
       this.#idle.push(thread);
@@ -115,17 +113,8 @@ export class PoolScheduler implements StartOwner {
   /** The thread gave back the call it held ahead: unstarted, so it waits for a thread again, or is answered if its signal aborted. */
   #unposted(thread: PoolThread, id: number): void {
     if ((thread.next as PoolJob | undefined)?.id !== id) return;
-    this.#requeue(this.#unpost(thread) as PoolJob);
+    this.#requeue(this.#ledger.unpost(thread) as PoolJob);
     this.#pump();
-  }
-
-  /** The call posted ahead to `thread`, if any, no longer counted there. */
-  #unpost(thread: PoolThread): PoolJob | undefined {
-    const job = thread.next as PoolJob | undefined;
-    if (job === undefined) return undefined;
-    thread.next = undefined;
-    this.#ahead--;
-    return job;
   }
 
   /** A call posted ahead that never started goes back to the front of the queue (or is answered, if its signal aborted meanwhile). */
@@ -148,7 +137,7 @@ export class PoolScheduler implements StartOwner {
     const at = this.#idle.indexOf(thread);
     if (at >= 0) this.#idle.splice(at, 1);
     const job = thread.job as PoolJob | undefined;
-    const next = this.#unpost(thread);
+    const next = this.#ledger.unpost(thread);
     if (next !== undefined) {
       // The exit comes after the thread's last messages (see PoolThread.kill): not having heard
       // the answer before `next`, the thread had not started it; it waits for another thread.
@@ -156,7 +145,7 @@ export class PoolScheduler implements StartOwner {
       else this.#requeue(next);
     }
     if (job !== undefined) {
-      this.#free(job);
+      this.#ledger.free(job);
       job.threadGone(why, this.#plan.grace);
     }
     this.#pump();
@@ -175,7 +164,7 @@ export class PoolScheduler implements StartOwner {
   /** Start queued calls on idle threads, post the rest ahead to busy ones, then start threads up to size + spares. */
   #pump(): void {
     const plan = this.#plan;
-    while (this.#queue.length > 0 && this.#running < plan.size && this.#idle.length > 0) {
+    while (this.#queue.length > 0 && this.#ledger.running < plan.size && this.#idle.length > 0) {
       this.#dispatch(this.#queue.shift() as PoolJob, this.#idle.pop() as PoolThread);
     }
     if (this.#queue.length > 0 && plan.ahead > 0) {
@@ -194,44 +183,22 @@ export class PoolScheduler implements StartOwner {
   /** Post `job` to `thread`: to run now when it is idle, else ahead, its deadline stopped until the thread takes it. */
   #dispatch(job: PoolJob, thread: PoolThread): void {
     const ahead = thread.job !== undefined;
-    if (ahead) {
-      job.state = "ahead";
-      job.thread = thread;
-      thread.next = job;
-      this.#ahead++;
-      job.resume = pauseDeadline(job.ctx);
-    } else {
-      this.#take(job, thread);
+    if (ahead) this.#ledger.postAhead(job, thread);
+    else {
+      this.#ledger.take(job, thread);
       thread.busy();
     }
     try {
       this.#numbers.send(job, thread);
     } catch (cause) {
-      if (ahead) this.#unpost(thread);
+      if (ahead) this.#ledger.unpost(thread);
       else {
-        this.#free(job);
+        this.#ledger.free(job);
         thread.idle();
         this.#idle.push(thread);
       }
       job.exit("its arguments or context cannot be sent to a worker thread", cause);
     }
-  }
-
-  /** `thread` takes `job`: its deadline starts again, or, its signal aborted while it waited ahead, its grace period starts. */
-  #take(job: PoolJob, thread: PoolThread): void {
-    job.thread = thread;
-    thread.job = job;
-    const resume = job.resume;
-    job.resume = undefined;
-    if (job.state === "recalled") {
-      job.state = "draining";
-      this.#draining++;
-      job.startGrace(thread, this.#plan.grace);
-      return;
-    }
-    job.state = "running";
-    this.#running++;
-    resume?.();
   }
 
   /** The call's signal aborted: abort its handler's, and terminate its thread after the grace period. */
@@ -243,30 +210,14 @@ export class PoolScheduler implements StartOwner {
     }
     if (job.state !== "running" && job.state !== "ahead") return;
     const thread = job.thread as PoolThread;
-    const ahead = job.state === "ahead";
-    if (ahead) {
-      job.state = "recalled";
-      job.recalled = true;
-      thread.recall(job.id);
-    } else {
-      job.state = "draining";
-      this.#running--;
-      this.#draining++;
-    }
+    // Recalled, it comes back unstarted, or has started and meets its grace period when the thread is heard taking it.
+    if (job.state === "ahead") this.#ledger.recall(job, thread);
     try {
       thread.send({ type: "abort", id: job.id, reason: encodeThrown(reason) });
     } catch {
       // The thread is already gone: its exit answers the call.
     }
-    // Recalled, it comes back unstarted, or has started and meets its grace period when the thread is heard taking it.
-    if (!ahead) job.startGrace(thread, this.#plan.grace);
+    if (job.state === "running") this.#ledger.drain(job, thread);
     this.#pump();
-  }
-
-  /** The call leaves its thread: it no longer counts as running or draining. */
-  #free(job: PoolJob): void {
-    if (job.state === "running") this.#running--;
-    else if (job.state === "draining") this.#draining--;
-    if (job.thread !== undefined) job.thread.job = undefined;
   }
 }
