@@ -8,6 +8,7 @@
 export { compileSchema, type CompiledSchema } from "./schema/tool-schema.js";
 export { REMOTE_ATTEMPT, resolveOptions } from "./run/options/options.js";
 export { watchAbort, type CtxAbort } from "./run/call/call-context.js";
+export { pauseDeadline } from "./run/call/deadline-pause.js";
 export { checked } from "./tool/executor.js";
 export { exitResult } from "./run/outcome/run-errors.js";
 export { collectToolCalls } from "./run/batch.js";

@@ -23,7 +23,7 @@ export class ProtocolPool {
     this.#export = exportName;
     this.ready = Promise.all(
       Array.from({ length: size }, () => {
-        const worker = new Worker(new URL("node/worker.js", dist), { workerData: { preload: [] } });
+        const worker = new Worker(new URL("node/worker.js", dist), { workerData: { preload: [], recalled: new SharedArrayBuffer(4) } });
         this.#threads.push(worker);
         return new Promise((resolve) => {
           worker.on("message", (message) => {

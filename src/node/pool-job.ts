@@ -2,6 +2,7 @@ import {
   CallCancelledError,
   error,
   isToolError,
+  reportFate,
   ToolError,
   type HandlerContext,
   type HandlerResult,
@@ -16,8 +17,12 @@ import type { IsolatedHandler } from "./isolated-tool.js";
 import type { PoolThread } from "./pool-thread.js";
 import type { CallMessage, HandlerDefinition, ResultMessage, WireProgress } from "./protocol.js";
 
-/** Where a call stands in the pool. */
-export type JobState = "queued" | "running" | "draining" | "done";
+/**
+ * Where a call stands in the pool. `ahead`: posted to a thread busy with the call before it, its
+ * deadline stopped until the thread takes it; `recalled`: such a call whose signal aborted, told
+ * to its thread, which answers it unstarted (or, having started it, aborts its handler).
+ */
+export type JobState = "queued" | "ahead" | "recalled" | "running" | "draining" | "done";
 
 /**
  * One call handed to the pool: queued for a thread, running on one, draining (its `ctx.signal`
@@ -29,6 +34,10 @@ export class PoolJob {
   grace: ReturnType<typeof setTimeout> | undefined;
   /** The pool terminated its thread after the grace period. */
   killed = false;
+  /** Its signal aborted while it waited posted ahead (see {@link JobState}). */
+  recalled = false;
+  /** Starts its deadline again: set while it waits on a busy thread (see {@link JobState}). */
+  resume: (() => void) | undefined = undefined;
   readonly #resolve: (result: HandlerResult) => void;
   readonly #abort: CtxAbort;
   /** Why its `ctx` aborted, once it has. */
@@ -102,14 +111,30 @@ export class PoolJob {
     );
   }
 
-  /** Hand what the handler reported to the runner's `ctx.progress`, which checks it as in-process. */
-  progressed(update: WireProgress): void {
-    this.ctx.progress(unwire(update) as ProgressUpdate);
+  /** Terminate `thread`, which runs it, if it has not settled `grace` ms after its signal aborted. */
+  startGrace(thread: PoolThread, grace: number): void {
+    const kill = (): void => {
+      this.killed = true;
+      void thread.kill(new Error("terminated after the grace period"));
+    };
+    if (grace === 0) kill();
+    else this.grace = setTimeout(kill, grace);
   }
 
-  /** Hand what the handler logged to the runner's `ctx.log`, which checks it as in-process. */
-  logged(entry: WireProgress): void {
-    this.ctx.log(unwire(entry) as LogEntry);
+  /** Hand what the handler reported or logged to the runner's `ctx.progress` or `ctx.log`, which check it as in-process. */
+  reported(message: { readonly type: "progress"; readonly update: WireProgress } | { readonly type: "log"; readonly entry: WireProgress }): void {
+    if (message.type === "progress") this.ctx.progress(unwire(message.update) as ProgressUpdate);
+    else this.ctx.log(unwire(message.entry) as LogEntry);
+  }
+
+  /** Its thread is gone: terminated `grace` ms after its signal aborted (`killed`), or dead of `why`. */
+  threadGone(why: Error, grace: number): void {
+    if (!this.killed) {
+      this.exit(`its worker thread died: ${why.message}`, why);
+      return;
+    }
+    reportFate(this.ctx, "killed");
+    this.exit(`its worker thread was terminated ${grace} ms after its signal aborted`, this.abortReason);
   }
 
   /**

@@ -33,6 +33,13 @@ export interface WorkerPoolOptions {
   readonly preload?: readonly (string | URL)[];
   /** The `control.concurrency` group of the pool's tools; default `worker-pool-<n>`. */
   readonly name?: string;
+  /**
+   * Calls posted to each busy thread behind the one it runs, `0` or `1`; default 1. A call posted
+   * ahead waits in its thread with its deadline stopped, and the thread takes it as it answers the
+   * one before, without waiting for the host: the pool's limit is `size × (1 + ahead)`. `0` posts
+   * a call only to an idle thread.
+   */
+  readonly ahead?: 0 | 1;
 }
 
 /** {@link WorkerPoolOptions}, checked and with defaults. */
@@ -43,6 +50,7 @@ export interface PoolPlan {
   readonly resourceLimits: ResourceLimits | undefined;
   readonly preload: readonly string[];
   readonly name: string;
+  readonly ahead: 0 | 1;
 }
 
 const MAX_TIMEOUT = 2_147_483_647;
@@ -55,7 +63,15 @@ let pools = 0;
  */
 export function checkPoolOptions(options: WorkerPoolOptions): PoolPlan {
   if (typeof options !== "object" || options === null) throw new TypeError(`Expected the options of \`workerPool\` to be an object, got ${say(options)}`);
-  const { size = Math.max(1, availableParallelism() - 1), spares = 1, grace = 1_000, resourceLimits, preload = [], name = `worker-pool-${++pools}` } = options;
+  const {
+    size = Math.max(1, availableParallelism() - 1),
+    spares = 1,
+    grace = 1_000,
+    resourceLimits,
+    preload = [],
+    name = `worker-pool-${++pools}`,
+    ahead = 1,
+  } = options;
   if (!(Number.isInteger(size) && size > 0)) throw new TypeError(`Expected \`size\` to be a positive integer, got ${say(size)}`);
   if (!(Number.isInteger(spares) && spares >= 0)) throw new TypeError(`Expected \`spares\` to be a non-negative integer, got ${say(spares)}`);
   if (!(typeof grace === "number" && grace >= 0 && grace <= MAX_TIMEOUT)) {
@@ -66,7 +82,8 @@ export function checkPoolOptions(options: WorkerPoolOptions): PoolPlan {
   }
   if (!Array.isArray(preload)) throw new TypeError(`Expected \`preload\` to be an array of module URLs, got ${say(preload)}`);
   if (typeof name !== "string" || name === "") throw new TypeError(`Expected \`name\` to be a non-empty string, got ${say(name)}`);
-  return { size, spares, grace, resourceLimits, preload: preload.map((m: unknown) => moduleUrl(m, "preload")), name };
+  if (ahead !== 0 && ahead !== 1) throw new TypeError(`Expected \`ahead\` to be 0 or 1, got ${say(ahead)}`);
+  return { size, spares, grace, resourceLimits, preload: preload.map((m: unknown) => moduleUrl(m, "preload")), name, ahead };
 }
 
 /**

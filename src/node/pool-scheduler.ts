@@ -1,41 +1,41 @@
-import { reportFate, type HandlerContext, type HandlerResult, type Tool } from "../index.js";
+import type { HandlerContext, HandlerResult, Tool } from "../index.js";
 import { encodeThrown } from "./codec.js";
 import type { IsolatedHandler } from "./isolated-tool.js";
+import { HandlerNumbers } from "./pool-handlers.js";
 import { PoolJob } from "./pool-job.js";
+import { PoolLedger } from "./pool-ledger.js";
 import type { PoolPlan } from "./pool-options.js";
 import type { WorkerPoolStats } from "./pool-stats.js";
-import { PoolThread, type ThreadOwner } from "./pool-thread.js";
+import type { PoolThread } from "./pool-thread.js";
+import { ThreadStarts, type StartOwner } from "./pool-starts.js";
 import { isResult, type FromWorker } from "./protocol.js";
-import { workerScript } from "./worker-script.js";
 
 /**
  * The machinery behind a `WorkerPool`: calls queued for a thread, threads started up to
  * `size + spares`, a call's abort passed on and its thread terminated after the grace period,
  * and each thread's news (ready, a result, progress, its death) turned into the call's answer.
  */
-export class PoolScheduler implements ThreadOwner {
+export class PoolScheduler implements StartOwner {
   readonly #plan: PoolPlan;
   readonly #threads = new Set<PoolThread>();
   #idle: PoolThread[] = [];
   #queue: PoolJob[] = [];
-  #starting = 0;
-  /** Threads to start once the worker script is ready (from source only). */
-  #unbuilt = 0;
-  #running = 0;
-  #draining = 0;
+  readonly #ledger: PoolLedger;
   #ids = 0;
-  #script: URL | Promise<URL> | undefined;
   /** A thread failed to start: start no more until the next call asks. */
   #broken = false;
   #closed = false;
-  #warmed: (() => void)[] = [];
-  /** A number per handler (module, export, tool name), so that a call names its handler in a few bytes. */
-  readonly #handlerNumbers = new Map<string, number>();
-  /** The same numbers by tool, so that a call of a tool seen before builds no key. */
-  readonly #toolNumbers = new WeakMap<Tool, number>();
+  readonly #starts: ThreadStarts;
+  readonly #numbers = new HandlerNumbers();
 
   constructor(plan: PoolPlan) {
     this.#plan = plan;
+    this.#starts = new ThreadStarts(plan, this);
+    this.#ledger = new PoolLedger(plan.grace);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Queue a call of `tool`, whose handler is `handler`, for a thread; `resolve` takes its answer. */
@@ -53,27 +53,31 @@ export class PoolScheduler implements ThreadOwner {
   warm(): Promise<void> {
     this.#broken = false;
     this.#pump();
-    return this.#starting === 0 ? Promise.resolve() : new Promise((resolve) => this.#warmed.push(resolve));
+    return this.#starts.settled();
   }
 
   stats(): WorkerPoolStats {
-    const threads = this.#threads.size;
-    return { threads, starting: this.#starting, idle: this.#idle.length, running: this.#running, draining: this.#draining, queued: this.#queue.length };
+    const { running, draining, ahead } = this.#ledger;
+    return { threads: this.#threads.size, starting: this.#starts.starting, idle: this.#idle.length, running, draining, queued: this.#queue.length + ahead };
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     for (const job of this.#queue.splice(0)) job.exit("the worker pool closed");
     const closing = [...this.#threads].map((thread) => thread.kill(new Error("the worker pool closed")));
-    this.#wake();
+    this.#starts.done(true);
     await Promise.all(closing);
   }
 
+  started(thread: PoolThread): void {
+    this.#threads.add(thread);
+  }
+
   ready(thread: PoolThread): void {
-    this.#starting--;
+    this.#starts.starting--;
     this.#idle.push(thread);
     this.#pump();
-    if (this.#starting === 0) this.#wake();
+    this.#starts.done();
   }
 
   message(thread: PoolThread, message: FromWorker): void {
@@ -81,125 +85,120 @@ export class PoolScheduler implements ThreadOwner {
     if (job === undefined) return;
     if (isResult(message)) {
       if (message[0] !== job.id) return;
-      this.#free(job);
+      this.#ledger.free(job);
       job.answer(message);
     } else {
-      if (message.type === "ready" || message.id !== job.id) return;
-      if (message.type === "progress") {
-        job.progressed(message.update);
+      if (message.type === "ready") return;
+      if (message.id !== job.id) {
+        if (message.type === "unstarted") this.#unposted(thread, message.id);
         return;
       }
-      if (message.type === "log") {
-        job.logged(message.entry);
+      if (message.type !== "unstarted") {
+        job.reported(message);
         return;
       }
-      this.#free(job);
-      job.notStarted("while its worker thread loaded the handler's module");
+      this.#ledger.free(job);
+      job.notStarted(job.recalled ? "while it waited on a busy worker thread" : "while its worker thread loaded the handler's module");
     }
-    thread.idle();
-    this.#idle.push(thread);
+    // The thread answered the call before `next`, so it has taken `next` now.
+    const next = this.#ledger.unpost(thread);
+    if (next !== undefined) this.#ledger.take(next, thread);
+    else {
+      thread.idle();
+      this.#idle.push(thread);
+    }
     this.#pump();
+  }
+
+  /** The thread gave back the call it held ahead: unstarted, so it waits for a thread again, or is answered if its signal aborted. */
+  #unposted(thread: PoolThread, id: number): void {
+    if ((thread.next as PoolJob | undefined)?.id !== id) return;
+    this.#requeue(this.#ledger.unpost(thread) as PoolJob);
+    this.#pump();
+  }
+
+  /** A call posted ahead that never started goes back to the front of the queue (or is answered, if its signal aborted meanwhile). */
+  #requeue(job: PoolJob): void {
+    job.thread = undefined;
+    if (job.state === "recalled") {
+      job.notStarted("while it waited on a busy worker thread");
+      return;
+    }
+    job.state = "queued";
+    this.#queue.unshift(job);
   }
 
   exited(thread: PoolThread, why: Error): void {
     this.#threads.delete(thread);
     if (!thread.started) {
-      this.#startFailed(why);
+      this.startFailed(why);
       return;
     }
     const at = this.#idle.indexOf(thread);
     if (at >= 0) this.#idle.splice(at, 1);
     const job = thread.job as PoolJob | undefined;
+    const next = this.#ledger.unpost(thread);
+    if (next !== undefined) {
+      // The exit comes after the thread's last messages (see PoolThread.kill): not having heard
+      // the answer before `next`, the thread had not started it; it waits for another thread.
+      if (this.#closed) next.exit("the worker pool closed");
+      else this.#requeue(next);
+    }
     if (job !== undefined) {
-      const killed = job.killed;
-      this.#free(job);
-      if (killed) {
-        reportFate(job.ctx, "killed");
-        job.exit(`its worker thread was terminated ${this.#plan.grace} ms after its signal aborted`, job.abortReason);
-      } else {
-        job.exit(`its worker thread died: ${why.message}`, why);
-      }
+      this.#ledger.free(job);
+      job.threadGone(why, this.#plan.grace);
     }
     this.#pump();
   }
 
   /** A thread died before it was ready (its preloads throw, or it cannot start at all): fail the waiting calls, start no more for now. */
-  #startFailed(why: Error): void {
-    this.#starting--;
+  startFailed(why: Error): void {
+    this.#starts.starting--;
     if (!this.#closed) {
       this.#broken = true;
       for (const waiting of this.#queue.splice(0)) waiting.exit(`no worker thread could start: ${why.message}`, why);
     }
-    if (this.#starting === 0) this.#wake();
+    this.#starts.done();
   }
 
-  /** Start queued calls on idle threads, then start threads up to size + spares. */
+  /** Start queued calls on idle threads, post the rest ahead to busy ones, then start threads up to size + spares. */
   #pump(): void {
     const plan = this.#plan;
-    while (this.#queue.length > 0 && this.#running < plan.size && this.#idle.length > 0) {
+    while (this.#queue.length > 0 && this.#ledger.running < plan.size && this.#idle.length > 0) {
       this.#dispatch(this.#queue.shift() as PoolJob, this.#idle.pop() as PoolThread);
+    }
+    if (this.#queue.length > 0 && plan.ahead > 0) {
+      for (const thread of this.#threads) {
+        const job = thread.job as PoolJob | undefined;
+        if (job?.state === "running" && thread.next === undefined) this.#dispatch(this.#queue.shift() as PoolJob, thread);
+        if (this.#queue.length === 0) break;
+      }
     }
     if (this.#closed || this.#broken) return;
     // A draining thread still counts: most handlers settle on their signal, and its spare takes
     // the next call meanwhile; a replacement starts when a thread is killed or dies.
-    while (this.#threads.size + this.#unbuilt < plan.size + plan.spares) this.#spawn();
+    while (this.#threads.size + this.#starts.unbuilt < plan.size + plan.spares) this.#starts.spawn();
   }
 
-  #spawn(): void {
-    const plan = this.#plan;
-    this.#script ??= workerScript();
-    const script = this.#script;
-    this.#starting++;
-    const start = (url: URL): void => {
-      if (this.#closed) return void this.#starting--;
-      try {
-        this.#threads.add(new PoolThread(url, { preload: plan.preload }, plan.resourceLimits, this));
-      } catch (cause) {
-        this.#startFailed(cause instanceof Error ? cause : new Error(String(cause)));
-      }
-    };
-    if (script instanceof URL) {
-      start(script);
-      return;
-    }
-    // Counted while the worker script is being prepared, so the pump starts no more meanwhile.
-    this.#unbuilt++;
-    void script.then((url) => {
-      this.#unbuilt--;
-      start(url);
-    });
-  }
-
+  /** Post `job` to `thread`: to run now when it is idle, else ahead, its deadline stopped until the thread takes it. */
   #dispatch(job: PoolJob, thread: PoolThread): void {
-    job.state = "running";
-    job.thread = thread;
-    thread.job = job;
-    thread.busy();
-    this.#running++;
+    const ahead = thread.job !== undefined;
+    if (ahead) this.#ledger.postAhead(job, thread);
+    else {
+      this.#ledger.take(job, thread);
+      thread.busy();
+    }
     try {
-      const { tool, handler } = job;
-      const number = this.#toolNumbers.get(tool) ?? this.#number(tool, handler);
-      const known = thread.defined.has(number);
-      thread.send(job.callMessage(number, known ? undefined : { module: handler.module, export: handler.export, toolName: tool.name }));
-      if (!known) thread.defined.add(number);
+      this.#numbers.send(job, thread);
     } catch (cause) {
-      this.#free(job);
+      if (ahead) this.#ledger.unpost(thread);
+      else {
+        this.#ledger.free(job);
+        thread.idle();
+        this.#idle.push(thread);
+      }
       job.exit("its arguments or context cannot be sent to a worker thread", cause);
-      thread.idle();
-      this.#idle.push(thread);
     }
-  }
-
-  /** The number of `tool`'s handler, given the first time a tool names it. */
-  #number(tool: Tool, handler: IsolatedHandler): number {
-    const key = `${tool.name}\0${handler.export}\0${handler.module}`;
-    let number = this.#handlerNumbers.get(key);
-    if (number === undefined) {
-      number = this.#handlerNumbers.size;
-      this.#handlerNumbers.set(key, number);
-    }
-    this.#toolNumbers.set(tool, number);
-    return number;
   }
 
   /** The call's signal aborted: abort its handler's, and terminate its thread after the grace period. */
@@ -209,33 +208,16 @@ export class PoolScheduler implements ThreadOwner {
       job.notStarted("while it waited for a worker thread");
       return;
     }
-    if (job.state !== "running") return;
+    if (job.state !== "running" && job.state !== "ahead") return;
     const thread = job.thread as PoolThread;
-    job.state = "draining";
-    this.#running--;
-    this.#draining++;
+    // Recalled, it comes back unstarted, or has started and meets its grace period when the thread is heard taking it.
+    if (job.state === "ahead") this.#ledger.recall(job, thread);
     try {
       thread.send({ type: "abort", id: job.id, reason: encodeThrown(reason) });
     } catch {
       // The thread is already gone: its exit answers the call.
     }
-    const kill = (): void => {
-      job.killed = true;
-      void thread.kill(new Error("terminated after the grace period"));
-    };
-    if (this.#plan.grace === 0) kill();
-    else job.grace = setTimeout(kill, this.#plan.grace);
+    if (job.state === "running") this.#ledger.drain(job, thread);
     this.#pump();
-  }
-
-  /** The call leaves its thread: it no longer counts as running or draining. */
-  #free(job: PoolJob): void {
-    if (job.state === "running") this.#running--;
-    else if (job.state === "draining") this.#draining--;
-    if (job.thread !== undefined) job.thread.job = undefined;
-  }
-
-  #wake(): void {
-    for (const resolve of this.#warmed.splice(0)) resolve();
   }
 }

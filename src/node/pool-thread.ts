@@ -23,11 +23,17 @@ export class PoolThread {
   #crash: Error | undefined;
   /** The call it runs (still running after an abort, during the grace period), if any. */
   job: unknown;
+  /** The call posted to it behind `job`, not taken yet, if any. */
+  next: unknown;
   /** The pool's handler numbers this thread was told the meaning of. */
   readonly defined = new Set<number>();
 
-  constructor(script: URL, setup: WorkerSetup, resourceLimits: ResourceLimits | undefined, owner: ThreadOwner) {
+  /** See {@link WorkerSetup.recalled}. */
+  readonly #recalled = new Int32Array(new SharedArrayBuffer(4));
+
+  constructor(script: URL, preload: readonly string[], resourceLimits: ResourceLimits | undefined, owner: ThreadOwner) {
     this.#owner = owner;
+    const setup: WorkerSetup = { preload, recalled: this.#recalled.buffer as SharedArrayBuffer };
     this.#worker = new Worker(script, { workerData: setup, ...(resourceLimits !== undefined && { resourceLimits }) });
     this.#worker.on("message", (message: FromWorker) => {
       if (this.#gone) return;
@@ -63,6 +69,11 @@ export class PoolThread {
     this.#worker.postMessage(message);
   }
 
+  /** Tell the thread not to start call `id`, posted ahead, should it come to it (see {@link WorkerSetup.recalled}). */
+  recall(id: number): void {
+    Atomics.store(this.#recalled, 0, id);
+  }
+
   /** It runs a call: keep the process alive for it. */
   busy(): void {
     this.#worker.ref();
@@ -74,10 +85,15 @@ export class PoolThread {
     this.#worker.unref();
   }
 
-  /** Stop the thread now, whatever it runs; the owner hears `exited` at once. */
+  /**
+   * Stop the thread now, whatever it runs; the owner hears `exited` at once, or, with a call
+   * posted ahead (`next`), once the thread is gone and its last messages are read: the answer
+   * before `next` may be among them, and only without it is `next` sure not to have started.
+   */
   kill(why: Error): Promise<unknown> {
     const done = this.#worker.terminate();
-    this.#exited(why);
+    if (this.next === undefined) this.#exited(why);
+    else this.#crash = why;
     return done;
   }
 

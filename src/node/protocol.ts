@@ -66,6 +66,12 @@ export type FromWorker =
 /** What the pool gives a worker at start, as `workerData`. */
 export interface WorkerSetup {
   readonly preload: readonly string[];
+  /**
+   * One `Int32Array` slot the pool writes the id of a call it recalled while posted ahead: the
+   * thread reads it before it starts each call, so a recalled call does not start even where its
+   * abort message waits behind it, its thread having been busy until now.
+   */
+  readonly recalled: SharedArrayBuffer;
 }
 
 /**

@@ -11,8 +11,9 @@ export interface WorkerPool extends ToolExecutor {
   readonly name: string;
   readonly size: number;
   /**
-   * The pool as a limit (`control.concurrency`) for the runner: its tools' calls queue for a
-   * thread as they queue for any limit, before their deadline starts.
+   * The pool as a limit (`control.concurrency`) for the runner, `size × (1 + ahead)`: its tools'
+   * calls queue for a thread as they queue for any limit, before their deadline starts; a call
+   * posted ahead to a busy thread has its deadline stopped until the thread takes it.
    */
   readonly concurrency: { readonly group: string; readonly limit: number };
   /** {@link isolatedTool}, with {@link WorkerPool.concurrency} as its `control.concurrency` unless it sets its own. */
@@ -63,7 +64,7 @@ class Pool implements WorkerPool {
   }
 
   get concurrency(): { readonly group: string; readonly limit: number } {
-    return { group: this.#plan.name, limit: this.#plan.size };
+    return { group: this.#plan.name, limit: this.#plan.size * (1 + this.#plan.ahead) };
   }
 
   // The interface's own type, so that the pool is a WorkerPool without tsc comparing two generic signatures (too deep).

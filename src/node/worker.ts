@@ -1,5 +1,5 @@
 /**
- * The worker thread's side of the pool: run one call at a time with the real `defaultExecutor`
+ * The worker thread's side of the pool: run one call at a time, in the order posted, with the real `defaultExecutor`
  * (so results mean what they mean in-process) and send back what can cross, through the codec.
  */
 import { parentPort, workerData } from "node:worker_threads";
@@ -13,6 +13,7 @@ const port = parentPort;
 if (port === null) throw new Error("toolrx/node's worker runs only as a worker thread");
 const setup = workerData as WorkerSetup;
 const post = (message: FromWorker): void => port.postMessage(message);
+const recalled = new Int32Array(setup.recalled);
 
 /** Handlers by module and export, loaded once per worker; and once loaded, to call without a wait. */
 const handlers = new Map<string, Promise<unknown>>();
@@ -23,13 +24,31 @@ const definitions = new Map<number, HandlerDefinition>();
 const tools = new Map<number, Tool>();
 
 let running: CallAbort | undefined;
+/**
+ * Calls the pool posted ahead while one runs, taken in order as each answers: the pool starts a
+ * call's deadline when it hears the answer before it, so none waits here on its own clock.
+ */
+const waiting: CallMessage[] = [];
 
 // No top-level await: the package builds this file for CommonJS too.
 void (async () => {
   for (const module of setup.preload) await import(module);
   port.on("message", (message: ToWorker) => {
-    if (isCall(message)) run(message);
-    else if (running?.id === message.id) running.abort(decodeThrown(message.reason));
+    if (isCall(message)) {
+      // Read now, not when it runs: a call given back unstarted (below) leaves its definition
+      // here, and the pool sends the handler's next call without one.
+      const definition = message[9];
+      if (definition !== undefined) definitions.set(message[1], definition);
+      if (running === undefined) run(message);
+      else waiting.push(message);
+    } else if (running?.id === message.id) {
+      running.abort(decodeThrown(message.reason));
+      // Its handler may never settle: the calls behind it go back to the pool, for another thread.
+      for (const call of waiting.splice(0)) post({ type: "unstarted", id: call[0] });
+    } else {
+      const at = waiting.findIndex((call) => call[0] === message.id);
+      if (at >= 0) post({ type: "unstarted", id: (waiting.splice(at, 1)[0] as CallMessage)[0] });
+    }
   });
   post({ type: "ready" });
 })();
@@ -42,24 +61,33 @@ function isCall(message: ToWorker): message is CallMessage {
  * Run a call and post its answer. Synchronously when its handler is loaded and answers at once:
  * no promise and no microtask between the call's message and its answer's.
  */
-function run(call: CallMessage): void {
-  const [id, number, , , , , , , , definition] = call;
-  if (definition !== undefined) definitions.set(number, definition);
-  const handler = definitions.get(number) as HandlerDefinition;
-  const abort = new CallAbort(id);
-  running = abort;
-  const outcome = execute(call, handler, abort);
-  if (!isThenable(outcome)) {
+function run(first: CallMessage): void {
+  for (let call: CallMessage | undefined = first; call !== undefined; call = waiting.shift()) {
+    const [id, number] = call;
+    if (Atomics.load(recalled, 0) === id) {
+      post({ type: "unstarted", id });
+      continue;
+    }
+    const handler = definitions.get(number) as HandlerDefinition;
+    const abort = new CallAbort(id);
+    running = abort;
+    const outcome = execute(call, handler, abort);
+    if (isThenable(outcome)) {
+      const settledCall = call;
+      // A rejection cannot come from execute, which answers every failure: if one did, the thread's
+      // unhandled rejection ends it and the pool answers the call `handler_exit`.
+      void outcome.then((settled) => {
+        running = undefined;
+        answer(settledCall, handler, settled);
+        const next = waiting.shift();
+        if (next !== undefined) run(next);
+      });
+      return;
+    }
     running = undefined;
+    // Answered before the next starts: the pool hears this answer, then starts the next one's deadline.
     answer(call, handler, outcome);
-    return;
   }
-  // A rejection cannot come from execute, which answers every failure: if one did, the thread's
-  // unhandled rejection ends it and the pool answers the call `handler_exit`.
-  void outcome.then((settled) => {
-    running = undefined;
-    answer(call, handler, settled);
-  });
 }
 
 function answer(call: CallMessage, handler: HandlerDefinition, result: HandlerResult | typeof UNSTARTED): void {

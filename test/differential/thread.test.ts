@@ -16,6 +16,8 @@ import { must } from "../support/must.js";
 // machine under heavy load (load average around 20), most of it the cases where a call waits out its 1.5 s
 // deadline.
 const NUM_RUNS = 40;
+// The same through a one-thread pool, where calls wait posted ahead: fewer runs, as they run in series.
+const AHEAD_RUNS = 20;
 
 describe("one answer whatever the executor: in-process and workerPool", () => {
   let logDir: string;
@@ -58,6 +60,35 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
       );
     },
     propertyTimeout(NUM_RUNS, 120_000),
+  );
+
+  // A pool of one thread takes a batch's second call posted ahead (its deadline stopped until the
+  // thread takes it) and queues the rest in the runner: that path must answer as in-process too.
+  it(
+    "gives the same for any batch when calls wait posted ahead to a busy thread",
+    async () => {
+      const single = workerPool({ size: 1, spares: 0, grace: 200 });
+      try {
+        await single.warm();
+        let n = 0;
+        const local = inProcessTools();
+        const isolated = isolatedTools(single);
+        await fc.assert(
+          fc.asyncProperty(batch(excluded(false)), async (b) => {
+            n++;
+            const [inProcess, threaded] = await Promise.all([
+              observe(b, local, undefined, `local-ahead-${n}`, logDir),
+              observe(b, isolated, single, `thread-ahead-${n}`, logDir),
+            ]);
+            expect(threaded).toEqual(inProcess);
+          }),
+          runParameters(AHEAD_RUNS),
+        );
+      } finally {
+        await single.close();
+      }
+    },
+    propertyTimeout(AHEAD_RUNS, 180_000),
   );
 
   /** One batch through both executors: the same observation, and the message the model reads. */

@@ -14,8 +14,15 @@ describe("workerPool", () => {
       'Expected `preload` to be a file URL or an absolute path (new URL("./handler.mjs", import.meta.url)), got "./relative.mjs"',
     ],
     [{ name: "" }, 'Expected `name` to be a non-empty string, got ""'],
+    [{ ahead: 2 }, "Expected `ahead` to be 0 or 1, got 2"],
   ])("rejects %j with a TypeError naming the option", (options, message) => {
     expect(() => workerPool(options as never)).toThrow(new TypeError(message));
+  });
+
+  it("is a limit of size × (1 + ahead) for the runner: ahead 1 by default, 0 posts only to an idle thread", async () => {
+    const pools = [workerPool({ size: 3 }), workerPool({ size: 3, ahead: 0 })];
+    expect(pools.map((pool) => pool.concurrency.limit)).toEqual([6, 3]);
+    await Promise.all(pools.map((pool) => pool.close()));
   });
 
   it("starts no thread until it is used", async () => {

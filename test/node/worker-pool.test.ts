@@ -151,7 +151,7 @@ describe("workerPool", () => {
       const calls = [0, 1, 2, 3].map((i) => call(`c${i}`, "spin", { ms: 60 }));
       const { messages } = await runToolCalls(calls, [spin], { toolExecutor: pool, toolTimeout: 1_000, maxConcurrency: 4 });
       expect(messages.map((m) => m.content)).toEqual(["60", "60", "60", "60"]);
-      expect(spin.control?.concurrency).toEqual({ group: pool.name, limit: 1 });
+      expect(spin.control?.concurrency).toEqual({ group: pool.name, limit: 2 }); // size × (1 + ahead)
     });
 
     it("leaves a tool's own limit alone", () => {

@@ -105,6 +105,9 @@ export class CallContext implements HandlerContext, RecipeStepReporter, FateRepo
     return ctx.#input;
   }
 
+  /** The call `ctx` belongs to (see `pauseDeadline`). */
+  static targetOf = (ctx: CallContext): ReportTarget => ctx.#target;
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
