@@ -17,16 +17,10 @@ export interface ClientRequests {
   readonly sample: typeof sampleInCall;
 }
 
-/**
- * The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}).
- * A symbol, as for recipe steps: a context made by a custom executor has none.
- */
+/** The method by which a runner's `ctx` takes a nested run's event (see {@link nestedReporterOf}); a symbol, as for recipe steps: a context made by a custom executor has none. */
 export const REPORT_NESTED: unique symbol = /* @__PURE__ */ Symbol("toolrx.reportNested");
 
-/**
- * The function that reports a nested run's events on the call `ctx` belongs to, or `undefined`
- * for a context the runner did not make.
- */
+/** The function that reports a nested run's events on the call `ctx` belongs to, or `undefined` for a context the runner did not make. */
 export function nestedReporterOf(ctx: HandlerContext): ((event: unknown) => void) | undefined {
   const report = (ctx as { [REPORT_NESTED]?: (event: unknown) => void })[REPORT_NESTED];
   return typeof report === "function" ? (event) => report.call(ctx, event) : undefined;
