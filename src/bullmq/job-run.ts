@@ -54,6 +54,7 @@ export class JobRun implements ToolExecutor, CallEvents {
     this.#teardown = teardown;
   }
 
+  /** Run the handler through the inner executor with the remote context, keeping its settlement. */
   execute(tool: Tool, args: Record<string, unknown>, ctx: HandlerContext): HandlerResult | Promise<HandlerResult> {
     const remote = new RemoteContext(ctx, this.#job.call, this.#job.idempotencyKey, this.#job.attempt, this);
     const returned = this.#inner.execute(tool, args, remote);
@@ -80,16 +81,19 @@ export class JobRun implements ToolExecutor, CallEvents {
     this.#onProgress({ malformed: encodeThrown(update) });
   }
 
+  /** The run is over for this job: events from now on are not wanted. */
   get closed(): boolean {
     return this.#ended;
   }
 
+  /** The run's events: only its completed event is the job's answer. */
   next(event: Parameters<CallEvents["next"]>[0]): void {
     if (this.#ended || event.type !== "tool_execution_completed" || this.#completed !== undefined) return;
     this.#completed = event;
     this.#waiter?.resolve(event);
   }
 
+  /** The run failed (the job's signal, a throw of the runner): the answer unless the completed event came first. */
   error(reason: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
@@ -98,12 +102,13 @@ export class JobRun implements ToolExecutor, CallEvents {
     this.#waiter?.reject(reason);
   }
 
-  // Only a run that ended without its event: RxJS' EmptyError formats a stack trace as it is
-  // built, which every job paid for (about half of the worker's CPU over bare BullMQ's) when it
-  // was built, and thrown away, after each answered call.
+  /** The run ended: an error for the job only when it ended without its completed event. */
   complete(): void {
     if (this.#ended) return;
     this.#ended = true;
+    // Only a run that ended without its event builds one: RxJS' EmptyError formats a stack trace
+    // as it is built, which every job paid for (about half of the worker's CPU over bare
+    // BullMQ's) when it was built, and thrown away, after each answered call.
     if (this.#completed !== undefined) return;
     this.#failure = { reason: new EmptyError() };
     this.#waiter?.reject(this.#failure.reason);
