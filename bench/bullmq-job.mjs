@@ -13,6 +13,7 @@
  * --no-turbo-inlining). promises: promises made per job (async_hooks; the harness's own await
  * per job included). cpu: CPU per job, alternating rounds (ROUNDS, default 15), paired against the
  * first tree; trees share zod and rxjs, so the order they run in moves the figure: run both orders.
+ * ASYNC=1: the tool's handler returns a promise (the default answers at once).
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -26,7 +27,9 @@ const N = 2000,
   IN_FLIGHT = 64;
 async function systemOf(path) {
   const m = await import(path);
-  const tool = m.defineTool({ name: "noop", description: "", schema: z.object({ i: z.number() }), handler: ({ i }) => m.ok(i) });
+  // ASYNC=1: a handler that returns a promise, as most real ones do.
+  const handler = globalThis.process.env.ASYNC === "1" ? async ({ i }) => m.ok(i) : ({ i }) => m.ok(i);
+  const tool = m.defineTool({ name: "noop", description: "", schema: z.object({ i: z.number() }), handler });
   const runJob = m.callJobRunner({ tools: [tool], executor: undefined, validateArguments: true, context: {}, settleGrace: 5000 });
   const cancels = new m.WorkerCancels(15000);
   cancels.subscribed();
