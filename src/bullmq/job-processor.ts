@@ -36,22 +36,28 @@ export type JobReturn = CallJobReturn | CallJobReturnV1;
 export function jobProcessor(deps: JobProcessorDeps): (job: CallJob) => JobReturn | Promise<JobReturn> {
   const { runJob, heartbeats, lanes, cancels, readMarker, handlers } = deps;
 
-  /** The job's run, tracked while its handler may run so that `close` can wait for it. */
+  /** The job's run, in `handlers` while its handler may run so that `close` can wait for it (`later` takes it out). */
   const run = (job: CallJob, call: RemoteCall, signal: AbortSignal): JobAnswer | Promise<JobAnswer> => {
     const answer = runJob(call, signal, (update) => {
       job.updateProgress(update as object).catch(() => undefined);
     });
-    if (!(answer instanceof Promise)) return answer;
-    handlers.add(answer);
-    return answer.finally(() => handlers.delete(answer));
+    if (answer instanceof Promise) handlers.add(answer);
+    return answer;
   };
 
   // A cancel that lost the race with this job's take is published after it and heard on the
   // channel (perhaps before BullMQ handed the job over), unless the subscription was down
-  // lately: then the marker says it.
+  // lately: then the marker says it. Only the run is in `handlers`, never a marker read Redis
+  // may never answer.
   const afterMarker = async (job: CallJob, call: RemoteCall, signal: AbortSignal): Promise<JobAnswer> => {
     const marker = await readMarker(job.id as string);
-    return marker === null ? run(job, call, signal) : { cancelled: marker, started: false };
+    if (marker !== null) return { cancelled: marker, started: false };
+    const answer = run(job, call, signal);
+    try {
+      return await answer;
+    } finally {
+      handlers.delete(answer as Promise<JobAnswer>);
+    }
   };
 
   const end = (jobId: string): void => {
@@ -63,6 +69,7 @@ export function jobProcessor(deps: JobProcessorDeps): (job: CallJob) => JobRetur
     try {
       return jobReturnOf(await answer, call.v);
     } finally {
+      handlers.delete(answer);
       end(jobId);
       await lanes.release(jobId, call.lanes);
     }
