@@ -5,8 +5,8 @@ import { checkConnection, checkCount, checkMs, checkQueueName, describeValue } f
 import { connected, DEFAULT_PREFIX, redisClient, type RedisConnection } from "./connection.js";
 import { JobHeartbeats } from "./job-heartbeats.js";
 import { RedisLanes } from "./lanes.js";
-import { jobReturnOf, readCallJob } from "./call-job.js";
-import { keysOf, type CallJobReturn, type CallJobReturnV1 } from "./protocol.js";
+import { jobProcessor, type JobReturn } from "./job-processor.js";
+import { keysOf } from "./protocol.js";
 import { callJobRunner } from "./run-job.js";
 import { WorkerCancels } from "./worker-cancels.js";
 
@@ -109,35 +109,7 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
   // are the record, so they are read again while jobs run.
   let rechecks: ReturnType<typeof setInterval> | undefined;
 
-  const process = async (job: Job<unknown, CallJobReturn | CallJobReturnV1>): Promise<CallJobReturn | CallJobReturnV1> => {
-    const jobId = job.id as string;
-    const call = readCallJob(job.name, jobId, job.data);
-    // From now on the producer knows this worker has the job, and notices if it dies: the
-    // heartbeat is written with the next renewal of all running jobs' (within a third of its life).
-    heartbeats.start(jobId, call.heartbeat);
-    lanes.hold(jobId, call.lanes);
-    const { signal, cancelled } = cancels.begin(jobId);
-    try {
-      // A cancel that lost the race with this job's take is published after it and heard on the
-      // channel (perhaps before BullMQ handed the job over), unless the subscription was down
-      // lately: then the marker says it.
-      const marker = cancelled ?? (cancels.channelTrusted() ? null : await commands.get(keys.cancelMarker(jobId)));
-      if (marker !== null) return jobReturnOf({ cancelled: marker, started: false }, call.v);
-      const handling = runJob(call, signal.asAbortSignal(), (update) => {
-        job.updateProgress(update as object).catch(() => undefined);
-      });
-      handlers.add(handling);
-      try {
-        return jobReturnOf(await handling, call.v);
-      } finally {
-        handlers.delete(handling);
-      }
-    } finally {
-      heartbeats.stop(jobId);
-      cancels.end(jobId);
-      await lanes.release(jobId, call.lanes);
-    }
-  };
+  const process = jobProcessor({ runJob, heartbeats, lanes, cancels, handlers, readMarker: (jobId) => commands.get(keys.cancelMarker(jobId)) });
 
   const start = async (): Promise<void> => {
     await Promise.all([connected(commands), connected(subscriber)]);
@@ -161,7 +133,8 @@ export function bullmqWorker(options: BullmqWorkerOptions): BullmqWorker {
     rechecks = setInterval(() => void recheck().catch(() => undefined), CANCEL_RECHECK);
     rechecks.unref?.();
     const blocking = redisClient(options.connection, "blocking", `toolrx:worker:${queueName}`, isStopped);
-    worker = new Worker<unknown, CallJobReturn | CallJobReturnV1>(queueName, process, {
+    // A job answered as it was opened returns its value without a promise: BullMQ awaits what its processor returns.
+    worker = new Worker<unknown, JobReturn>(queueName, process as (job: Job) => Promise<JobReturn>, {
       connection: await connected(blocking),
       prefix,
       concurrency,

@@ -71,7 +71,11 @@ export function readCallJob(name: string, jobId: string, data: unknown): RemoteC
     throw new Error("not a toolrx call job of protocol 2: it has no tool name and arguments");
   }
   const { toolCallId, idempotencyKey, attempt } = jobIdPartsOf(jobId);
-  const call: ToolCall = { id: toolCallId, name: job.name, arguments: job.args, ...(job.raw === undefined ? {} : { rawArguments: job.raw }) };
+  // Not a spread of a conditional object: that made two objects more per job.
+  const call: ToolCall =
+    job.raw === undefined
+      ? { id: toolCallId, name: job.name, arguments: job.args }
+      : { id: toolCallId, name: job.name, arguments: job.args, rawArguments: job.raw };
   return {
     v: 2,
     call,

@@ -40,13 +40,17 @@ export interface JobIdParts {
  * jobIdPartsOf("a%3Ab|c%7Cd|2"); // { toolCallId: "c|d", idempotencyKey: "toolrx:a%3Ab|c%7Cd", attempt: 2 }
  */
 export function jobIdPartsOf(jobId: string): JobIdParts {
-  const parts = jobId.split("|");
-  const [key, call, nth] = parts;
+  // Read by offsets, not split: a worker reads one id per job, and the parts' array and copies were garbage of each.
+  const first = jobId.indexOf("|");
+  const second = first === -1 ? -1 : jobId.indexOf("|", first + 1);
+  const nth = second === -1 ? undefined : jobId.slice(second + 1);
   const attempt = nth === undefined ? 1 : Number(nth);
-  const written = parts.length >= 2 && parts.length <= 3 && key !== undefined && call !== undefined && Number.isSafeInteger(attempt);
-  if (written && (nth === undefined || (attempt >= 2 && String(attempt) === nth))) {
+  if (first !== -1 && (nth === undefined || (Number.isSafeInteger(attempt) && attempt >= 2 && String(attempt) === nth))) {
+    const call = second === -1 ? jobId.slice(first + 1) : jobId.slice(first + 1, second);
     try {
-      return { toolCallId: decodeURIComponent(call), idempotencyKey: `toolrx:${key}|${call}`, attempt };
+      // Only an escape can be malformed, and only an escape changes in decoding.
+      const toolCallId = call.includes("%") ? decodeURIComponent(call) : call;
+      return { toolCallId, idempotencyKey: `toolrx:${second === -1 ? jobId : jobId.slice(0, second)}`, attempt };
     } catch {
       // A malformed escape: not an id jobIdOf wrote.
     }

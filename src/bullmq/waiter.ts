@@ -1,5 +1,6 @@
 import { reportFate, type HandlerContext, type HandlerResult, type LogEntry, type ProgressUpdate } from "../index.js";
 import { decodeThrown } from "../node/index.js";
+import { JobSignal } from "./job-signal.js";
 import type { LaneLimit } from "./lanes.js";
 import { wellFormed } from "./remote-context.js";
 
@@ -51,7 +52,9 @@ export function openWaiter(
 ): Waiter {
   let resolve!: (result: HandlerResult) => void;
   const promise = new Promise<HandlerResult>((r) => (resolve = r));
-  const local = new AbortController();
+  // Not an AbortController: reading its `signal` built an EventTarget per call, for the rare call
+  // that waits for a lease or is cancelled before it is sent.
+  const local = new JobSignal();
   const signal = ctx.signal;
   const onAbort = (): void => {
     local.abort(signal.reason);
@@ -62,7 +65,7 @@ export function openWaiter(
     ...at,
     lanes,
     promise,
-    signal: local.signal,
+    signal: local.asAbortSignal(),
     heartbeat,
     sent: false,
     added: false,

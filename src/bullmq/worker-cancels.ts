@@ -1,4 +1,4 @@
-import { JobSignal } from "./job-signal.js";
+import type { JobSignal } from "./job-signal.js";
 
 /**
  * A worker's view of the producers' cancels: the jobs it runs, each with the signal its run
@@ -71,16 +71,20 @@ export class WorkerCancels {
     this.#heard.set(jobId, { reason, at: now });
   }
 
-  /**
-   * `jobId` starts here: its signal, and the reason of a cancel heard before it started
-   * (then its handler must not run).
-   */
-  begin(jobId: string): { readonly signal: JobSignal; readonly cancelled: string | undefined } {
-    const signal = new JobSignal();
-    this.#running.set(jobId, signal);
+  /** The reason of a cancel heard for `jobId` before it started here (then its handler must not run), forgotten as it is read. */
+  take(jobId: string): string | undefined {
     const early = this.#heard.get(jobId);
+    if (early === undefined) return undefined;
     this.#heard.delete(jobId);
-    return { signal, cancelled: early?.reason };
+    return early.reason;
+  }
+
+  /**
+   * `jobId` runs here, past its start, under `signal`: a cancel heard from now aborts it. A job
+   * that ends within its start's own task is never tracked: no cancel can be heard meanwhile.
+   */
+  track(jobId: string, signal: JobSignal): void {
+    this.#running.set(jobId, signal);
   }
 
   /** `jobId` ended here. */

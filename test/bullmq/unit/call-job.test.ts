@@ -102,6 +102,34 @@ describe("readCallJob", () => {
   });
 });
 
+/** How ids were read before they were read by offsets: split on `|`, each part decoded. The reference the reading is held to. */
+function partsBySplit(jobId: string): ReturnType<typeof jobIdPartsOf> | "refused" {
+  const parts = jobId.split("|");
+  const [key, call, nth] = parts;
+  const attempt = nth === undefined ? 1 : Number(nth);
+  const written = parts.length >= 2 && parts.length <= 3 && key !== undefined && call !== undefined && Number.isSafeInteger(attempt);
+  if (!written || (nth !== undefined && !(attempt >= 2 && String(attempt) === nth))) return "refused";
+  try {
+    return { toolCallId: decodeURIComponent(call), idempotencyKey: `toolrx:${key}|${call}`, attempt };
+  } catch {
+    return "refused";
+  }
+}
+
+describe("jobIdPartsOf", () => {
+  it("reads any string as splitting it on `|` and decoding each part would: the same parts, the same refusals", () => {
+    const piece = fc.constantFrom("|", "%", "%7C", "%E0", "%ZZ", "2", "02", "1", "3.0", "-4", "a", "k", "", "9007199254740993");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const id = pieces.join("");
+        const expected = partsBySplit(id);
+        if (expected === "refused") expect(() => jobIdPartsOf(id)).toThrow(TypeError);
+        else expect(jobIdPartsOf(id)).toEqual(expected);
+      }),
+    );
+  });
+});
+
 describe("jobReturnOf and readJobReturn", () => {
   it("send a plain ok result as its value alone, and every result back as the codec decodes it", () => {
     expect(jobReturnOf({ result: encodeJobResult(ok({ a: 1 }), "t", "c") }, 2)).toEqual({ v: 2, ok: { a: 1 } });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { JobSignal } from "../../../src/bullmq/job-signal.js";
 import { defineTool, ok, runToolCalls } from "../../../src/index.js";
+import { sleep } from "../../../src/util/sleep.js";
 
 // No Redis needed: the worker's stand-in for an AbortSignal must behave as one where the runner reads it.
 describe("JobSignal", () => {
@@ -20,6 +21,20 @@ describe("JobSignal", () => {
     signal.addEventListener("abort", () => heard.push("late"));
     expect(heard).toEqual([["kept", reason]]);
     expect(signal.aborted).toBe(true);
+  });
+
+  it("throws from throwIfAborted as an AbortSignal does, and stops a sleep (a producer's lease wait) with its reason", async () => {
+    const job = new JobSignal();
+    const controller = new AbortController();
+    expect(() => job.throwIfAborted()).not.toThrow();
+    const reason = new Error("stop");
+    const sleeping = sleep(60_000, job.asAbortSignal());
+    job.abort(reason);
+    controller.abort(reason);
+    expect(() => job.throwIfAborted()).toThrow(reason);
+    expect(() => controller.signal.throwIfAborted()).toThrow(reason);
+    await expect(sleeping).rejects.toBe(reason);
+    await expect(sleep(60_000, job.asAbortSignal())).rejects.toBe(reason);
   });
 
   it("calls its listeners as an AbortSignal does, in order, each once, whatever was added and removed before", () => {

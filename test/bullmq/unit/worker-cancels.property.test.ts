@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { JobSignal } from "../../../src/bullmq/job-signal.js";
 import { WorkerCancels } from "../../../src/bullmq/worker-cancels.js";
 
 // No Redis needed: a worker starts a job without reading its cancel marker, so a cancel that
@@ -72,8 +73,12 @@ describe("WorkerCancels", () => {
           state.set(step.job, s);
           const id = `job-${step.job}`;
           if (step.kind === "noise") cancels.heard(`other-${step.job}-${now}`, "not this one");
-          else if (step.kind === "begin") s.began = cancels.begin(id);
-          else if (step.kind === "end") cancels.end(id);
+          else if (step.kind === "begin") {
+            const cancelled = cancels.take(id);
+            const signal = new JobSignal();
+            cancels.track(id, signal);
+            s.began = { signal, cancelled };
+          } else if (step.kind === "end") cancels.end(id);
           else {
             s.heard = s.began === undefined ? "before" : cancels.runningIds().includes(id) ? "during" : "after";
             cancels.heard(id, `stop ${step.job}`);
@@ -113,7 +118,8 @@ describe("WorkerCancels", () => {
     cancels.heard("elsewhere", "taken by another worker");
     now += KEEP + 1;
     cancels.heard("later", "another");
-    expect(cancels.begin("elsewhere").cancelled).toBeUndefined();
-    expect(cancels.begin("later").cancelled).toBe("another");
+    expect(cancels.take("elsewhere")).toBeUndefined();
+    expect(cancels.take("later")).toBe("another");
+    expect(cancels.take("later")).toBeUndefined();
   });
 });
