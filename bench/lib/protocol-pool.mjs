@@ -23,7 +23,9 @@ export class ProtocolPool {
     this.#export = exportName;
     this.ready = Promise.all(
       Array.from({ length: size }, () => {
-        const worker = new Worker(new URL("node/worker.js", dist), { workerData: { preload: [], recalled: new SharedArrayBuffer(4) } });
+        // The claim cell under both names: `claim` since the work-stealing change, `recalled` in builds before it (`--against`).
+        const cell = new SharedArrayBuffer(4);
+        const worker = new Worker(new URL("node/worker.js", dist), { workerData: { preload: [], claim: cell, recalled: cell } });
         this.#threads.push(worker);
         return new Promise((resolve) => {
           worker.on("message", (message) => {

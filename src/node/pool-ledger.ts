@@ -20,6 +20,7 @@ export class PoolLedger {
     job.state = "ahead";
     job.thread = thread;
     thread.next = job;
+    thread.postedAhead(job.id);
     this.ahead++;
     job.resume = pauseDeadline(job.ctx);
   }
@@ -58,11 +59,33 @@ export class PoolLedger {
     job.startGrace(thread, this.grace);
   }
 
-  /** A call posted ahead had its signal abort: its thread is told not to start it (see `WorkerSetup.recalled`). */
-  recall(job: PoolJob, thread: PoolThread): void {
+  /**
+   * Take back the call posted ahead to `thread`, if the thread has not claimed it (see
+   * `WorkerSetup.claim`): then it is off the thread, its deadline still stopped, and never starts there.
+   */
+  takeBack(thread: PoolThread): PoolJob | undefined {
+    const job = thread.next as PoolJob | undefined;
+    if (job === undefined || !thread.takeBack(job.id)) return undefined;
+    this.unpost(thread);
+    job.thread = undefined;
+    return job;
+  }
+
+  /** Take back the oldest call posted ahead to one of `threads` that its thread has not claimed, if any, for an idle thread. */
+  steal(threads: Iterable<PoolThread>): PoolJob | undefined {
+    const waiting = [...threads].filter((thread) => (thread.next as PoolJob | undefined)?.state === "ahead");
+    waiting.sort((a, b) => (a.next as PoolJob).id - (b.next as PoolJob).id);
+    for (const thread of waiting) {
+      const job = this.takeBack(thread);
+      if (job !== undefined) return job;
+    }
+    return undefined;
+  }
+
+  /** A call posted ahead, claimed by its thread, had its signal abort: its grace period starts when the thread is heard taking it. */
+  recall(job: PoolJob): void {
     job.state = "recalled";
     job.recalled = true;
-    thread.recall(job.id);
   }
 
   /** The call leaves its thread: it no longer counts as running or draining. */

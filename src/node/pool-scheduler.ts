@@ -81,6 +81,11 @@ export class PoolScheduler implements StartOwner {
   }
 
   message(thread: PoolThread, message: FromWorker): void {
+    if (thread.takenBack !== undefined && !isResult(message) && message.type === "unstarted" && message.id === thread.takenBack) {
+      thread.gaveBack();
+      this.#pump();
+      return;
+    }
     const job = thread.job as PoolJob | undefined;
     if (job === undefined) return;
     if (isResult(message)) {
@@ -161,16 +166,22 @@ export class PoolScheduler implements StartOwner {
     this.#starts.done();
   }
 
-  /** Start queued calls on idle threads, post the rest ahead to busy ones, then start threads up to size + spares. */
+  /**
+   * Start queued calls on idle threads, or, with none queued, calls posted ahead that their busy
+   * threads have not claimed (so none waits behind a slow call while a thread is idle); post the
+   * rest ahead to busy threads; then start threads up to size + spares.
+   */
   #pump(): void {
     const plan = this.#plan;
-    while (this.#queue.length > 0 && this.#ledger.running < plan.size && this.#idle.length > 0) {
-      this.#dispatch(this.#queue.shift() as PoolJob, this.#idle.pop() as PoolThread);
+    while (this.#ledger.running < plan.size && this.#idle.length > 0) {
+      const job = this.#queue.shift() ?? (this.#ledger.ahead > 0 ? this.#ledger.steal(this.#threads) : undefined);
+      if (job === undefined) break;
+      this.#dispatch(job, this.#idle.pop() as PoolThread);
     }
     if (this.#queue.length > 0 && plan.ahead > 0) {
       for (const thread of this.#threads) {
         const job = thread.job as PoolJob | undefined;
-        if (job?.state === "running" && thread.next === undefined) this.#dispatch(this.#queue.shift() as PoolJob, thread);
+        if (job?.state === "running" && thread.next === undefined && thread.takenBack === undefined) this.#dispatch(this.#queue.shift() as PoolJob, thread);
         if (this.#queue.length === 0) break;
       }
     }
@@ -210,8 +221,16 @@ export class PoolScheduler implements StartOwner {
     }
     if (job.state !== "running" && job.state !== "ahead") return;
     const thread = job.thread as PoolThread;
-    // Recalled, it comes back unstarted, or has started and meets its grace period when the thread is heard taking it.
-    if (job.state === "ahead") this.#ledger.recall(job, thread);
+    if (job.state === "ahead") {
+      // Taken back before its thread claimed it, it never starts: answer it now.
+      if (this.#ledger.takeBack(thread) !== undefined) {
+        job.notStarted("while it waited on a busy worker thread");
+        this.#pump();
+        return;
+      }
+      // Claimed, it has started: it meets its grace period when the thread is heard taking it.
+      this.#ledger.recall(job);
+    }
     try {
       thread.send({ type: "abort", id: job.id, reason: encodeThrown(reason) });
     } catch {

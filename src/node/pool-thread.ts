@@ -28,12 +28,15 @@ export class PoolThread {
   /** The pool's handler numbers this thread was told the meaning of. */
   readonly defined = new Set<number>();
 
-  /** See {@link WorkerSetup.recalled}. */
-  readonly #recalled = new Int32Array(new SharedArrayBuffer(4));
+  /** A call this thread had posted ahead that the pool took back, until the thread answers it `unstarted`: nothing is posted ahead to it meanwhile. */
+  takenBack: number | undefined;
+
+  /** See {@link WorkerSetup.claim}. */
+  readonly #claim = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(script: URL, preload: readonly string[], resourceLimits: ResourceLimits | undefined, owner: ThreadOwner) {
     this.#owner = owner;
-    const setup: WorkerSetup = { preload, recalled: this.#recalled.buffer as SharedArrayBuffer };
+    const setup: WorkerSetup = { preload, claim: this.#claim.buffer as SharedArrayBuffer };
     this.#worker = new Worker(script, { workerData: setup, ...(resourceLimits !== undefined && { resourceLimits }) });
     this.#worker.on("message", (message: FromWorker) => {
       if (this.#gone) return;
@@ -69,9 +72,26 @@ export class PoolThread {
     this.#worker.postMessage(message);
   }
 
-  /** Tell the thread not to start call `id`, posted ahead, should it come to it (see {@link WorkerSetup.recalled}). */
-  recall(id: number): void {
-    Atomics.store(this.#recalled, 0, id);
+  /** Call `id` is posted ahead to it: the thread claims it before it starts it (see {@link WorkerSetup.claim}). */
+  postedAhead(id: number): void {
+    Atomics.store(this.#claim, 0, id);
+  }
+
+  /**
+   * Take back call `id`, posted ahead to it, unless the thread has claimed it: `true` means the
+   * thread will never start it, and answers it `unstarted` (see {@link WorkerSetup.claim}).
+   */
+  takeBack(id: number): boolean {
+    if (Atomics.compareExchange(this.#claim, 0, id, -id) !== id) return false;
+    this.takenBack = id;
+    return true;
+  }
+
+  /** The thread answered `unstarted` the call taken back from it: it may be posted ahead to again. */
+  gaveBack(): void {
+    const id = this.takenBack as number;
+    this.takenBack = undefined;
+    Atomics.compareExchange(this.#claim, 0, -id, 0);
   }
 
   /** It runs a call: keep the process alive for it. */

@@ -67,11 +67,14 @@ export type FromWorker =
 export interface WorkerSetup {
   readonly preload: readonly string[];
   /**
-   * One `Int32Array` slot the pool writes the id of a call it recalled while posted ahead: the
-   * thread reads it before it starts each call, so a recalled call does not start even where its
-   * abort message waits behind it, its thread having been busy until now.
+   * One `Int32Array` cell through which the pool and the thread claim a call posted ahead, so
+   * that exactly one of them has it. The pool writes the call's id there as it posts it ahead;
+   * the thread, before it starts any call, exchanges the call's id for 0 and starts it unless it
+   * finds `-id` there: the pool took it back first, exchanging `id` for `-id`, to run it on an
+   * idle thread or to answer it not-started (its signal aborted). The thread then answers it
+   * `unstarted`, and the pool, which no longer counts it there, ignores that answer.
    */
-  readonly recalled: SharedArrayBuffer;
+  readonly claim: SharedArrayBuffer;
 }
 
 /**

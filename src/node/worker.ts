@@ -13,7 +13,7 @@ const port = parentPort;
 if (port === null) throw new Error("toolrx/node's worker runs only as a worker thread");
 const setup = workerData as WorkerSetup;
 const post = (message: FromWorker): void => port.postMessage(message);
-const recalled = new Int32Array(setup.recalled);
+const claim = new Int32Array(setup.claim);
 
 /** Handlers by module and export, loaded once per worker; and once loaded, to call without a wait. */
 const handlers = new Map<string, Promise<unknown>>();
@@ -64,7 +64,8 @@ function isCall(message: ToWorker): message is CallMessage {
 function run(first: CallMessage): void {
   for (let call: CallMessage | undefined = first; call !== undefined; call = waiting.shift()) {
     const [id, number] = call;
-    if (Atomics.load(recalled, 0) === id) {
+    // Taken back by the pool while it waited here (see WorkerSetup.claim): another thread runs it, or it was cancelled.
+    if (Atomics.compareExchange(claim, 0, id, 0) === -id) {
       post({ type: "unstarted", id });
       continue;
     }

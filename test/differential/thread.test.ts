@@ -18,6 +18,8 @@ import { must } from "../support/must.js";
 const NUM_RUNS = 40;
 // The same through a one-thread pool, where calls wait posted ahead: fewer runs, as they run in series.
 const AHEAD_RUNS = 20;
+// The same through a two-thread pool, where a thread that goes idle takes a call posted behind the other.
+const STEAL_RUNS = 20;
 
 describe("one answer whatever the executor: in-process and workerPool", () => {
   let logDir: string;
@@ -89,6 +91,36 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
       }
     },
     propertyTimeout(AHEAD_RUNS, 180_000),
+  );
+
+  // A pool of two threads posts a batch's third and fourth calls ahead, one behind each; a thread
+  // that goes idle first takes back the call posted behind the other (work stealing, claimed
+  // through the other thread's cell): that path, and a cancel racing it, must answer as in-process too.
+  it(
+    "gives the same for any batch when an idle thread takes a call posted ahead to a busy one",
+    async () => {
+      const pair = workerPool({ size: 2, spares: 0, grace: 200 });
+      try {
+        await pair.warm();
+        let n = 0;
+        const local = inProcessTools();
+        const isolated = isolatedTools(pair);
+        await fc.assert(
+          fc.asyncProperty(batch(excluded(false)), async (b) => {
+            n++;
+            const [inProcess, threaded] = await Promise.all([
+              observe(b, local, undefined, `local-steal-${n}`, logDir),
+              observe(b, isolated, pair, `thread-steal-${n}`, logDir),
+            ]);
+            expect(threaded).toEqual(inProcess);
+          }),
+          runParameters(STEAL_RUNS),
+        );
+      } finally {
+        await pair.close();
+      }
+    },
+    propertyTimeout(STEAL_RUNS, 180_000),
   );
 
   /** One batch through both executors: the same observation, and the message the model reads. */
