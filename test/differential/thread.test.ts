@@ -43,53 +43,42 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
     rmSync(logDir, { recursive: true, force: true });
   });
 
-  it(
-    "gives the same events, messages, reports and handler runs for any batch",
-    async () => {
-      let n = 0;
-      const local = inProcessTools();
-      const isolated = isolatedTools(pool);
-      await fc.assert(
-        fc.asyncProperty(batch(excluded(false)), async (b) => {
-          n++;
-          const [inProcess, threaded] = await Promise.all([
-            observe(b, local, undefined, `local-${n}`, logDir),
-            observe(b, isolated, pool, `thread-${n}`, logDir),
-          ]);
-          expect(threaded).toEqual(inProcess);
-        }),
-        runParameters(NUM_RUNS),
-      );
-    },
-    propertyTimeout(NUM_RUNS, 120_000),
-  );
+  /** Every generated batch through the default executor and `target`, side by side: the same observation. */
+  async function sameForAnyBatch(target: WorkerPool, tag: string, runs: number): Promise<void> {
+    let n = 0;
+    const local = inProcessTools();
+    const isolated = isolatedTools(target);
+    await fc.assert(
+      fc.asyncProperty(batch(excluded(false)), async (b) => {
+        n++;
+        const [inProcess, threaded] = await Promise.all([
+          observe(b, local, undefined, `local-${tag}${n}`, logDir),
+          observe(b, isolated, target, `thread-${tag}${n}`, logDir),
+        ]);
+        expect(threaded).toEqual(inProcess);
+      }),
+      runParameters(runs),
+    );
+  }
+
+  /** {@link sameForAnyBatch} on a pool of its own, made for the property and closed after it. */
+  async function sameOnOwnPool(size: number, tag: string, runs: number): Promise<void> {
+    const own = workerPool({ size, spares: 0, grace: 200 });
+    try {
+      await own.warm();
+      await sameForAnyBatch(own, tag, runs);
+    } finally {
+      await own.close();
+    }
+  }
+
+  it("gives the same events, messages, reports and handler runs for any batch", () => sameForAnyBatch(pool, "", NUM_RUNS), propertyTimeout(NUM_RUNS, 120_000));
 
   // A pool of one thread takes a batch's second call posted ahead (its deadline stopped until the
   // thread takes it) and queues the rest in the runner: that path must answer as in-process too.
   it(
     "gives the same for any batch when calls wait posted ahead to a busy thread",
-    async () => {
-      const single = workerPool({ size: 1, spares: 0, grace: 200 });
-      try {
-        await single.warm();
-        let n = 0;
-        const local = inProcessTools();
-        const isolated = isolatedTools(single);
-        await fc.assert(
-          fc.asyncProperty(batch(excluded(false)), async (b) => {
-            n++;
-            const [inProcess, threaded] = await Promise.all([
-              observe(b, local, undefined, `local-ahead-${n}`, logDir),
-              observe(b, isolated, single, `thread-ahead-${n}`, logDir),
-            ]);
-            expect(threaded).toEqual(inProcess);
-          }),
-          runParameters(AHEAD_RUNS),
-        );
-      } finally {
-        await single.close();
-      }
-    },
+    () => sameOnOwnPool(1, "ahead-", AHEAD_RUNS),
     propertyTimeout(AHEAD_RUNS, 180_000),
   );
 
@@ -98,28 +87,7 @@ describe("one answer whatever the executor: in-process and workerPool", () => {
   // through the other thread's cell): that path, and a cancel racing it, must answer as in-process too.
   it(
     "gives the same for any batch when an idle thread takes a call posted ahead to a busy one",
-    async () => {
-      const pair = workerPool({ size: 2, spares: 0, grace: 200 });
-      try {
-        await pair.warm();
-        let n = 0;
-        const local = inProcessTools();
-        const isolated = isolatedTools(pair);
-        await fc.assert(
-          fc.asyncProperty(batch(excluded(false)), async (b) => {
-            n++;
-            const [inProcess, threaded] = await Promise.all([
-              observe(b, local, undefined, `local-steal-${n}`, logDir),
-              observe(b, isolated, pair, `thread-steal-${n}`, logDir),
-            ]);
-            expect(threaded).toEqual(inProcess);
-          }),
-          runParameters(STEAL_RUNS),
-        );
-      } finally {
-        await pair.close();
-      }
-    },
+    () => sameOnOwnPool(2, "steal-", STEAL_RUNS),
     propertyTimeout(STEAL_RUNS, 180_000),
   );
 
